@@ -1,0 +1,17 @@
+"""Table 4 (synthetic oracle-vs-broken ablation) and its figure."""
+
+from pathlib import Path
+
+from benchdesign.aggregate import table4, table4_markdown
+from benchdesign.logs import start_log
+from benchdesign.plotting import plot_synthetic, save_figure
+from benchdesign.workflow_io import read_trials, write_csv, write_text
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+per_seed = read_trials(snakemake.input)
+table = table4(per_seed)
+write_csv(table, snakemake.output.table)
+write_text(table4_markdown(table), snakemake.output.markdown)
+save_figure(plot_synthetic(table), Path(snakemake.output.png).with_suffix(""))
+log.info("table 4: %d rows", len(table))

@@ -1,0 +1,37 @@
+"""Run every trial of one (variation, domain, representation, strategy) and write the long table."""
+
+import pandas as pd
+
+from benchdesign.domains import HIGHER_IS_BETTER
+from benchdesign.logs import start_log
+from benchdesign.protocol import dataset_pool_trials, model_pool_trials, score_cube
+from benchdesign.workflow_io import read_representation, write_csv
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+wc = snakemake.wildcards
+protocol = snakemake.params.protocol
+ranks = pd.read_csv(snakemake.input.ranks, index_col=0)
+X = read_representation(snakemake.input.get("representation"), ranks.index)
+settings = dict(
+    strategy=wc.strategy,
+    ks=protocol["ks"],
+    n_trials=protocol["n_trials"],
+    alpha=protocol["alpha"],
+    seed=snakemake.params.seed,
+    options=protocol["options"],
+)
+log.info("%s %s/%s/%s: %d trials, k=%d..%d", wc.variation, wc.domain, wc.representation,
+         wc.strategy, protocol["n_trials"], protocol["ks"][0], protocol["ks"][-1])
+if wc.variation == "dataset_pool":
+    trials = dataset_pool_trials(ranks.to_numpy(), X, **settings)
+else:
+    scores = pd.read_csv(snakemake.input.scores)
+    cube = score_cube(scores, ranks.index, ranks.columns)
+    trials = model_pool_trials(cube, HIGHER_IS_BETTER[wc.domain], X, **settings)
+trials.insert(0, "representation", wc.representation)
+trials.insert(0, "strategy", wc.strategy)
+trials.insert(0, "variation", wc.variation)
+trials.insert(0, "domain", wc.domain)
+write_csv(trials, snakemake.output[0])
+log.info("wrote %d rows to %s", len(trials), snakemake.output[0])

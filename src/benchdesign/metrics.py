@@ -1,0 +1,210 @@
+"""Agreement between a subset's mean-rank vector ``r_s`` and the reference ``r_d``.
+
+Both vectors have one entry per model (length M >= 2) and lower = better.  Definitions, with
+``rank(v)_i = 1 + #{j: v_j < v_i} + (#{j != i: v_j == v_i}) / 2`` the average rank of entry i:
+
+* ``mae``      = mean_i |r_s_i - r_d_i|                         (lower is better, >= 0)
+* ``spearman`` = Pearson correlation of rank(r_s) and rank(r_d)  (= scipy.stats.spearmanr)
+* ``kendall``  = Kendall's tau-b = (C - D) / sqrt((P - T_s)(P - T_d)), P = M(M-1)/2 pairs,
+  C / D concordant / discordant pairs, T_s / T_d pairs tied in r_s / r_d
+  (= scipy.stats.kendalltau)
+* ``ndcg5``    = NDCG@5 of the order ascending in r_s against relevances from r_d
+  (= sklearn.metrics.ndcg_score([rel], [-r_s], k=5)), see :func:`ndcg_at_k`
+* ``mrr``      = 1 / rank(r_s)_w for the reference winner w = argmin r_d, see :func:`mrr`
+
+Convention: if r_s or r_d is constant, ``spearman`` and ``kendall`` are defined as 0.0 (no
+ordering information; scipy returns NaN) so that averages over trials stay finite.  Ties are
+exact float equality.  All functions are plain numpy with O(M^2) work and no sorting-heavy
+machinery, since they run ~10^6 times with M <= 40.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "METRICS",
+    "HIGHER_IS_BETTER",
+    "mae",
+    "spearman",
+    "kendall",
+    "ndcg_at_k",
+    "mrr",
+    "rank_metrics",
+]
+
+METRICS: tuple[str, ...] = ("mae", "spearman", "kendall", "ndcg5", "mrr")
+HIGHER_IS_BETTER: dict[str, bool] = {
+    "mae": False,
+    "spearman": True,
+    "kendall": True,
+    "ndcg5": True,
+    "mrr": True,
+}
+
+
+def _pair(r_s: ArrayLike, r_d: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    a = np.asarray(r_s, dtype=float)
+    b = np.asarray(r_d, dtype=float)
+    if a.ndim != 1 or a.shape[0] < 2:
+        raise ValueError(f"r_s must be a 1-D vector of at least 2 models, got shape {a.shape}")
+    if b.shape != a.shape:
+        raise ValueError(f"r_d has shape {b.shape}, expected {a.shape} like r_s")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        bad = "r_s" if not np.isfinite(a).all() else "r_d"
+        raise ValueError(f"{bad} has a non-finite entry: {a if bad == 'r_s' else b}")
+    return a, b
+
+
+def _signs(v: NDArray[np.float64]) -> NDArray[np.float64]:
+    """S[i, j] = sign(v_i - v_j) (0 on ties and on the diagonal)."""
+    return np.sign(v[:, None] - v[None, :])
+
+
+def _avg_ranks(signs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Average ranks from a sign matrix: (M + 1)/2 + sum_j sign(v_i - v_j)/2."""
+    m = signs.shape[0]
+    return (m + 1) / 2 + signs.sum(axis=1) / 2
+
+
+def _spearman(ss: NDArray[np.float64], sd: NDArray[np.float64]) -> float:
+    m = ss.shape[0]
+    # centred average ranks: rank - (M+1)/2 = row sum of signs / 2 (factor 1/2 cancels)
+    a = ss.sum(axis=1)
+    b = sd.sum(axis=1)
+    den = np.sqrt((a @ a) * (b @ b))
+    if den == 0.0:
+        return 0.0
+    del m
+    return float(np.clip((a @ b) / den, -1.0, 1.0))
+
+
+def _kendall(ss: NDArray[np.float64], sd: NDArray[np.float64]) -> float:
+    # over the full matrix every pair counts twice; the factors of 2 cancel
+    den = np.sqrt(np.sum(ss * ss) * np.sum(sd * sd))
+    if den == 0.0:
+        return 0.0
+    return float(np.clip(np.sum(ss * sd) / den, -1.0, 1.0))
+
+
+@lru_cache(maxsize=256)
+def _discount_cumsum(m: int, k: int) -> NDArray[np.float64]:
+    """[0, d_1, d_1 + d_2, ...] with d_pos = 1/log2(pos + 1) for pos <= k, 0 beyond."""
+    disc = 1.0 / np.log2(np.arange(m) + 2.0)
+    disc[k:] = 0.0
+    out = np.concatenate(([0.0], np.cumsum(disc)))
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _ideal_dcg(m: int, k: int) -> float:
+    pos = np.arange(1, min(k, m) + 1)
+    return float(np.sum((k + 1 - pos) / np.log2(pos + 1.0)))
+
+
+def _relevance(r_d: NDArray[np.float64], k: int) -> NDArray[np.float64]:
+    order = np.argsort(r_d, kind="stable")  # ties in r_d -> lower model index first
+    rel = np.zeros(r_d.shape[0])
+    top = order[:k]
+    rel[top] = k - np.arange(top.shape[0])
+    return rel
+
+
+def _ndcg(ss: NDArray[np.float64], r_d: NDArray[np.float64], k: int) -> float:
+    m = ss.shape[0]
+    rel = _relevance(r_d, k)
+    less = np.sum(ss > 0, axis=1)  # models strictly better (smaller r_s)
+    tied = np.sum(ss == 0, axis=1)  # group size including the model itself
+    csum = _discount_cumsum(m, k)
+    # a tied group occupying 0-based positions [less, less + tied) shares its summed discount
+    dcg = np.sum(rel * (csum[less + tied] - csum[less]) / tied)
+    return float(dcg / _ideal_dcg(m, k))
+
+
+def _mrr(ss: NDArray[np.float64], r_d: NDArray[np.float64]) -> float:
+    w = int(np.argmin(r_d))  # first minimum -> lowest model index on ties
+    m = ss.shape[0]
+    return float(1.0 / ((m + 1) / 2 + ss[w].sum() / 2))
+
+
+def mae(r_s: ArrayLike, r_d: ArrayLike) -> float:
+    """Mean absolute error ``mean_i |r_s_i - r_d_i|`` between two (M,) mean-rank vectors."""
+    a, b = _pair(r_s, r_d)
+    return float(np.mean(np.abs(a - b)))
+
+
+def spearman(r_s: ArrayLike, r_d: ArrayLike) -> float:
+    """Spearman's rho of two (M,) vectors: Pearson correlation of their average ranks.
+
+    Equals ``scipy.stats.spearmanr(r_s, r_d).statistic`` (ties included); 0.0 if either vector
+    is constant (scipy: NaN).
+    """
+    a, b = _pair(r_s, r_d)
+    return _spearman(_signs(a), _signs(b))
+
+
+def kendall(r_s: ArrayLike, r_d: ArrayLike) -> float:
+    """Kendall's tau-b of two (M,) vectors.
+
+    ``tau_b = sum_{i<j} s_ij d_ij / sqrt(sum_{i<j} s_ij^2 * sum_{i<j} d_ij^2)`` with
+    ``s_ij = sign(r_s_i - r_s_j)``, ``d_ij = sign(r_d_i - r_d_j)``; equals
+    ``scipy.stats.kendalltau(r_s, r_d).statistic``; 0.0 if either vector is constant (scipy: NaN).
+    """
+    a, b = _pair(r_s, r_d)
+    return _kendall(_signs(a), _signs(b))
+
+
+def ndcg_at_k(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
+    """NDCG@k of the predicted order (ascending r_s) against relevances from the reference r_d.
+
+    Relevance: the model at 1-based reference position j (ascending r_d, ties broken by lower
+    model index) gets ``rel = max(0, k + 1 - j)`` (k, k-1, ..., 1 for the reference top-k).
+    ``DCG@k = sum_pos rel_(pos) / log2(pos + 1)`` over predicted positions pos <= k; models tied
+    in r_s share the mean relevance of their group, spread over the group's positions
+    (``sklearn.metrics.ndcg_score(..., ignore_ties=False)``).  Normalised by the ideal DCG
+    ``sum_{j <= min(k, M)} (k + 1 - j) / log2(j + 1)``.  Equals
+    ``sklearn.metrics.ndcg_score([rel], [-r_s], k=k)``.  Range [0, 1].
+
+    Parameters
+    ----------
+    r_s, r_d : (M,) mean-rank vectors, lower = better.
+    k : cut-off, integer >= 1.
+    """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k={k!r} must be an integer >= 1")
+    a, b = _pair(r_s, r_d)
+    return _ndcg(_signs(a), b, int(k))
+
+
+def mrr(r_s: ArrayLike, r_d: ArrayLike) -> float:
+    """Reciprocal rank of the reference winner in the predicted order.
+
+    The winner is ``w = argmin r_d`` (ties -> lowest model index).  Its predicted position is
+    ``1 + #{j: r_s_j < r_s_w} + #{j != w: r_s_j == r_s_w} / 2`` (average position of its tie
+    group in ascending r_s); the result is 1 / position, in (0, 1].
+    """
+    a, b = _pair(r_s, r_d)
+    return _mrr(_signs(a), b)
+
+
+def rank_metrics(r_s: ArrayLike, r_d: ArrayLike) -> dict[str, float]:
+    """All metrics of :data:`METRICS` for one pair of (M,) mean-rank vectors (lower = better).
+
+    Returns
+    -------
+    dict with keys ``mae, spearman, kendall, ndcg5, mrr`` (NDCG at k = 5).
+    """
+    a, b = _pair(r_s, r_d)
+    ss = _signs(a)
+    sd = _signs(b)
+    return {
+        "mae": float(np.mean(np.abs(a - b))),
+        "spearman": _spearman(ss, sd),
+        "kendall": _kendall(ss, sd),
+        "ndcg5": _ndcg(ss, b, 5),
+        "mrr": _mrr(ss, b),
+    }

@@ -1,0 +1,170 @@
+"""The rank-preservation evaluation protocol (paper section 5.1).
+
+Stage 1 draws trials: a pool of ``floor(alpha * n)`` datasets (dataset-pool variation) or of
+``floor(alpha * M)`` models (model-pool variation), without replacement.  Stage 2 selects ``k``
+datasets with one strategy and builds the subset's mean-rank vector ``R_S``.  Stage 3 compares
+``R_S`` with the reference ``R_D`` by every metric of :mod:`benchdesign.metrics`.
+
+Random draws are reproducible and *paired* across strategies: the pool of trial ``t`` comes from
+``default_rng([seed, variation_code, t])`` whatever the strategy, so trial-wise AUCs of two
+strategies can be compared with a paired test; the strategy's own draws (k-means seeding, random
+selection) come from ``default_rng([seed, variation_code, t, strategy_code])``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+from benchdesign.metrics import METRICS, rank_metrics
+from benchdesign.selection import PREFIX_ORDERS, STRATEGIES
+
+VARIATIONS = ("dataset_pool", "model_pool")
+STRATEGY_NAMES = ("random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal")
+TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
+
+# Keyword arguments each strategy accepts beyond (X, k, pool, rng).
+_STRATEGY_OPTIONS = {"kmeans": ("n_init",), "a_optimal": ("lam",), "d_optimal": ("lam",)}
+
+
+def pool_size(n: int, alpha: float) -> int:
+    """Size ``floor(alpha * n)`` of a trial's pool; validates ``alpha`` in (0, 1]."""
+    if not 0.0 < alpha <= 1.0:
+        raise ValueError(f"alpha={alpha!r} must lie in (0, 1]")
+    size = int(np.floor(alpha * n))
+    if size < 2:
+        raise ValueError(f"alpha={alpha!r} leaves a pool of {size} out of {n}; need at least 2")
+    return size
+
+
+def check_k_grid(ks: Sequence[int], limit: int, what: str) -> list[int]:
+    """Validate subset sizes: integers in [1, limit], strictly increasing."""
+    ks = [int(k) for k in ks]
+    if not ks or any(b <= a for a, b in zip(ks, ks[1:])):
+        raise ValueError(f"subset sizes {ks} must be a non-empty increasing list")
+    if ks[0] < 1 or ks[-1] > limit:
+        raise ValueError(f"k={ks[-1] if ks[-1] > limit else ks[0]} is outside 1..{limit} ({what})")
+    return ks
+
+
+def selection_orders(
+    strategy: str,
+    X: np.ndarray,
+    pool: np.ndarray,
+    ks: Sequence[int],
+    rng: np.random.Generator,
+    options: dict[str, Any] | None = None,
+) -> dict[int, np.ndarray]:
+    """Selected row indices for every k; prefix strategies are computed once for ``max(ks)``."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose from {sorted(STRATEGIES)}")
+    kwargs = {
+        key: value
+        for key, value in (options or {}).items()
+        if key in _STRATEGY_OPTIONS.get(strategy, ())
+    }
+    if strategy in PREFIX_ORDERS:
+        order = PREFIX_ORDERS[strategy](X, pool, max(ks), rng, **kwargs)
+        return {k: order[:k] for k in ks}
+    return {k: STRATEGIES[strategy](X, k, pool, rng, **kwargs) for k in ks}
+
+
+def _rows(trial: int, k: int, values: dict[str, float]) -> list[tuple]:
+    return [(trial, k, metric, float(values[metric])) for metric in METRICS]
+
+
+def dataset_pool_trials(
+    dataset_ranks: np.ndarray,
+    X: np.ndarray,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    options: dict[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Dataset-pool variation: select from a random pool, compare with ``R_D`` over all datasets.
+
+    Parameters
+    ----------
+    dataset_ranks : (n, M) per-dataset mean ranks (1 = best).
+    X : (n, p) standardised representation (ignored by ``random``).
+    strategy, ks, n_trials, alpha, seed : protocol settings; ``options`` holds strategy options
+        (``n_init`` for k-means, ``lam`` for A-/D-optimal design).
+
+    Returns a long frame with columns ``trial, k, metric, value``.
+    """
+    ranks = np.asarray(dataset_ranks, dtype=float)
+    n = ranks.shape[0]
+    size = pool_size(n, alpha)
+    ks = check_k_grid(ks, size, f"pool of {size} datasets")
+    reference = ranks.mean(axis=0)
+    code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
+    rows: list[tuple] = []
+    for trial in range(n_trials):
+        pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
+        rng = np.random.default_rng([seed, 0, trial, code])
+        for k, chosen in selection_orders(strategy, X, pool, ks, rng, options).items():
+            rows += _rows(trial, k, rank_metrics(ranks[chosen].mean(axis=0), reference))
+    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+
+
+def fold_ranks(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    """Rank models within every (dataset, fold) of an (n, F, M) score cube; 1 = best, ties averaged."""
+    signed = -scores if higher_is_better else scores
+    return rankdata(signed, axis=-1, method="average")
+
+
+def model_pool_trials(
+    scores: np.ndarray,
+    higher_is_better: bool,
+    X: np.ndarray,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    options: dict[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Model-pool variation: all datasets form the pool, a random ``floor(alpha*M)`` models compete.
+
+    Per-(dataset, fold) ranks are recomputed among the trial's models, so the reference is the
+    full-benchmark mean rank of that model pool (``R_D`` restricted to ``M_t``, ranks in
+    ``1..|M_t|``) and ``R_S`` is its mean over the selected datasets.
+
+    Parameters
+    ----------
+    scores : (n, F, M) score cube; ``higher_is_better`` gives its direction.
+    Other parameters as in :func:`dataset_pool_trials`.
+    """
+    scores = np.asarray(scores, dtype=float)
+    n, _, n_models = scores.shape
+    size = pool_size(n_models, alpha)
+    ks = check_k_grid(ks, n, f"{n} datasets")
+    pool = np.arange(n)
+    code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
+    rows: list[tuple] = []
+    for trial in range(n_trials):
+        models = np.sort(np.random.default_rng([seed, 1, trial]).choice(n_models, size, replace=False))
+        ranks = fold_ranks(scores[:, :, models], higher_is_better).mean(axis=1)
+        reference = ranks.mean(axis=0)
+        rng = np.random.default_rng([seed, 1, trial, code])
+        for k, chosen in selection_orders(strategy, X, pool, ks, rng, options).items():
+            rows += _rows(trial, k, rank_metrics(ranks[chosen].mean(axis=0), reference))
+    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+
+
+def score_cube(scores: pd.DataFrame, datasets: Sequence[str], models: Sequence[str]) -> np.ndarray:
+    """Long scores frame (dataset, model, fold, score) -> (n, F, M) array in the given orders."""
+    folds = sorted(scores["fold"].unique())
+    wide = scores.pivot_table(index=["dataset", "fold"], columns="model", values="score", aggfunc="first")
+    full = pd.MultiIndex.from_product([list(datasets), folds], names=["dataset", "fold"])
+    wide = wide.reindex(index=full, columns=list(models))
+    if wide.isna().any().any():
+        dataset, fold = wide.index[wide.isna().any(axis=1)][0]
+        raise ValueError(f"score cube has no score for dataset {dataset!r}, fold {fold}")
+    return wide.to_numpy().reshape(len(datasets), len(folds), len(models))

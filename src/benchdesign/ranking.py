@@ -1,0 +1,143 @@
+"""Model rankings from benchmark scores.
+
+A model's rank on a (dataset, fold) is its position among all models by score, 1 = best, with
+tied models sharing the average of the positions they occupy (``scipy.stats.rankdata`` with
+``method="average"``).  A model's rank on a dataset is the mean of its fold ranks, and the mean
+rank vector of a set of datasets ``S`` is ``R_S = mean over d in S of dataset_ranks[d]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+from scipy.stats import rankdata
+
+__all__ = ["rank_scores", "mean_ranks", "rerank"]
+
+_SCORE_COLUMNS = ("dataset", "model", "fold", "score")
+
+
+def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
+    """Per-dataset model ranks (1 = best, ties averaged), averaged over folds.
+
+    Parameters
+    ----------
+    scores : long DataFrame with columns ``dataset, model, fold, score``; every
+        (dataset, model, fold) exactly once, every (dataset, fold) scored for every model, no NaN.
+    higher_is_better : True if a larger score is better (accuracy), False for errors/losses.
+
+    Returns
+    -------
+    DataFrame (n_datasets, n_models): index ``dataset``, columns ``model``, both in order of first
+    appearance in ``scores``; entry = mean over the dataset's folds of the model's rank among all
+    models on that (dataset, fold).
+    """
+    if not isinstance(scores, pd.DataFrame):
+        raise ValueError(f"scores must be a pandas DataFrame, got {type(scores).__name__}")
+    if not isinstance(higher_is_better, (bool, np.bool_)):
+        raise ValueError(f"higher_is_better={higher_is_better!r} must be a bool")
+    missing = [c for c in _SCORE_COLUMNS if c not in scores.columns]
+    if missing:
+        raise ValueError(f"scores is missing columns {missing}; has {list(scores.columns)}")
+    if len(scores) == 0:
+        raise ValueError("scores is empty")
+    if not pd.api.types.is_numeric_dtype(scores["score"]) or pd.api.types.is_bool_dtype(
+        scores["score"]
+    ):
+        raise ValueError(f"scores['score'] must be numeric, got dtype {scores['score'].dtype}")
+    df = scores.loc[:, list(_SCORE_COLUMNS)]
+    for col in ("dataset", "model", "fold"):
+        if df[col].isna().any():
+            raise ValueError(f"scores[{col!r}] has a missing value at row {df.index[df[col].isna()][0]!r}")
+    nan = df["score"].isna().to_numpy()
+    if nan.any():
+        row = df.iloc[int(np.flatnonzero(nan)[0])]
+        raise ValueError(
+            f"scores has a NaN score for dataset={row['dataset']!r}, model={row['model']!r}, "
+            f"fold={row['fold']!r}"
+        )
+    dup = df.duplicated(["dataset", "model", "fold"]).to_numpy()
+    if dup.any():
+        row = df.iloc[int(np.flatnonzero(dup)[0])]
+        raise ValueError(
+            f"scores has duplicated rows for dataset={row['dataset']!r}, model={row['model']!r}, "
+            f"fold={row['fold']!r}"
+        )
+
+    datasets = pd.unique(df["dataset"])
+    models = pd.unique(df["model"])
+    wide = df.pivot(index=["dataset", "fold"], columns="model", values="score")
+    wide = wide.reindex(columns=models)
+    values = wide.to_numpy(dtype=float)
+    holes = np.isnan(values)
+    if holes.any():
+        i, j = np.argwhere(holes)[0]
+        dataset, fold = wide.index[i]
+        raise ValueError(
+            f"scores is missing model={models[j]!r} for dataset={dataset!r}, fold={fold!r}"
+        )
+    fold_ranks = rankdata(-values if higher_is_better else values, method="average", axis=1)
+    ranks = pd.DataFrame(fold_ranks, index=wide.index, columns=models)
+    out = ranks.groupby(level="dataset", sort=False).mean().reindex(datasets)
+    out.index = pd.Index(datasets, name="dataset")
+    out.columns = pd.Index(models, name="model")
+    return out
+
+
+def mean_ranks(
+    dataset_ranks: pd.DataFrame | NDArray[np.floating],
+    rows: ArrayLike | Sequence[str] | None = None,
+) -> NDArray[np.float64]:
+    """Mean rank vector ``R_S`` of the selected datasets.
+
+    Parameters
+    ----------
+    dataset_ranks : (n, M) DataFrame from :func:`rank_scores` (or an equivalent array).
+    rows : None for all datasets, else a non-empty 1-D array of integer row positions, or of
+        dataset labels when ``dataset_ranks`` is a DataFrame.
+
+    Returns
+    -------
+    ndarray (M,): column means of the selected rows.
+    """
+    values = np.asarray(dataset_ranks, dtype=float)
+    if values.ndim != 2 or values.shape[0] == 0:
+        raise ValueError(f"dataset_ranks must be a non-empty 2-D table, got shape {values.shape}")
+    if rows is None:
+        return values.mean(axis=0)
+    idx = np.asarray(rows)
+    if idx.ndim != 1 or idx.size == 0:
+        raise ValueError(f"rows must be a non-empty 1-D array, got shape {idx.shape}")
+    if not np.issubdtype(idx.dtype, np.integer):
+        if not isinstance(dataset_ranks, pd.DataFrame):
+            raise ValueError(f"rows must be integer positions, got dtype {idx.dtype}")
+        pos = dataset_ranks.index.get_indexer(idx)
+        if (pos < 0).any():
+            raise ValueError(f"rows has unknown dataset {idx[pos < 0][0]!r}")
+        idx = pos
+    elif idx.min() < 0 or idx.max() >= values.shape[0]:
+        bad = idx[(idx < 0) | (idx >= values.shape[0])][0]
+        raise ValueError(f"rows has position {bad} outside 0..{values.shape[0] - 1}")
+    return values[idx].mean(axis=0)
+
+
+def rerank(values: ArrayLike) -> NDArray[np.float64]:
+    """Average ranks 1..m of a vector, smallest value = rank 1, ties share the mean position.
+
+    Parameters
+    ----------
+    values : (m,) finite numbers (e.g. a mean-rank vector restricted to a model subset).
+
+    Returns
+    -------
+    ndarray (m,) of ranks in [1, m] (``scipy.stats.rankdata(values, method="average")``).
+    """
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1 or v.size == 0:
+        raise ValueError(f"values must be a non-empty 1-D array, got shape {v.shape}")
+    if not np.isfinite(v).all():
+        raise ValueError(f"values has a non-finite entry at position {int(np.flatnonzero(~np.isfinite(v))[0])}")
+    return rankdata(v, method="average").astype(float)

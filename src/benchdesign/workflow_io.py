@@ -1,0 +1,48 @@
+"""Small file helpers for the workflow scripts (no Snakemake objects here)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.representations import check_same_datasets
+
+
+def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray:
+    """Representation rows in the order of ``datasets``; a zero column when ``path`` is None."""
+    if path is None:
+        return np.zeros((len(datasets), 1))
+    frame = pd.read_csv(path, index_col=0)
+    check_same_datasets(frame.index, pd.Index(datasets), f"representation {path} vs ranks")
+    return frame.loc[list(datasets)].to_numpy(dtype=float)
+
+
+def write_text(text: str, path: str | Path) -> None:
+    """Write ``text`` atomically (temporary file in the same folder, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False) -> None:
+    """Write a CSV atomically with full float precision (identical bytes on identical input)."""
+    write_text(frame.to_csv(index=index, float_format="%.10g", lineterminator="\n"), path)
+
+
+def read_trials(paths: Sequence[str]) -> pd.DataFrame:
+    """Concatenate trial (or per-seed AUC) CSV files."""
+    if len(paths) == 0:
+        raise ValueError("no trial files to read")
+    return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)

@@ -1,0 +1,64 @@
+import yaml
+from snakemake.utils import validate
+
+from benchdesign.config import (
+    domain_protocol,
+    enabled_domains,
+    synthetic_settings,
+    trial_combinations,
+)
+from benchdesign.data.sources import load_manifest
+from benchdesign.domains import domain_source_paths
+
+
+validate(config, "../schemas/config.schema.yaml")
+
+MANIFEST = load_manifest(workflow.source_path("../../data/sources.yaml"))
+DOMAINS = enabled_domains(config)
+
+
+wildcard_constraints:
+    domain="tsc|recsys|nlp",
+    variation="dataset_pool|model_pool",
+    strategy="random|kmeans|fafi_cosine|fafi_euclidean|a_optimal|d_optimal",
+    regime="oracle|broken",
+
+
+def fetched(domain):
+    """Local copies of every input file of a domain."""
+    return {p: f"resources/data/{p}" for p in domain_source_paths(domain, MANIFEST)}
+
+
+def trial_files(variation=None):
+    """Every trial file the config asks for, optionally for one variation."""
+    return [
+        f"results/trials/{v}/{d}/{r}/{s}.csv"
+        for v, d, r, s in trial_combinations(config)
+        if variation in (None, v)
+    ]
+
+
+def figure_files():
+    return [
+        f"results/figures/curves_{domain}_{variation}.{ext}"
+        for domain in DOMAINS
+        for variation in domain_protocol(config, domain)["variations"]
+        for ext in ("png", "pdf")
+    ]
+
+
+def final_targets():
+    targets = []
+    if trial_files("dataset_pool"):
+        targets += expand(
+            "results/tables/{name}.{ext}",
+            name=["table1_auc", "table2_kstar", "table3_wilcoxon_holm"],
+            ext=["csv", "md"],
+        )
+    if trial_files("model_pool"):
+        targets += expand("results/tables/table1_auc_model_pool.{ext}", ext=["csv", "md"])
+    targets += figure_files()
+    if config["synthetic"]["enabled"]:
+        targets += expand("results/tables/table4_synthetic.{ext}", ext=["csv", "md"])
+        targets += expand("results/figures/synthetic.{ext}", ext=["png", "pdf"])
+    return targets

@@ -1,0 +1,32 @@
+rule prepare_scores:
+    """Scores of one domain in long form and per-dataset model ranks (1 = best, ties averaged)."""
+    input:
+        unpack(lambda wc: fetched(wc.domain)),
+    output:
+        scores="results/prepared/{domain}/scores.csv",
+        ranks="results/prepared/{domain}/dataset_ranks.csv",
+    params:
+        models=lambda wc: config["domains"][wc.domain].get("models"),
+    log:
+        "logs/prepare_scores/{domain}.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../../scripts/prepare_scores.py"
+
+
+rule representation:
+    """One standardised dataset representation of a domain."""
+    input:
+        unpack(lambda wc: fetched(wc.domain)),
+        ranks="results/prepared/{domain}/dataset_ranks.csv",
+    output:
+        "results/prepared/{domain}/representation_{representation}.csv",
+    log:
+        "logs/representation/{domain}_{representation}.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../../scripts/make_representation.py"

@@ -1,0 +1,70 @@
+rule dataset_pool_tables:
+    """Tables 1-3 of the paper from the dataset-pool trials of every domain."""
+    input:
+        trials=trial_files("dataset_pool"),
+        ranks=expand("results/prepared/{domain}/dataset_ranks.csv", domain=DOMAINS),
+    output:
+        curves="results/tables/curves_dataset_pool.csv",
+        trial_auc="results/tables/trial_auc_dataset_pool.csv",
+        table1="results/tables/table1_auc.csv",
+        table1_md=report(
+            "results/tables/table1_auc.md",
+            caption="../report/table1.rst",
+            category="Tables",
+        ),
+        table2="results/tables/table2_kstar.csv",
+        table2_per_config="results/tables/table2_kstar_per_config.csv",
+        table2_md=report(
+            "results/tables/table2_kstar.md",
+            caption="../report/table2.rst",
+            category="Tables",
+        ),
+        table3="results/tables/table3_wilcoxon_holm.csv",
+        table3_summary="results/tables/table3_summary.csv",
+        table3_md=report(
+            "results/tables/table3_wilcoxon_holm.md",
+            caption="../report/table3.rst",
+            category="Tables",
+        ),
+    params:
+        thresholds=config["thresholds"],
+    log:
+        "logs/tables/dataset_pool.log",
+    script:
+        "../../scripts/make_tables.py"
+
+
+rule model_pool_table:
+    """AUC table of the model-pool variation (same layout as Table 1)."""
+    input:
+        trials=trial_files("model_pool"),
+        ranks=expand("results/prepared/{domain}/dataset_ranks.csv", domain=DOMAINS),
+    output:
+        curves="results/tables/curves_model_pool.csv",
+        table1="results/tables/table1_auc_model_pool.csv",
+        table1_md=report(
+            "results/tables/table1_auc_model_pool.md",
+            caption="../report/table1_model_pool.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/tables/model_pool.log",
+    script:
+        "../../scripts/make_model_pool_table.py"
+
+
+rule curve_figure:
+    """Fig. 2-style rank-preservation curves of one domain and variation."""
+    input:
+        curves="results/tables/curves_{variation}.csv",
+    output:
+        png=report(
+            "results/figures/curves_{domain}_{variation}.png",
+            caption="../report/curves.rst",
+            category="Figures",
+        ),
+        pdf="results/figures/curves_{domain}_{variation}.pdf",
+    log:
+        "logs/figures/curves_{domain}_{variation}.log",
+    script:
+        "../../scripts/plot_curves.py"

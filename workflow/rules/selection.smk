@@ -1,0 +1,29 @@
+def trial_inputs(wc):
+    inputs = {
+        "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
+        "scores": f"results/prepared/{wc.domain}/scores.csv",
+    }
+    if wc.representation != "none":
+        inputs["representation"] = (
+            f"results/prepared/{wc.domain}/representation_{wc.representation}.csv"
+        )
+    return inputs
+
+
+rule trials:
+    """All trials of one (variation, domain, representation, strategy): one row per trial, k, metric."""
+    input:
+        unpack(trial_inputs),
+    output:
+        "results/trials/{variation}/{domain}/{representation}/{strategy}.csv",
+    params:
+        protocol=lambda wc: domain_protocol(config, wc.domain),
+        seed=config["seed"],
+    log:
+        "logs/trials/{variation}/{domain}/{representation}/{strategy}.log",
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=30,
+    script:
+        "../../scripts/run_trials.py"
