@@ -71,14 +71,12 @@ def _avg_ranks(signs: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _spearman(ss: NDArray[np.float64], sd: NDArray[np.float64]) -> float:
-    m = ss.shape[0]
     # centred average ranks: rank - (M+1)/2 = row sum of signs / 2 (factor 1/2 cancels)
     a = ss.sum(axis=1)
     b = sd.sum(axis=1)
     den = np.sqrt((a @ a) * (b @ b))
     if den == 0.0:
         return 0.0
-    del m
     return float(np.clip((a @ b) / den, -1.0, 1.0))
 
 

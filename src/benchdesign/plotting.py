@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from benchdesign.aggregate import (
     CURVE_COLUMNS,
@@ -112,6 +113,7 @@ def plot_curves(
             ax.fill_between(line["k"], line["lo"], line["hi"], color=color, alpha=0.15, lw=0)
         ax.set_title(METRIC_AXIS_LABELS[metric].rsplit(" ", 1)[0])
         ax.set_xlabel("subset size k")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(METRIC_AXIS_LABELS[metric])
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="best", framealpha=0.8)
