@@ -3,6 +3,8 @@
 Every function takes and returns DataFrames or strings; nothing here reads or writes files.
 The input ``trials`` frame is the long protocol output with columns
 ``domain, variation, strategy, representation, trial, k, metric, value`` (docs/CONTRACTS.md).
+Table functions take ``variation=None`` to mean "the single variation present in the frame"
+(ValueError if there are several); pass e.g. ``variation="dataset_pool"`` to pick one.
 """
 
 from __future__ import annotations
@@ -145,7 +147,13 @@ def _validate_trials(trials: pd.DataFrame) -> None:
         )
 
 
-def _select_variation(df: pd.DataFrame, variation: str) -> pd.DataFrame:
+def _select_variation(df: pd.DataFrame, variation: str | None) -> pd.DataFrame:
+    """Rows of ``variation``; ``None`` means the single variation present (error if several)."""
+    if variation is None:
+        present = sorted(df["variation"].unique())
+        if len(present) != 1:
+            raise ValueError(f"frame holds variations {present}; pass variation= to choose one")
+        return df
     sub = df[df["variation"] == variation]
     if sub.empty:
         raise ValueError(
@@ -229,11 +237,13 @@ def trial_auc(trials: pd.DataFrame) -> pd.DataFrame:
             trial = wide.index[wide.isna().any(axis=1)][0]
             have = sorted(block.loc[block["trial"] == trial, "k"].tolist())
             raise ValueError(
-                f"trials of configuration ({name}) do not share one k grid: trial {trial!r} has "
+                f"trials of configuration ({name}) do not share one k grid: trial {trial} has "
                 f"k={have}, other trials have k={wide.columns.tolist()}"
             )
         if wide.shape[1] < 2:
-            raise ValueError(f"configuration ({name}) has k grid {wide.columns.tolist()}; need >= 2 points")
+            raise ValueError(
+                f"configuration ({name}) has k grid {wide.columns.tolist()}; need >= 2 points"
+            )
         auc = _trapezoid(wide.to_numpy(dtype=float), x=wide.columns.to_numpy(dtype=float), axis=1)
         part = pd.DataFrame({"trial": wide.index, "auc": auc})
         for key, value in zip(keys, cfg):
@@ -265,7 +275,7 @@ def curve_auc(curves_df: pd.DataFrame, column: str = "mean") -> pd.DataFrame:
 
 
 def table1(
-    trials: pd.DataFrame, n_datasets: Mapping[str, int], variation: str = "dataset_pool"
+    trials: pd.DataFrame, n_datasets: Mapping[str, int], variation: str | None = None
 ) -> pd.DataFrame:
     """AUC aggregates per (domain, strategy, representation, metric) for one variation.
 
@@ -353,7 +363,7 @@ def _check_thresholds(thresholds: Mapping[str, float]) -> None:
 def kstar_per_config(
     curves_df: pd.DataFrame,
     thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS,
-    variation: str = "dataset_pool",
+    variation: str | None = None,
 ) -> pd.DataFrame:
     """Smallest k meeting each target, per (domain, metric, strategy, representation).
 
@@ -385,7 +395,7 @@ def kstar_per_config(
 def table2(
     curves_df: pd.DataFrame,
     thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS,
-    variation: str = "dataset_pool",
+    variation: str | None = None,
 ) -> pd.DataFrame:
     """Best / median / worst k* over configurations that reach the target.
 
@@ -431,13 +441,11 @@ def table2_markdown(t2: pd.DataFrame) -> str:
     _require_columns(t2, TABLE2_COLUMNS, "table2 frame")
     _check_metrics(t2["metric"].unique())
     rows = []
-    for (domain, metric), block in t2.groupby(["domain", "metric"], sort=False):
+    groups = t2.groupby(["domain", "metric", "threshold"], sort=False)
+    for (domain, metric, threshold), block in groups:
         row = {
             "Domain": DOMAIN_LABELS.get(domain, domain),
-            "Target": (
-                f"{METRIC_SYMBOLS[metric]} {'≥' if HIGHER_IS_BETTER[metric] else '≤'} "
-                f"{block['threshold'].iloc[0]:g}"
-            ),
+            "Target": f"{METRIC_SYMBOLS[metric]} {'≥' if HIGHER_IS_BETTER[metric] else '≤'} {threshold:g}",
         }
         for crit in CRITERION_ORDER:
             r = block[block["criterion"] == crit]
@@ -493,7 +501,7 @@ def paired_wilcoxon(best: np.ndarray, other: np.ndarray, higher_is_better: bool)
 def table3(
     trial_auc_df: pd.DataFrame,
     metrics: Sequence[str] = ("mae", "spearman"),
-    variation: str = "dataset_pool",
+    variation: str | None = None,
     alpha: float = 0.05,
 ) -> pd.DataFrame:
     """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
@@ -512,14 +520,19 @@ def table3(
     absent = [m for m in metrics if m not in set(sub["metric"])]
     if absent:
         raise ValueError(f"metric(s) {absent} not in the trial AUC frame")
-    sub = sort_frame(sub[sub["metric"].isin(list(metrics))], ["domain", "metric", "strategy", "representation", "trial"])
+    sub = sort_frame(
+        sub[sub["metric"].isin(list(metrics))],
+        ["domain", "metric", "strategy", "representation", "trial"],
+    )
     rows = []
     for (domain, metric), block in sub.groupby(["domain", "metric"], sort=False):
         wide = block.pivot(index="trial", columns=["strategy", "representation"], values="auc")
         pairs = list(dict.fromkeys(zip(block["strategy"], block["representation"])))
         wide = wide[pairs]
         if len(pairs) < 2:
-            raise ValueError(f"block (domain={domain}, metric={metric}) has a single configuration {pairs[0]}")
+            raise ValueError(
+                f"block (domain={domain}, metric={metric}) has a single configuration {pairs[0]}"
+            )
         if wide.isna().to_numpy().any():
             col = wide.columns[wide.isna().any(axis=0)][0]
             raise ValueError(
@@ -532,7 +545,8 @@ def table3(
         best_vals = wide[best_pair].to_numpy()
         others = [i for i in range(len(pairs)) if i != ib]
         p_raw = np.array([
-            paired_wilcoxon(best_vals, wide[pairs[i]].to_numpy(), HIGHER_IS_BETTER[metric]) for i in others
+            paired_wilcoxon(best_vals, wide[pairs[i]].to_numpy(), HIGHER_IS_BETTER[metric])
+            for i in others
         ])
         p_adj = holm(p_raw)
         for j, i in enumerate(others):
@@ -579,7 +593,10 @@ def table3_summary(t3: pd.DataFrame) -> pd.DataFrame:
             closest = (DASH, DASH, np.nan, np.nan)
         else:
             c = ns.iloc[_best_index(ns["other_auc"], metric)]
-            closest = (c["other_strategy"], c["other_representation"], float(c["other_auc"]), float(c["p_holm"]))
+            closest = (
+                c["other_strategy"], c["other_representation"], float(c["other_auc"]),
+                float(c["p_holm"]),
+            )
         rows.append((
             domain, metric, first["best_strategy"], first["best_representation"], best_auc,
             random_auc, gain, p_random, *closest,
@@ -629,7 +646,8 @@ def table4(synthetic_auc: pd.DataFrame) -> pd.DataFrame:
     keys = ["regime", "strategy", "seed", "metric"]
     dup = synthetic_auc.duplicated(keys)
     if dup.any():
-        raise ValueError("duplicate synthetic AUC row " + _config_name(keys, synthetic_auc.loc[dup, keys].iloc[0]))
+        first = synthetic_auc.loc[dup, keys].iloc[0]
+        raise ValueError("duplicate synthetic AUC row " + _config_name(keys, first))
     bad = ~np.isfinite(synthetic_auc["auc"].to_numpy(dtype=float))
     if bad.any():
         row = synthetic_auc.loc[bad].iloc[0]
@@ -650,10 +668,14 @@ def table4_markdown(t4: pd.DataFrame) -> str:
         strategies = list(dict.fromkeys(block["strategy"]))
         best_shown = {}
         for metric in metrics:
-            vals = block[block["metric"] == metric]
-            best_shown[metric] = _fmt(vals["auc_mean"].iloc[_best_index(vals["auc_mean"], metric)], metric)
+            vals = block.loc[block["metric"] == metric, "auc_mean"]
+            if not vals.empty:
+                best_shown[metric] = _fmt(vals.iloc[_best_index(vals, metric)], metric)
         for strategy in strategies:
-            row = {"Regime": str(regime).capitalize(), "Strategy": STRATEGY_LABELS.get(strategy, strategy)}
+            row = {
+                "Regime": str(regime).capitalize(),
+                "Strategy": STRATEGY_LABELS.get(strategy, strategy),
+            }
             for metric in metrics:
                 r = block[(block["strategy"] == strategy) & (block["metric"] == metric)]
                 arrow = "↑" if HIGHER_IS_BETTER[metric] else "↓"

@@ -64,28 +64,22 @@ def _signs(v: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.sign(v[:, None] - v[None, :])
 
 
-def _avg_ranks(signs: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Average ranks from a sign matrix: (M + 1)/2 + sum_j sign(v_i - v_j)/2."""
-    m = signs.shape[0]
-    return (m + 1) / 2 + signs.sum(axis=1) / 2
-
-
 def _spearman(ss: NDArray[np.float64], sd: NDArray[np.float64]) -> float:
-    # centred average ranks: rank - (M+1)/2 = row sum of signs / 2 (factor 1/2 cancels)
+    # centred average ranks: rank_i - (M+1)/2 = sum_j sign(v_i - v_j) / 2 (the 1/2 cancels)
     a = ss.sum(axis=1)
     b = sd.sum(axis=1)
     den = np.sqrt((a @ a) * (b @ b))
     if den == 0.0:
         return 0.0
-    return float(np.clip((a @ b) / den, -1.0, 1.0))
+    return float(min(1.0, max(-1.0, (a @ b) / den)))
 
 
 def _kendall(ss: NDArray[np.float64], sd: NDArray[np.float64]) -> float:
     # over the full matrix every pair counts twice; the factors of 2 cancel
-    den = np.sqrt(np.sum(ss * ss) * np.sum(sd * sd))
+    den = np.sqrt(float(np.count_nonzero(ss)) * float(np.count_nonzero(sd)))
     if den == 0.0:
         return 0.0
-    return float(np.clip(np.sum(ss * sd) / den, -1.0, 1.0))
+    return float(min(1.0, max(-1.0, (ss.ravel() @ sd.ravel()) / den)))
 
 
 @lru_cache(maxsize=256)
@@ -104,22 +98,18 @@ def _ideal_dcg(m: int, k: int) -> float:
     return float(np.sum((k + 1 - pos) / np.log2(pos + 1.0)))
 
 
-def _relevance(r_d: NDArray[np.float64], k: int) -> NDArray[np.float64]:
-    order = np.argsort(r_d, kind="stable")  # ties in r_d -> lower model index first
-    rel = np.zeros(r_d.shape[0])
-    top = order[:k]
-    rel[top] = k - np.arange(top.shape[0])
-    return rel
-
-
 def _ndcg(ss: NDArray[np.float64], r_d: NDArray[np.float64], k: int) -> float:
     m = ss.shape[0]
-    rel = _relevance(r_d, k)
-    less = np.sum(ss > 0, axis=1)  # models strictly better (smaller r_s)
-    tied = np.sum(ss == 0, axis=1)  # group size including the model itself
+    top = np.argsort(r_d, kind="stable")[:k]  # reference top-k, ties -> lower model index first
+    row = ss[top]
+    unequal = np.count_nonzero(row, axis=1)
+    less = (row.sum(axis=1) + unequal) / 2  # models strictly better (smaller r_s) than each
+    tied = m - unequal  # size of its tie group in r_s, itself included
+    lo = less.astype(np.intp)
     csum = _discount_cumsum(m, k)
-    # a tied group occupying 0-based positions [less, less + tied) shares its summed discount
-    dcg = np.sum(rel * (csum[less + tied] - csum[less]) / tied)
+    # a tie group occupying 0-based positions [less, less + tied) shares its summed discount
+    rel = k - np.arange(top.shape[0])
+    dcg = np.sum(rel * (csum[lo + tied] - csum[lo]) / tied)
     return float(dcg / _ideal_dcg(m, k))
 
 

@@ -62,8 +62,12 @@ def _color(strategy: str, index: int) -> str:
 
 def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, metric: str) -> dict[str, str]:
     """Per strategy, the representation whose mean curve has the best AUC for ``metric``."""
-    aucs = curve_auc(curves_df[(curves_df["domain"] == domain) & (curves_df["variation"] == variation)
-                               & (curves_df["metric"] == metric)])
+    mask = (
+        (curves_df["domain"] == domain)
+        & (curves_df["variation"] == variation)
+        & (curves_df["metric"] == metric)
+    )
+    aucs = curve_auc(curves_df[mask])
     best: dict[str, str] = {}
     for strategy, block in aucs.groupby("strategy", sort=False):
         values = block["auc"].to_numpy()
@@ -103,10 +107,8 @@ def plot_curves(
             if strategy not in best:
                 continue
             rep = best[strategy]
-            line = sort_frame(
-                sub[(sub["metric"] == metric) & (sub["strategy"] == strategy) & (sub["representation"] == rep)],
-                ["k"],
-            )
+            mask = (sub["metric"] == metric) & (sub["strategy"] == strategy) & (sub["representation"] == rep)
+            line = sort_frame(sub[mask], ["k"])
             color = _color(strategy, i)
             ax.plot(line["k"], line["mean"], color=color, lw=1.6, marker="o", ms=2.5,
                     label=config_label(strategy, rep))
@@ -139,7 +141,7 @@ def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearm
         raise ValueError(f"metric(s) {absent} not in the synthetic frame")
     t4 = sort_frame(t4, ["regime", "strategy", "metric"])
     regimes = list(dict.fromkeys(t4["regime"]))
-    strategies = list(dict.fromkeys(sort_frame(t4[["strategy"]].drop_duplicates(), ["strategy"])["strategy"]))
+    strategies = sort_frame(t4[["strategy"]].drop_duplicates(), ["strategy"])["strategy"].tolist()
     fig = _new_figure(4.5 * len(metrics), 3.6)
     axes = fig.subplots(1, len(metrics), squeeze=False).ravel()
     width = 0.8 / len(strategies)

@@ -20,6 +20,11 @@ __all__ = ["rank_scores", "mean_ranks", "rerank"]
 _SCORE_COLUMNS = ("dataset", "model", "fold", "score")
 
 
+def _py(value: object) -> object:
+    """numpy scalar -> Python scalar, so messages read 'd0' / 1 rather than np.str_('d0')."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     """Per-dataset model ranks (1 = best, ties averaged), averaged over folds.
 
@@ -51,20 +56,20 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     df = scores.loc[:, list(_SCORE_COLUMNS)]
     for col in ("dataset", "model", "fold"):
         if df[col].isna().any():
-            raise ValueError(f"scores[{col!r}] has a missing value at row {df.index[df[col].isna()][0]!r}")
+            raise ValueError(f"scores[{col!r}] has a missing value at row {_py(df.index[df[col].isna()][0])!r}")
     nan = df["score"].isna().to_numpy()
     if nan.any():
         row = df.iloc[int(np.flatnonzero(nan)[0])]
         raise ValueError(
-            f"scores has a NaN score for dataset={row['dataset']!r}, model={row['model']!r}, "
-            f"fold={row['fold']!r}"
+            f"scores has a NaN score for dataset={_py(row['dataset'])!r}, model={_py(row['model'])!r}, "
+            f"fold={_py(row['fold'])!r}"
         )
     dup = df.duplicated(["dataset", "model", "fold"]).to_numpy()
     if dup.any():
         row = df.iloc[int(np.flatnonzero(dup)[0])]
         raise ValueError(
-            f"scores has duplicated rows for dataset={row['dataset']!r}, model={row['model']!r}, "
-            f"fold={row['fold']!r}"
+            f"scores has duplicated rows for dataset={_py(row['dataset'])!r}, model={_py(row['model'])!r}, "
+            f"fold={_py(row['fold'])!r}"
         )
 
     datasets = pd.unique(df["dataset"])
@@ -77,7 +82,7 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
         i, j = np.argwhere(holes)[0]
         dataset, fold = wide.index[i]
         raise ValueError(
-            f"scores is missing model={models[j]!r} for dataset={dataset!r}, fold={fold!r}"
+            f"scores is missing model={_py(models[j])!r} for dataset={_py(dataset)!r}, fold={_py(fold)!r}"
         )
     fold_ranks = rankdata(-values if higher_is_better else values, method="average", axis=1)
     ranks = pd.DataFrame(fold_ranks, index=wide.index, columns=models)
@@ -116,7 +121,7 @@ def mean_ranks(
             raise ValueError(f"rows must be integer positions, got dtype {idx.dtype}")
         pos = dataset_ranks.index.get_indexer(idx)
         if (pos < 0).any():
-            raise ValueError(f"rows has unknown dataset {idx[pos < 0][0]!r}")
+            raise ValueError(f"rows has unknown dataset {_py(idx[pos < 0][0])!r}")
         idx = pos
     elif idx.min() < 0 or idx.max() >= values.shape[0]:
         bad = idx[(idx < 0) | (idx >= values.shape[0])][0]

@@ -1,0 +1,460 @@
+"""Dataset subset selection strategies (paper section 4).
+
+Every strategy picks ``k`` distinct rows of a standardised feature matrix ``X`` (n, p) from a
+candidate ``pool`` of row indices:  ``select_<name>(X, k, pool, rng) -> ndarray[int] (k,)``.
+Greedy strategies build a prefix order once, ``<name>_order(X, pool, k_max, rng)``, with
+``select_<name>(X, k, pool, rng) == <name>_order(X, pool, k_max, rng)[:k]`` for every
+``k <= k_max`` (same rng state for the random one).
+
+* ``random``         uniform without replacement: ``rng.permutation(pool)[:k]``.
+* ``kmeans``         k-means (greedy k-means++ seeding, Lloyd iterations, best of ``n_init``) on
+                     the pool rows; then, centroid by centroid in seeding order, the nearest
+                     (Euclidean) pool row not chosen yet.
+* ``fafi_cosine``,   farthest-first traversal (Gonzalez): start at the pool row nearest the
+  ``fafi_euclidean`` pool mean, then repeatedly add the row maximising the distance to its
+                     nearest selected row.
+* ``a_optimal``,     greedy optimal design on ``M(S) = X_S^T X_S + lam * I``: D adds the row
+  ``d_optimal``      maximising ``log det M(S + x)``, A the row minimising ``trace M(S + x)^-1``.
+
+Deterministic ties (distances, design criteria, nearest rows) go to the lowest row index of
+``X``; the deterministic strategies and k-means (for a given rng state) depend on ``pool`` only
+as a set, the random strategy on its order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "STRATEGIES",
+    "PREFIX_ORDERS",
+    "kmeans",
+    "random_order",
+    "select_random",
+    "select_kmeans",
+    "farthest_first_order",
+    "fafi_cosine_order",
+    "fafi_euclidean_order",
+    "select_fafi_cosine",
+    "select_fafi_euclidean",
+    "a_optimal_order",
+    "d_optimal_order",
+    "select_a_optimal",
+    "select_d_optimal",
+]
+
+IntArray = NDArray[np.intp]
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def _check_X(X: ArrayLike) -> NDArray[np.float64]:
+    arr = np.asarray(X, dtype=float)
+    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"X must be a non-empty 2-D array (n, p), got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        i, j = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(f"X has a non-finite value {arr[i, j]} at row {i}, column {j}")
+    return arr
+
+
+def _check_pool(pool: ArrayLike, n: int) -> IntArray:
+    arr = np.asarray(pool)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"pool must be a non-empty 1-D array of row indices, got shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"pool must hold integer row indices, got dtype {arr.dtype}")
+    bad = (arr < 0) | (arr >= n)
+    if bad.any():
+        raise ValueError(f"pool has index {arr[bad][0]} outside the rows of X (0..{n - 1})")
+    srt = np.sort(arr).astype(np.intp)
+    dup = srt[1:] == srt[:-1]
+    if dup.any():
+        raise ValueError(f"pool has duplicated index {srt[1:][dup][0]}")
+    return srt
+
+
+def _check_k(k: int, size: int, name: str = "k") -> int:
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        raise ValueError(f"{name}={k!r} must be an integer")
+    if k < 1:
+        raise ValueError(f"{name}={k} must be at least 1")
+    if k > size:
+        raise ValueError(f"{name}={k} is larger than the pool ({size} datasets)")
+    return int(k)
+
+
+def _check_rng(rng: object) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    return rng
+
+
+def _prepare(X: ArrayLike, pool: ArrayLike, k: int, name: str = "k"):
+    Xa = _check_X(X)
+    pool_sorted = _check_pool(pool, Xa.shape[0])
+    return Xa, pool_sorted, _check_k(k, pool_sorted.shape[0], name)
+
+
+# ----------------------------------------------------------------------------- random
+
+
+def random_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator
+) -> IntArray:
+    """Uniform random order: ``rng.permutation(pool)[:k_max]``.
+
+    Parameters
+    ----------
+    X : (n, p) features (only validated).  pool : (m,) distinct row indices.
+    k_max : order length, 1 <= k_max <= m.  rng : source of randomness.
+
+    Returns
+    -------
+    (k_max,) row indices; any prefix of length k is a uniform k-subset of the pool.
+    """
+    Xa = _check_X(X)
+    _check_pool(pool, Xa.shape[0])
+    _check_k(k_max, len(pool), "k_max")
+    return np.asarray(_check_rng(rng).permutation(np.asarray(pool)), dtype=np.intp)[:k_max]
+
+
+def select_random(X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator) -> IntArray:
+    """k pool rows uniformly without replacement (``random_order(X, pool, k, rng)``)."""
+    return random_order(X, pool, k, rng)
+
+
+# ----------------------------------------------------------------------------- k-means
+
+
+def _sq_dists(Z: NDArray, zz: NDArray, C: NDArray) -> NDArray:
+    """Squared Euclidean distances (m, c) between rows of Z (norms zz) and rows of C."""
+    d2 = zz[:, None] - 2.0 * (Z @ C.T) + np.einsum("ij,ij->i", C, C)[None, :]
+    np.maximum(d2, 0.0, out=d2)
+    return d2
+
+
+def _kmeanspp(Z: NDArray, zz: NDArray, k: int, rng: np.random.Generator) -> NDArray:
+    """Greedy k-means++ seeding (2 + floor(ln k) candidates per step, as scikit-learn)."""
+    m = Z.shape[0]
+    trials = 2 + int(np.log(k))
+    centers = np.empty((k, Z.shape[1]))
+    centers[0] = Z[rng.integers(m)]
+    closest = _sq_dists(Z, zz, centers[:1])[:, 0]
+    pot = closest.sum()
+    for c in range(1, k):
+        if pot > 0.0:
+            cand = np.searchsorted(np.cumsum(closest), rng.random(trials) * pot, side="right")
+            np.minimum(cand, m - 1, out=cand)
+        else:  # every point coincides with a centre: any point is as good
+            cand = rng.integers(m, size=trials)
+        d = np.minimum(closest[None, :], _sq_dists(Z, zz, Z[cand]).T)  # (trials, m)
+        pots = d.sum(axis=1)
+        best = int(np.argmin(pots))
+        closest, pot = d[best], pots[best]
+        centers[c] = Z[cand[best]]
+    return centers
+
+
+def _lloyd(
+    Z: NDArray, zz: NDArray, centers: NDArray, max_iter: int
+) -> tuple[NDArray, IntArray, float]:
+    m, k = Z.shape[0], centers.shape[0]
+    labels = None
+    for _ in range(max_iter):
+        d2 = _sq_dists(Z, zz, centers)
+        new = d2.argmin(axis=1)
+        if labels is not None and np.array_equal(new, labels):
+            break
+        labels = new
+        onehot = np.zeros((m, k))
+        onehot[np.arange(m), labels] = 1.0
+        counts = onehot.sum(axis=0)
+        sums = onehot.T @ Z
+        empty = np.flatnonzero(counts == 0)
+        if empty.size:  # re-seed empty clusters at the points farthest from their centres
+            far = np.argsort(-d2[np.arange(m), labels], kind="stable")[: empty.size]
+            sums[empty] = Z[far]
+            counts[empty] = 1.0
+        centers = sums / counts[:, None]
+    labels = _sq_dists(Z, zz, centers).argmin(axis=1)
+    inertia = float(np.sum((Z - centers[labels]) ** 2))
+    return centers, labels, inertia
+
+
+def kmeans(
+    X: ArrayLike,
+    k: int,
+    rng: np.random.Generator,
+    n_init: int = 3,
+    max_iter: int = 100,
+) -> tuple[NDArray[np.float64], IntArray, float]:
+    """k-means clustering: greedy k-means++ seeding and Lloyd iterations, best of ``n_init``.
+
+    Lloyd stops when the assignment no longer changes (or after ``max_iter`` rounds); an empty
+    cluster is re-seeded at the point farthest from its centre.
+
+    Parameters
+    ----------
+    X : (m, p) points.  k : number of clusters, 1 <= k <= m.  rng : seeding randomness.
+    n_init : independent seedings, the lowest inertia wins.  max_iter : Lloyd rounds per seeding.
+
+    Returns
+    -------
+    centers (k, p) in seeding order, labels (m,) in 0..k-1, inertia (sum of squared distances of
+    the points to their centres).
+    """
+    Z = _check_X(X)
+    k = _check_k(k, Z.shape[0])
+    _check_rng(rng)
+    for name, value in (("n_init", n_init), ("max_iter", max_iter)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name}={value!r} must be an integer >= 1")
+    zz = np.einsum("ij,ij->i", Z, Z)
+    best: tuple[NDArray, IntArray, float] | None = None
+    for _ in range(int(n_init)):
+        fit = _lloyd(Z, zz, _kmeanspp(Z, zz, k, rng), int(max_iter))
+        if best is None or fit[2] < best[2]:
+            best = fit
+    assert best is not None
+    return best
+
+
+def select_kmeans(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, n_init: int = 3
+) -> IntArray:
+    """k-means representatives: cluster the pool rows into k clusters (:func:`kmeans`), then for
+    each centroid in seeding order take the nearest (Euclidean) pool row not chosen yet (ties ->
+    lowest row index).
+
+    Parameters
+    ----------
+    X : (n, p) standardised features.  k : subset size.  pool : (m,) distinct row indices.
+    rng : k-means++ seeding randomness.  n_init : k-means restarts.
+
+    Returns
+    -------
+    (k,) distinct row indices from the pool.
+    """
+    Xa, P, k = _prepare(X, pool, k)
+    Z = Xa[P]
+    centers, _, _ = kmeans(Z, k, _check_rng(rng), n_init=n_init)
+    diff = Z[:, None, :] - centers[None, :, :]
+    d2 = np.einsum("mkp,mkp->mk", diff, diff)
+    taken = np.zeros(P.shape[0], dtype=bool)
+    out = np.empty(k, dtype=np.intp)
+    for c in range(k):
+        i = int(np.argmin(np.where(taken, np.inf, d2[:, c])))
+        taken[i] = True
+        out[c] = P[i]
+    return out
+
+
+# ----------------------------------------------------------------------------- farthest-first
+
+
+def farthest_first_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str = "cosine"
+) -> IntArray:
+    """Farthest-first (Gonzalez) traversal of the pool rows.
+
+    Start: the pool row nearest the pool mean mu (cosine: largest cos(x, mu); euclidean:
+    smallest ||x - mu||).  Then repeatedly add the row maximising its distance to the nearest
+    selected row; cosine distance = 1 - cos(x, y), euclidean distance = ||x - y||.  Ties -> lowest
+    row index.  A zero row has cosine distance 1 to every other row and similarity 0 to mu.  If
+    the pool mean is numerically zero (||mu|| <= 1e-10 * max ||x||, e.g. a full z-scored pool),
+    the cosine start uses the mean of the unit-normalised rows instead (the cosine medoid).
+    Incremental nearest-distance updates: O(k_max * m * p).
+
+    Parameters
+    ----------
+    X : (n, p) features.  pool : (m,) distinct row indices.  k_max : order length (1..m).
+    metric : "cosine" or "euclidean".
+
+    Returns
+    -------
+    (k_max,) distinct row indices; every prefix is the farthest-first selection of that size.
+    """
+    if metric not in ("cosine", "euclidean"):
+        raise ValueError(f"metric={metric!r} must be 'cosine' or 'euclidean'")
+    Xa, P, k_max = _prepare(X, pool, k_max, "k_max")
+    Z = Xa[P]
+    mu = Z.mean(axis=0)
+    if metric == "cosine":
+        norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
+        U = np.divide(Z, norms[:, None], out=np.zeros_like(Z), where=norms[:, None] > 0)
+        if np.linalg.norm(mu) <= 1e-10 * norms.max():
+            mu = U.mean(axis=0)
+        start = int(np.argmax(U @ mu))  # cos(x, mu) up to the positive factor 1/||mu||
+
+        def dist(i: int) -> NDArray:
+            return 1.0 - U @ U[i]
+
+    else:
+        start = int(np.argmin(np.einsum("ij,ij->i", Z - mu, Z - mu)))
+
+        def dist(i: int) -> NDArray:
+            diff = Z - Z[i]
+            return np.einsum("ij,ij->i", diff, diff)  # squared: same argmax and ties
+
+    order = np.empty(k_max, dtype=np.intp)
+    order[0] = start
+    nearest = dist(start)
+    nearest[start] = -np.inf
+    for t in range(1, k_max):
+        i = int(np.argmax(nearest))
+        order[t] = i
+        np.minimum(nearest, dist(i), out=nearest)  # selected rows stay at -inf
+        nearest[i] = -np.inf
+    return P[order]
+
+
+def fafi_cosine_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
+) -> IntArray:
+    """Cosine farthest-first order (:func:`farthest_first_order`); ``rng`` is unused."""
+    return farthest_first_order(X, pool, k_max, "cosine")
+
+
+def fafi_euclidean_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
+) -> IntArray:
+    """Euclidean farthest-first order (:func:`farthest_first_order`); ``rng`` is unused."""
+    return farthest_first_order(X, pool, k_max, "euclidean")
+
+
+def select_fafi_cosine(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
+) -> IntArray:
+    """First k rows of the cosine farthest-first order; ``rng`` is unused."""
+    return farthest_first_order(X, pool, k, "cosine")
+
+
+def select_fafi_euclidean(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
+) -> IntArray:
+    """First k rows of the Euclidean farthest-first order; ``rng`` is unused."""
+    return farthest_first_order(X, pool, k, "euclidean")
+
+
+# ----------------------------------------------------------------------------- optimal design
+
+
+def _design_order(X: ArrayLike, pool: ArrayLike, k_max: int, lam: float, criterion: str) -> IntArray:
+    Xa, P, k_max = _prepare(X, pool, k_max, "k_max")
+    if isinstance(lam, (bool, np.bool_)) or not np.isscalar(lam) or not np.isfinite(lam) or lam <= 0:
+        raise ValueError(f"lam={lam!r} must be a positive finite number")
+    Z = Xa[P]
+    minv = np.eye(Z.shape[1]) / float(lam)  # M(empty)^-1
+    taken = np.zeros(Z.shape[0], dtype=bool)
+    order = np.empty(k_max, dtype=np.intp)
+    for t in range(k_max):
+        W = Z @ minv  # rows M^-1 x (M^-1 symmetric)
+        q = np.einsum("ij,ij->i", W, Z)  # x^T M^-1 x
+        if criterion == "d":
+            gain = q  # log det M(S + x) = log det M(S) + log(1 + q)
+        else:
+            gain = np.einsum("ij,ij->i", W, W) / (1.0 + q)  # trace drop of M^-1
+        gain[taken] = -np.inf
+        i = int(np.argmax(gain))
+        order[t] = i
+        taken[i] = True
+        v = W[i]
+        minv -= np.outer(v, v) / (1.0 + q[i])  # Sherman-Morrison
+    return P[order]
+
+
+def d_optimal_order(
+    X: ArrayLike,
+    pool: ArrayLike,
+    k_max: int,
+    rng: np.random.Generator | None = None,
+    lam: float = 1.0,
+) -> IntArray:
+    """Greedy D-optimal design order on ``M(S) = X_S^T X_S + lam * I``.
+
+    Each step adds the pool row x maximising ``log det M(S + {x})``, i.e. maximising
+    ``x^T M(S)^-1 x`` (matrix determinant lemma); ties -> lowest row index.  ``M^-1`` is kept by
+    Sherman-Morrison updates: O(k_max * m * p^2).  ``rng`` is unused.
+
+    Parameters
+    ----------
+    X : (n, p) standardised features.  pool : (m,) distinct row indices.
+    k_max : order length (1..m).  lam : ridge > 0.
+
+    Returns
+    -------
+    (k_max,) distinct row indices in selection order.
+    """
+    return _design_order(X, pool, k_max, lam, "d")
+
+
+def a_optimal_order(
+    X: ArrayLike,
+    pool: ArrayLike,
+    k_max: int,
+    rng: np.random.Generator | None = None,
+    lam: float = 1.0,
+) -> IntArray:
+    """Greedy A-optimal design order on ``M(S) = X_S^T X_S + lam * I``.
+
+    Each step adds the pool row x minimising ``trace M(S + {x})^-1``, i.e. maximising
+    ``x^T M^-2 x / (1 + x^T M^-1 x)`` (Sherman-Morrison); ties -> lowest row index.  ``M^-1`` is
+    kept by Sherman-Morrison updates: O(k_max * m * p^2).  ``rng`` is unused.
+
+    Parameters
+    ----------
+    X : (n, p) standardised features.  pool : (m,) distinct row indices.
+    k_max : order length (1..m).  lam : ridge > 0.
+
+    Returns
+    -------
+    (k_max,) distinct row indices in selection order.
+    """
+    return _design_order(X, pool, k_max, lam, "a")
+
+
+def select_d_optimal(
+    X: ArrayLike,
+    k: int,
+    pool: ArrayLike,
+    rng: np.random.Generator | None = None,
+    lam: float = 1.0,
+) -> IntArray:
+    """First k rows of :func:`d_optimal_order`; ``rng`` is unused."""
+    return _design_order(X, pool, k, lam, "d")
+
+
+def select_a_optimal(
+    X: ArrayLike,
+    k: int,
+    pool: ArrayLike,
+    rng: np.random.Generator | None = None,
+    lam: float = 1.0,
+) -> IntArray:
+    """First k rows of :func:`a_optimal_order`; ``rng`` is unused."""
+    return _design_order(X, pool, k, lam, "a")
+
+
+# ----------------------------------------------------------------------------- registries
+
+STRATEGIES: dict[str, Callable[..., IntArray]] = {
+    "random": select_random,
+    "kmeans": select_kmeans,
+    "fafi_cosine": select_fafi_cosine,
+    "fafi_euclidean": select_fafi_euclidean,
+    "a_optimal": select_a_optimal,
+    "d_optimal": select_d_optimal,
+}
+
+PREFIX_ORDERS: dict[str, Callable[..., IntArray]] = {
+    "random": random_order,
+    "fafi_cosine": fafi_cosine_order,
+    "fafi_euclidean": fafi_euclidean_order,
+    "a_optimal": a_optimal_order,
+    "d_optimal": d_optimal_order,
+}

@@ -1,0 +1,18 @@
+"""Shared pytest fixtures."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def mirror_dir() -> Path:
+    """Root of the data mirror: $BENCHDESIGN_MIRROR, else <repo>/../shared/data; skip when absent."""
+    env = os.environ.get("BENCHDESIGN_MIRROR")
+    path = Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    if not path.is_dir():
+        origin = "$BENCHDESIGN_MIRROR" if env else "default <repo>/../shared/data"
+        pytest.skip(f"data mirror not found at {path} ({origin}); set BENCHDESIGN_MIRROR=DIR to run mirror tests")
+    return path
