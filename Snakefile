@@ -17,7 +17,7 @@ include: "workflow/rules/features.smk"
 include: "workflow/rules/selection.smk"
 include: "workflow/rules/reports.smk"
 include: "workflow/rules/synthetic.smk"
-include: "workflow/rules/splitting.smk"
+# include: "workflow/rules/splitting.smk"
 
 
 rule all:

@@ -13,7 +13,9 @@ def _long(cube: np.ndarray, datasets=None, models=None) -> pd.DataFrame:
     n, f, m = cube.shape
     datasets = datasets or [f"d{i}" for i in range(n)]
     models = models or [f"m{j}" for j in range(m)]
-    idx = pd.MultiIndex.from_product([datasets, range(f), models], names=["dataset", "fold", "model"])
+    idx = pd.MultiIndex.from_product(
+        [datasets, range(f), models], names=["dataset", "fold", "model"]
+    )
     return pd.DataFrame({"score": cube.ravel()}, index=idx).reset_index()[
         ["dataset", "model", "fold", "score"]
     ]
@@ -110,6 +112,10 @@ def test_mean_ranks_positions_labels_and_all():
     np.testing.assert_allclose(mean_ranks(table, np.array([0, 2])), [1.5, 1.5, 3.0])
     np.testing.assert_allclose(mean_ranks(table, ["c", "a"]), [1.5, 1.5, 3.0])
     np.testing.assert_allclose(mean_ranks(table.to_numpy(), [1]), [3.0, 2.0, 1.0])
+    # summation order is canonical: a permuted full selection equals the reference bit for bit
+    big = np.random.default_rng(0).random((50, 8)) * 7
+    perm = np.random.default_rng(1).permutation(50)
+    assert np.array_equal(mean_ranks(big, perm), mean_ranks(big))
     with pytest.raises(ValueError, match="rows has position 3"):
         mean_ranks(table, [0, 3])
     with pytest.raises(ValueError, match="unknown dataset 'q'"):

@@ -56,21 +56,19 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     df = scores.loc[:, list(_SCORE_COLUMNS)]
     for col in ("dataset", "model", "fold"):
         if df[col].isna().any():
-            raise ValueError(f"scores[{col!r}] has a missing value at row {_py(df.index[df[col].isna()][0])!r}")
+            at = _py(df.index[df[col].isna()][0])
+            raise ValueError(f"scores[{col!r}] has a missing value at row {at!r}")
+
+    def where(mask: NDArray[np.bool_]) -> str:
+        row = df.iloc[int(np.flatnonzero(mask)[0])]
+        return ", ".join(f"{c}={_py(row[c])!r}" for c in ("dataset", "model", "fold"))
+
     nan = df["score"].isna().to_numpy()
     if nan.any():
-        row = df.iloc[int(np.flatnonzero(nan)[0])]
-        raise ValueError(
-            f"scores has a NaN score for dataset={_py(row['dataset'])!r}, model={_py(row['model'])!r}, "
-            f"fold={_py(row['fold'])!r}"
-        )
+        raise ValueError(f"scores has a NaN score for {where(nan)}")
     dup = df.duplicated(["dataset", "model", "fold"]).to_numpy()
     if dup.any():
-        row = df.iloc[int(np.flatnonzero(dup)[0])]
-        raise ValueError(
-            f"scores has duplicated rows for dataset={_py(row['dataset'])!r}, model={_py(row['model'])!r}, "
-            f"fold={_py(row['fold'])!r}"
-        )
+        raise ValueError(f"scores has duplicated rows for {where(dup)}")
 
     datasets = pd.unique(df["dataset"])
     models = pd.unique(df["model"])
@@ -82,7 +80,8 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
         i, j = np.argwhere(holes)[0]
         dataset, fold = wide.index[i]
         raise ValueError(
-            f"scores is missing model={_py(models[j])!r} for dataset={_py(dataset)!r}, fold={_py(fold)!r}"
+            f"scores is missing model={_py(models[j])!r} for dataset={_py(dataset)!r}, "
+            f"fold={_py(fold)!r}"
         )
     fold_ranks = rankdata(-values if higher_is_better else values, method="average", axis=1)
     ranks = pd.DataFrame(fold_ranks, index=wide.index, columns=models)
@@ -106,7 +105,9 @@ def mean_ranks(
 
     Returns
     -------
-    ndarray (M,): column means of the selected rows.
+    ndarray (M,): column means of the selected rows, summed in ascending row order so the result
+    is bitwise independent of the order of ``rows`` (selecting every row reproduces
+    ``mean_ranks(dataset_ranks)`` exactly).
     """
     values = np.asarray(dataset_ranks, dtype=float)
     if values.ndim != 2 or values.shape[0] == 0:
@@ -126,7 +127,7 @@ def mean_ranks(
     elif idx.min() < 0 or idx.max() >= values.shape[0]:
         bad = idx[(idx < 0) | (idx >= values.shape[0])][0]
         raise ValueError(f"rows has position {bad} outside 0..{values.shape[0] - 1}")
-    return values[idx].mean(axis=0)
+    return values[np.sort(idx)].mean(axis=0)
 
 
 def rerank(values: ArrayLike) -> NDArray[np.float64]:
@@ -144,5 +145,6 @@ def rerank(values: ArrayLike) -> NDArray[np.float64]:
     if v.ndim != 1 or v.size == 0:
         raise ValueError(f"values must be a non-empty 1-D array, got shape {v.shape}")
     if not np.isfinite(v).all():
-        raise ValueError(f"values has a non-finite entry at position {int(np.flatnonzero(~np.isfinite(v))[0])}")
+        at = int(np.flatnonzero(~np.isfinite(v))[0])
+        raise ValueError(f"values has a non-finite entry at position {at}")
     return rankdata(v, method="average").astype(float)

@@ -65,7 +65,9 @@ def _check_X(X: ArrayLike) -> NDArray[np.float64]:
 def _check_pool(pool: ArrayLike, n: int) -> IntArray:
     arr = np.asarray(pool)
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"pool must be a non-empty 1-D array of row indices, got shape {arr.shape}")
+        raise ValueError(
+            f"pool must be a non-empty 1-D array of row indices, got shape {arr.shape}"
+        )
     if not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"pool must hold integer row indices, got dtype {arr.dtype}")
     bad = (arr < 0) | (arr >= n)
@@ -117,15 +119,17 @@ def random_order(
     -------
     (k_max,) row indices; any prefix of length k is a uniform k-subset of the pool.
     """
-    Xa = _check_X(X)
-    _check_pool(pool, Xa.shape[0])
-    _check_k(k_max, len(pool), "k_max")
-    return np.asarray(_check_rng(rng).permutation(np.asarray(pool)), dtype=np.intp)[:k_max]
+    return _random(X, pool, k_max, rng, "k_max")
 
 
 def select_random(X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator) -> IntArray:
     """k pool rows uniformly without replacement (``random_order(X, pool, k, rng)``)."""
-    return random_order(X, pool, k, rng)
+    return _random(X, pool, k, rng, "k")
+
+
+def _random(X: ArrayLike, pool: ArrayLike, k: int, rng: np.random.Generator, name: str) -> IntArray:
+    _prepare(X, pool, k, name)
+    return np.asarray(_check_rng(rng).permutation(np.asarray(pool)), dtype=np.intp)[:k]
 
 
 # ----------------------------------------------------------------------------- k-means
@@ -138,13 +142,16 @@ def _sq_dists(Z: NDArray, zz: NDArray, C: NDArray) -> NDArray:
     return d2
 
 
-def _kmeanspp(Z: NDArray, zz: NDArray, k: int, rng: np.random.Generator) -> NDArray:
-    """Greedy k-means++ seeding (2 + floor(ln k) candidates per step, as scikit-learn)."""
-    m = Z.shape[0]
+def _kmeanspp(D: NDArray, k: int, rng: np.random.Generator) -> IntArray:
+    """Greedy k-means++ seeding on the squared distance matrix D (m, m): the first centre uniform,
+    then per step 2 + floor(ln k) candidates drawn with probability proportional to the squared
+    distance to the nearest centre, keeping the one that minimises the potential (as
+    scikit-learn).  Returns the row indices of the k seeds."""
+    m = D.shape[0]
     trials = 2 + int(np.log(k))
-    centers = np.empty((k, Z.shape[1]))
-    centers[0] = Z[rng.integers(m)]
-    closest = _sq_dists(Z, zz, centers[:1])[:, 0]
+    seeds = np.empty(k, dtype=np.intp)
+    seeds[0] = rng.integers(m)
+    closest = D[seeds[0]].copy()
     pot = closest.sum()
     for c in range(1, k):
         if pot > 0.0:
@@ -152,12 +159,12 @@ def _kmeanspp(Z: NDArray, zz: NDArray, k: int, rng: np.random.Generator) -> NDAr
             np.minimum(cand, m - 1, out=cand)
         else:  # every point coincides with a centre: any point is as good
             cand = rng.integers(m, size=trials)
-        d = np.minimum(closest[None, :], _sq_dists(Z, zz, Z[cand]).T)  # (trials, m)
+        d = np.minimum(closest[None, :], D[cand])  # (trials, m)
         pots = d.sum(axis=1)
         best = int(np.argmin(pots))
         closest, pot = d[best], pots[best]
-        centers[c] = Z[cand[best]]
-    return centers
+        seeds[c] = cand[best]
+    return seeds
 
 
 def _lloyd(
@@ -212,12 +219,15 @@ def kmeans(
     k = _check_k(k, Z.shape[0])
     _check_rng(rng)
     for name, value in (("n_init", n_init), ("max_iter", max_iter)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+        if not is_int or value < 1:
             raise ValueError(f"{name}={value!r} must be an integer >= 1")
     zz = np.einsum("ij,ij->i", Z, Z)
+    D = _sq_dists(Z, zz, Z)
+    np.fill_diagonal(D, 0.0)
     best: tuple[NDArray, IntArray, float] | None = None
     for _ in range(int(n_init)):
-        fit = _lloyd(Z, zz, _kmeanspp(Z, zz, k, rng), int(max_iter))
+        fit = _lloyd(Z, zz, Z[_kmeanspp(D, k, rng)], int(max_iter))
         if best is None or fit[2] < best[2]:
             best = fit
     assert best is not None
@@ -279,9 +289,13 @@ def farthest_first_order(
     -------
     (k_max,) distinct row indices; every prefix is the farthest-first selection of that size.
     """
+    return _farthest_first(X, pool, k_max, metric, "k_max")
+
+
+def _farthest_first(X: ArrayLike, pool: ArrayLike, k_max: int, metric: str, name: str) -> IntArray:
     if metric not in ("cosine", "euclidean"):
         raise ValueError(f"metric={metric!r} must be 'cosine' or 'euclidean'")
-    Xa, P, k_max = _prepare(X, pool, k_max, "k_max")
+    Xa, P, k_max = _prepare(X, pool, k_max, name)
     Z = Xa[P]
     mu = Z.mean(axis=0)
     if metric == "cosine":
@@ -331,22 +345,27 @@ def select_fafi_cosine(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
 ) -> IntArray:
     """First k rows of the cosine farthest-first order; ``rng`` is unused."""
-    return farthest_first_order(X, pool, k, "cosine")
+    return _farthest_first(X, pool, k, "cosine", "k")
 
 
 def select_fafi_euclidean(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
 ) -> IntArray:
     """First k rows of the Euclidean farthest-first order; ``rng`` is unused."""
-    return farthest_first_order(X, pool, k, "euclidean")
+    return _farthest_first(X, pool, k, "euclidean", "k")
 
 
 # ----------------------------------------------------------------------------- optimal design
 
 
-def _design_order(X: ArrayLike, pool: ArrayLike, k_max: int, lam: float, criterion: str) -> IntArray:
-    Xa, P, k_max = _prepare(X, pool, k_max, "k_max")
-    if isinstance(lam, (bool, np.bool_)) or not np.isscalar(lam) or not np.isfinite(lam) or lam <= 0:
+def _design_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, lam: float, criterion: str, name: str = "k_max"
+) -> IntArray:
+    Xa, P, k_max = _prepare(X, pool, k_max, name)
+    is_real = isinstance(lam, (int, float, np.integer, np.floating)) and not isinstance(
+        lam, (bool, np.bool_)
+    )
+    if not is_real or not np.isfinite(lam) or lam <= 0:
         raise ValueError(f"lam={lam!r} must be a positive finite number")
     Z = Xa[P]
     minv = np.eye(Z.shape[1]) / float(lam)  # M(empty)^-1
@@ -426,7 +445,7 @@ def select_d_optimal(
     lam: float = 1.0,
 ) -> IntArray:
     """First k rows of :func:`d_optimal_order`; ``rng`` is unused."""
-    return _design_order(X, pool, k, lam, "d")
+    return _design_order(X, pool, k, lam, "d", "k")
 
 
 def select_a_optimal(
@@ -437,7 +456,7 @@ def select_a_optimal(
     lam: float = 1.0,
 ) -> IntArray:
     """First k rows of :func:`a_optimal_order`; ``rng`` is unused."""
-    return _design_order(X, pool, k, lam, "a")
+    return _design_order(X, pool, k, lam, "a", "k")
 
 
 # ----------------------------------------------------------------------------- registries

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
 from benchdesign.representations import check_same_datasets
 
 
@@ -46,3 +47,24 @@ def read_trials(paths: Sequence[str]) -> pd.DataFrame:
     if len(paths) == 0:
         raise ValueError("no trial files to read")
     return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+
+
+def source_file_from_dict(entry: dict) -> SourceFile:
+    """Rebuild a manifest entry from ``dataclasses.asdict`` output (how rules pass it to scripts)."""
+    fields = dict(entry)
+    if fields.get("package"):
+        fields["package"] = PackageFile(**fields["package"])
+    if fields.get("archive"):
+        fields["archive"] = ArchiveMember(**fields["archive"])
+    return SourceFile(**fields)
+
+
+def cached_inputs(paths: Sequence[str], cache: str = "resources/data") -> dict[str, str]:
+    """Map manifest paths to their local copies ``<cache>/<manifest path>``."""
+    prefix = cache.rstrip("/") + "/"
+    out = {}
+    for path in paths:
+        if not str(path).startswith(prefix):
+            raise ValueError(f"input {path!r} is not under the data cache {cache!r}")
+        out[str(path)[len(prefix):]] = str(path)
+    return out

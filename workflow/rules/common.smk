@@ -1,4 +1,5 @@
-import yaml
+import dataclasses
+
 from snakemake.utils import validate
 
 from benchdesign.config import (
@@ -15,6 +16,7 @@ validate(config, "../schemas/config.schema.yaml")
 
 MANIFEST = load_manifest(workflow.source_path("../../data/sources.yaml"))
 DOMAINS = enabled_domains(config)
+DATA_CACHE = "resources/data"
 
 
 wildcard_constraints:
@@ -26,7 +28,7 @@ wildcard_constraints:
 
 def fetched(domain):
     """Local copies of every input file of a domain."""
-    return {p: f"resources/data/{p}" for p in domain_source_paths(domain, MANIFEST)}
+    return [f"{DATA_CACHE}/{p}" for p in domain_source_paths(domain, MANIFEST)]
 
 
 def trial_files(variation=None):

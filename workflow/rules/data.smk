@@ -3,9 +3,9 @@ rule fetch:
     output:
         "resources/data/{path}",
     params:
-        # The checksum fixes the content, so the mirror location is read from the config in the
-        # script and changing it does not rerun anything.
-        sha256=lambda wc: MANIFEST[wc.path].sha256,
+        # The manifest entry fixes the content (sha256), so the mirror location is read from the
+        # config in the script and changing it does not rerun anything.
+        entry=lambda wc: dataclasses.asdict(MANIFEST[wc.path]),
     log:
         "logs/fetch/{path}.log",
     wildcard_constraints:

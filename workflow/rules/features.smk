@@ -1,7 +1,7 @@
 rule prepare_scores:
     """Scores of one domain in long form and per-dataset model ranks (1 = best, ties averaged)."""
     input:
-        unpack(lambda wc: fetched(wc.domain)),
+        data=lambda wc: fetched(wc.domain),
     output:
         scores="results/prepared/{domain}/scores.csv",
         ranks="results/prepared/{domain}/dataset_ranks.csv",
@@ -19,7 +19,7 @@ rule prepare_scores:
 rule representation:
     """One standardised dataset representation of a domain."""
     input:
-        unpack(lambda wc: fetched(wc.domain)),
+        data=lambda wc: fetched(wc.domain),
         ranks="results/prepared/{domain}/dataset_ranks.csv",
     output:
         "results/prepared/{domain}/representation_{representation}.csv",

@@ -11,6 +11,7 @@ bytes are always checked against the sha256 of the source actually used and writ
 from __future__ import annotations
 
 import hashlib
+import http.client
 import importlib.util
 import logging
 import os
@@ -327,7 +328,7 @@ def fetch(entry: SourceFile, dest: str | os.PathLike, mirror: str | os.PathLike 
             return "url"
         except ChecksumError:
             raise
-        except (urllib.error.URLError, OSError, ValueError) as exc:
+        except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
             looked.append(f"url: {entry.url} (error: {exc})")
     else:
         looked.append(f"url: {entry.url} (download not allowed)")

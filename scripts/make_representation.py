@@ -1,0 +1,16 @@
+"""One standardised dataset representation of a domain."""
+
+import pandas as pd
+
+from benchdesign.domains import load_representation
+from benchdesign.logs import start_log
+from benchdesign.workflow_io import cached_inputs, write_csv
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+wc = snakemake.wildcards
+files = cached_inputs(snakemake.input.data)
+ranks = pd.read_csv(snakemake.input.ranks, index_col=0)
+representation = load_representation(wc.domain, wc.representation, files, ranks)
+log.info("%s/%s: %d datasets x %d features", wc.domain, wc.representation, *representation.shape)
+write_csv(representation, snakemake.output[0], index=True)

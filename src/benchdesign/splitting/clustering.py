@@ -1,0 +1,338 @@
+"""Clustering of entities into K clusters with cardinalities kappa (step b of Fig. 2, DataSAIL paper).
+
+The paper clusters the full n x n similarity matrix (spectral clustering) or distance matrix
+(agglomerative clustering) into K clusters and computes inter-cluster similarities by average,
+single or complete linkage. To keep memory far below n^2 this module works in two stages:
+
+1. Leader pre-clustering: ``n_micro`` leaders are drawn by k-means++ seeding on the distance
+   1 - sim (each new leader costs one similarity row, O(n)), and every entity joins its most
+   similar leader. When n <= n_micro every entity is its own micro-cluster, which is exactly the
+   paper's procedure.
+2. The micro-cluster similarity (exact sums over all entity pairs, plus max/min for single/complete
+   linkage) is accumulated tile by tile over the n x n similarity without storing it, and the
+   micro-clusters are clustered down to K by spectral (similarities) or agglomerative (distances)
+   clustering.
+
+With average linkage, kappa_A * kappa_B * sim_C(A, B) equals the sum of the weighted entity
+similarities between A and B, so the ILP objective (12) over clusters is exactly the leakage L(pi)
+of eq. (2) of the entity split.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from sklearn.cluster import AgglomerativeClustering, SpectralClustering
+
+from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
+
+__all__ = [
+    "LINKAGES",
+    "GroupSimilarity",
+    "Clustering",
+    "leader_labels",
+    "group_similarity",
+    "coarsen",
+    "linkage_similarity",
+    "cluster_groups",
+    "cluster_entities",
+]
+
+Linkage = Literal["average", "single", "complete"]
+LINKAGES: tuple[str, ...] = ("average", "single", "complete")
+DEFAULT_MICRO = 1000
+
+
+@dataclass(frozen=True)
+class GroupSimilarity:
+    """Similarity aggregates between M groups of weighted entities.
+
+    Attributes
+    ----------
+    kappa : (M,) total weight (cardinality) of each group, kappa(A) = sum of member weights
+    cross : (M, M) symmetric, cross[a, b] = sum_{x in a, y in b} w_x w_y sim(x, y) for a != b, zero diagonal
+    within : (M,) sum over unordered member pairs x != y of group a of w_x w_y sim(x, y)
+    self_sum : sum_x w_x^2 sim(x, x)
+    max_sim, min_sim : (M, M) largest / smallest member-pair similarity between groups (None unless
+        computed for single / complete linkage); diagonals are meaningless
+    """
+
+    kappa: np.ndarray
+    cross: np.ndarray
+    within: np.ndarray
+    self_sum: float
+    max_sim: np.ndarray | None = None
+    min_sim: np.ndarray | None = None
+
+    @property
+    def m(self) -> int:
+        return int(self.kappa.size)
+
+    @property
+    def total(self) -> float:
+        """Sum of w_x w_y sim(x, y) over all unordered entity pairs x != y."""
+        return float(np.triu(self.cross, 1).sum() + self.within.sum())
+
+
+@dataclass(frozen=True)
+class Clustering:
+    """Result of :func:`cluster_entities`.
+
+    labels : (n,) cluster of each entity in [0, K)
+    micro_labels : (n,) micro-cluster of each entity in [0, M)
+    micro_to_cluster : (M,) cluster of each micro-cluster
+    clusters : aggregates over the K clusters (kappa = cluster cardinalities)
+    similarity : (K, K) inter-cluster similarity sim_C under the chosen linkage, in [0, 1]
+    linkage : the linkage used
+    """
+
+    labels: np.ndarray
+    micro_labels: np.ndarray
+    micro_to_cluster: np.ndarray
+    clusters: GroupSimilarity
+    similarity: np.ndarray
+    linkage: str
+
+    @property
+    def k(self) -> int:
+        return self.clusters.m
+
+
+def _check_weights(weights: np.ndarray | None, n: int) -> np.ndarray:
+    if weights is None:
+        return np.ones(n)
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if w.size != n:
+        raise ValueError(f"weights has {w.size} entries for {n} entities")
+    if not np.isfinite(w).all() or (w <= 0).any():
+        raise ValueError(f"weights must be finite and > 0, got min={w.min()}")
+    return w
+
+
+def leader_labels(source: SimilaritySource, n_leaders: int, rng: np.random.Generator) -> np.ndarray:
+    """Leader pre-clustering: k-means++ seeding on 1 - sim, each entity joins its most similar leader.
+
+    Costs n_leaders similarity rows (RDKit ``BulkTanimotoSimilarity`` for fingerprints), never n x n.
+    Returns labels (n,) in [0, M) with M <= n_leaders (fewer when the remaining entities are all
+    identical to a leader). With n <= n_leaders every entity is its own group.
+    """
+    n = source.n
+    if n_leaders < 1:
+        raise ValueError(f"n_leaders must be >= 1, got {n_leaders}")
+    if n <= n_leaders:
+        return np.arange(n)
+    first = int(rng.integers(n))
+    best = source.one_vs_all(first).astype(np.float64)
+    best[first] = 1.0
+    labels = np.zeros(n, dtype=np.int64)
+    leaders = [first]
+    for j in range(1, n_leaders):
+        d2 = np.square(1.0 - np.clip(best, 0.0, 1.0))
+        d2[leaders] = 0.0
+        total = d2.sum()
+        if total <= 0:
+            break
+        nxt = int(rng.choice(n, p=d2 / total))
+        sims = source.one_vs_all(nxt).astype(np.float64)
+        sims[nxt] = 1.0
+        closer = sims > best
+        labels[closer] = j
+        best[closer] = sims[closer]
+        leaders.append(nxt)
+    return labels
+
+
+def _segments(sorted_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    starts = np.flatnonzero(np.r_[True, sorted_labels[1:] != sorted_labels[:-1]])
+    return starts, sorted_labels[starts]
+
+
+def group_similarity(
+    source: SimilaritySource,
+    labels: np.ndarray,
+    weights: np.ndarray | None = None,
+    extremes: bool = False,
+    block_size: int = DEFAULT_BLOCK,
+) -> GroupSimilarity:
+    """Exact similarity aggregates between the groups ``labels`` (0..M-1), tile by tile.
+
+    Every unordered entity pair is visited once (upper-triangle tiles of size ``block_size``); only
+    one tile (block_size^2 float32) and the M x M aggregates are held in memory. ``extremes=True``
+    also records max/min member-pair similarities (single/complete linkage).
+    """
+    n = source.n
+    labels = np.asarray(labels, dtype=np.int64)
+    if labels.size != n:
+        raise ValueError(f"labels has {labels.size} entries for {n} entities")
+    w = _check_weights(weights, n)
+    m = int(labels.max()) + 1 if n else 0
+    order = np.argsort(labels, kind="stable")
+    lab_sorted = labels[order]
+    w_sorted = w[order]
+    acc = np.zeros((m, m))
+    mx = np.full((m, m), -np.inf) if extremes else None
+    mn = np.full((m, m), np.inf) if extremes else None
+    for r0 in range(0, n, block_size):
+        r1 = min(r0 + block_size, n)
+        rs, rg = _segments(lab_sorted[r0:r1])
+        for c0 in range(r0, n, block_size):
+            c1 = min(c0 + block_size, n)
+            cs, cg = _segments(lab_sorted[c0:c1])
+            tile = source.block(order[r0:r1], order[c0:c1])
+            weighted = tile * w_sorted[r0:r1, None].astype(np.float32) * w_sorted[None, c0:c1].astype(np.float32)
+            g = np.add.reduceat(np.add.reduceat(weighted.astype(np.float64), cs, axis=1), rs, axis=0)
+            ix = np.ix_(rg, cg)
+            acc[ix] += g
+            if c0 != r0:
+                acc[np.ix_(cg, rg)] += g.T
+            if extremes:
+                gmax = np.maximum.reduceat(np.maximum.reduceat(tile, cs, axis=1), rs, axis=0)
+                gmin = np.minimum.reduceat(np.minimum.reduceat(tile, cs, axis=1), rs, axis=0)
+                mx[ix] = np.maximum(mx[ix], gmax)
+                mn[ix] = np.minimum(mn[ix], gmin)
+                if c0 != r0:
+                    tx = np.ix_(cg, rg)
+                    mx[tx] = np.maximum(mx[tx], gmax.T)
+                    mn[tx] = np.minimum(mn[tx], gmin.T)
+    self_w = w * w * source.self_similarity()
+    self_per_group = np.bincount(labels, weights=self_w, minlength=m)
+    within = (np.diag(acc) - self_per_group) / 2.0
+    cross = acc.copy()
+    np.fill_diagonal(cross, 0.0)
+    kappa = np.bincount(labels, weights=w, minlength=m)
+    return GroupSimilarity(kappa, cross, np.maximum(within, 0.0), float(self_w.sum()), mx, mn)
+
+
+def coarsen(groups: GroupSimilarity, parent: np.ndarray) -> GroupSimilarity:
+    """Aggregates of the coarser groups obtained by merging group a into ``parent[a]``.
+
+    Sums add up exactly; max/min linkage values combine by max/min (associativity of the linkages).
+    """
+    parent = np.asarray(parent, dtype=np.int64)
+    if parent.size != groups.m:
+        raise ValueError(f"parent has {parent.size} entries for {groups.m} groups")
+    k = int(parent.max()) + 1
+    p = np.zeros((groups.m, k))
+    p[np.arange(groups.m), parent] = 1.0
+    merged = p.T @ groups.cross @ p
+    within = np.diag(merged) / 2.0 + p.T @ groups.within
+    cross = merged.copy()
+    np.fill_diagonal(cross, 0.0)
+    mx = mn = None
+    if groups.max_sim is not None:
+        order = np.argsort(parent, kind="stable")
+        starts, _ = _segments(parent[order])
+        big = groups.max_sim[np.ix_(order, order)].copy()
+        small = groups.min_sim[np.ix_(order, order)].copy()
+        np.fill_diagonal(big, -np.inf)
+        np.fill_diagonal(small, np.inf)
+        mx = np.maximum.reduceat(np.maximum.reduceat(big, starts, axis=1), starts, axis=0)
+        mn = np.minimum.reduceat(np.minimum.reduceat(small, starts, axis=1), starts, axis=0)
+    return GroupSimilarity(p.T @ groups.kappa, cross, within, groups.self_sum, mx, mn)
+
+
+def linkage_similarity(groups: GroupSimilarity, linkage: Linkage = "average") -> np.ndarray:
+    """Inter-group similarity sim_C (Methods, "Implementation details"), symmetric, in [0, 1], diagonal 1.
+
+    average: weighted mean member-pair similarity; single: most similar pair (= smallest distance);
+    complete: least similar pair (= largest distance).
+    """
+    if linkage not in LINKAGES:
+        raise ValueError(f"linkage must be one of {LINKAGES}, got {linkage!r}")
+    if linkage == "average":
+        denom = np.outer(groups.kappa, groups.kappa)
+        s = np.divide(groups.cross, denom, out=np.zeros_like(groups.cross), where=denom > 0)
+    else:
+        if groups.max_sim is None:
+            raise ValueError(f"{linkage} linkage needs group_similarity(..., extremes=True)")
+        s = (groups.max_sim if linkage == "single" else groups.min_sim).copy()
+        s[~np.isfinite(s)] = 0.0
+    s = np.clip(s, 0.0, 1.0)
+    np.fill_diagonal(s, 1.0)
+    return s
+
+
+def cluster_groups(
+    groups: GroupSimilarity,
+    n_clusters: int,
+    method: Literal["spectral", "agglomerative"],
+    linkage: Linkage = "average",
+    seed: int = 0,
+) -> np.ndarray:
+    """Cluster M groups into ``n_clusters`` (paper: spectral for similarities, agglomerative for distances).
+
+    Spectral clustering uses the coarsened similarity graph (edge weight = sum of member-pair
+    similarities, i.e. the leakage between the groups); agglomerative clustering uses the distance
+    1 - sim_C under ``linkage``. Returns labels (M,) in [0, K') with K' <= n_clusters, every label used.
+    """
+    m = groups.m
+    if not 1 <= n_clusters <= m:
+        raise ValueError(f"n_clusters must be in [1, {m}], got {n_clusters}")
+    if n_clusters == m:
+        return np.arange(m)
+    if n_clusters == 1:
+        return np.zeros(m, dtype=np.int64)
+    if method == "spectral":
+        affinity = groups.cross + np.diag(2.0 * groups.within)
+        scale = affinity.max()
+        affinity = affinity / scale if scale > 0 else np.eye(m)
+        model = SpectralClustering(
+            n_clusters=n_clusters, affinity="precomputed", random_state=seed, assign_labels="kmeans", n_init=10
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "graph is not fully connected"
+            labels = model.fit_predict(affinity)
+    elif method == "agglomerative":
+        dist = 1.0 - linkage_similarity(groups, linkage)
+        np.fill_diagonal(dist, 0.0)
+        labels = AgglomerativeClustering(n_clusters=n_clusters, metric="precomputed", linkage=linkage).fit_predict(dist)
+    else:
+        raise ValueError(f"method must be 'spectral' or 'agglomerative', got {method!r}")
+    _, labels = np.unique(labels, return_inverse=True)
+    return labels.astype(np.int64)
+
+
+def cluster_entities(
+    source: SimilaritySource,
+    n_clusters: int = 50,
+    weights: np.ndarray | None = None,
+    linkage: Linkage = "average",
+    n_micro: int = DEFAULT_MICRO,
+    seed: int = 0,
+    block_size: int = DEFAULT_BLOCK,
+) -> Clustering:
+    """Cluster the n entities of ``source`` into at most ``n_clusters`` clusters.
+
+    Parameters
+    ----------
+    source : similarity source over n entities
+    n_clusters : K, the number of clusters fed to the ILP (paper default 50)
+    weights : (n,) entity weights kappa(x) (1 for 1-D data; interaction counts for 2-D data)
+    linkage : 'average' | 'single' | 'complete' for the inter-cluster similarity (and agglomerative)
+    n_micro : leader pre-clustering size M; n <= n_micro means no pre-clustering
+    seed : seeds the leader sampling and the spectral embedding's k-means
+    """
+    n = source.n
+    if linkage not in LINKAGES:
+        raise ValueError(f"linkage must be one of {LINKAGES}, got {linkage!r}")
+    if not 1 <= n_clusters <= n:
+        raise ValueError(f"number of clusters K={n_clusters} must be between 1 and the number of entities n={n}")
+    rng = np.random.default_rng(seed)
+    micro = leader_labels(source, max(n_micro, 2 * n_clusters), rng)
+    extremes = linkage != "average"
+    groups = group_similarity(source, micro, weights, extremes=extremes, block_size=block_size)
+    method = "agglomerative" if source.is_distance else "spectral"
+    k = min(n_clusters, groups.m)
+    parent = cluster_groups(groups, k, method, linkage, seed=seed)
+    clusters = coarsen(groups, parent)
+    return Clustering(
+        labels=parent[micro],
+        micro_labels=micro,
+        micro_to_cluster=parent,
+        clusters=clusters,
+        similarity=linkage_similarity(clusters, linkage),
+        linkage=linkage,
+    )

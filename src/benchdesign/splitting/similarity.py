@@ -1,0 +1,400 @@
+"""Pairwise similarities in [0, 1], computed block by block (step a of Fig. 2 in the DataSAIL paper).
+
+Every source exposes ``block(rows, cols)``, a dense float32 array of similarities between two index
+sets, so that no caller ever needs the full n x n matrix. Distances are turned into similarities as
+the paper does for clusters, ``sim := 1 - dist`` after scaling the distances to [0, 1].
+
+Sources:
+- :class:`FingerprintSimilarity` -- ECFP4 (Morgan radius 2) bit vectors, Tanimoto similarity.
+- :class:`KmerSimilarity` -- protein (or any) sequences, cosine similarity of k-mer count profiles.
+- :class:`VectorSimilarity` -- feature vectors, cosine similarity or Euclidean distance.
+- :class:`MatrixSimilarity` -- a precomputed similarity or distance matrix, dense or scipy-sparse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol, runtime_checkable
+
+import numpy as np
+import scipy.sparse as sp
+from rdkit import Chem, DataStructs, RDLogger
+from rdkit.Chem import rdFingerprintGenerator
+
+__all__ = [
+    "SimilaritySource",
+    "FingerprintSimilarity",
+    "KmerSimilarity",
+    "VectorSimilarity",
+    "MatrixSimilarity",
+    "parse_smiles",
+    "morgan_fingerprints",
+    "tanimoto_block",
+    "dense_similarity",
+]
+
+DEFAULT_BLOCK = 4096
+
+
+@runtime_checkable
+class SimilaritySource(Protocol):
+    """Anything that yields similarity blocks in [0, 1] over ``n`` entities."""
+
+    n: int
+    is_distance: bool
+
+    def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Similarities between entities ``rows`` and ``cols``, float32 of shape (len(rows), len(cols))."""
+        ...
+
+    def one_vs_all(self, i: int) -> np.ndarray:
+        """Similarities of entity ``i`` to all n entities, float32 of shape (n,)."""
+        ...
+
+    def self_similarity(self) -> np.ndarray:
+        """sim(x, x) for every entity, float64 of shape (n,)."""
+        ...
+
+    def subset(self, index: np.ndarray) -> "SimilaritySource":
+        """The same similarity restricted to the entities ``index`` (in that order)."""
+        ...
+
+
+def _as_index(index: np.ndarray | Sequence[int], n: int, name: str) -> np.ndarray:
+    idx = np.asarray(index, dtype=np.int64).reshape(-1)
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise ValueError(f"{name} indices must lie in [0, {n}); got min={idx.min()}, max={idx.max()}")
+    return idx
+
+
+# --------------------------------------------------------------------------- molecules
+
+
+def parse_smiles(smiles: Sequence[object]) -> tuple[list[Chem.Mol | None], np.ndarray]:
+    """Parse SMILES strings with RDKit.
+
+    Parameters
+    ----------
+    smiles : sequence of str (NaN / None / empty count as invalid)
+
+    Returns
+    -------
+    mols : list of ``rdkit.Chem.Mol`` or None for invalid entries
+    valid : bool array (n,), False where RDKit cannot parse the string or the molecule has no atoms
+    """
+    RDLogger.DisableLog("rdApp.*")
+    try:
+        mols: list[Chem.Mol | None] = []
+        for s in smiles:
+            mol = Chem.MolFromSmiles(s) if isinstance(s, str) and s.strip() else None
+            if mol is not None and mol.GetNumAtoms() == 0:
+                mol = None
+            mols.append(mol)
+    finally:
+        RDLogger.EnableLog("rdApp.*")
+    valid = np.array([m is not None for m in mols], dtype=bool)
+    return mols, valid
+
+
+def morgan_fingerprints(
+    mols: Sequence[Chem.Mol], radius: int = 2, n_bits: int = 1024
+) -> tuple[list[DataStructs.ExplicitBitVect], np.ndarray]:
+    """ECFP (Morgan) bit vectors; radius 2 gives ECFP4 as used in the paper (1024 bits, Methods).
+
+    Returns the RDKit bit vectors (for RDKit's bulk functions) and the same bits as a uint8 array
+    of shape (n, n_bits).
+    """
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius}")
+    if n_bits < 8:
+        raise ValueError(f"n_bits must be >= 8, got {n_bits}")
+    gen = rdFingerprintGenerator.GetMorganGenerator(radius=radius, fpSize=n_bits)
+    fps = []
+    bits = np.zeros((len(mols), n_bits), dtype=np.uint8)
+    for i, mol in enumerate(mols):
+        if mol is None:
+            raise ValueError(f"molecule {i} is None; parse and filter SMILES first")
+        fp = gen.GetFingerprint(mol)
+        fps.append(fp)
+        DataStructs.ConvertToNumpyArray(fp, bits[i])
+    return fps, bits
+
+
+def tanimoto_block(a: np.ndarray, b: np.ndarray, count_a: np.ndarray, count_b: np.ndarray) -> np.ndarray:
+    """Tanimoto similarity |a & b| / (|a| + |b| - |a & b|) between two 0/1 bit matrices.
+
+    Intersections come from one float32 matrix product (exact for < 2**24 bits). Two empty bit
+    vectors have similarity 0, as in RDKit.
+    """
+    inter = a.astype(np.float32) @ b.astype(np.float32).T
+    union = count_a[:, None] + count_b[None, :] - inter
+    out = np.zeros_like(inter)
+    np.divide(inter, union, out=out, where=union > 0)
+    return out
+
+
+class FingerprintSimilarity:
+    """Tanimoto similarity of ECFP bit vectors (paper Table 2: ECFP + Tanimoto for small molecules)."""
+
+    is_distance = False
+
+    def __init__(self, fps: list[DataStructs.ExplicitBitVect], bits: np.ndarray):
+        if len(fps) != bits.shape[0]:
+            raise ValueError(f"{len(fps)} fingerprints but {bits.shape[0]} bit rows")
+        self.fps = fps
+        self.bits = bits
+        self.counts = bits.sum(axis=1, dtype=np.float32)
+        self.n = int(bits.shape[0])
+
+    @classmethod
+    def from_smiles(cls, smiles: Sequence[str], radius: int = 2, n_bits: int = 1024) -> "FingerprintSimilarity":
+        """Build from SMILES; raises ValueError listing the positions that RDKit cannot parse."""
+        mols, valid = parse_smiles(smiles)
+        if not valid.all():
+            bad = np.flatnonzero(~valid)
+            shown = ", ".join(f"{i}: {smiles[i]!r}" for i in bad[:10])
+            raise ValueError(f"{bad.size} invalid SMILES (position: value): {shown}")
+        return cls(*morgan_fingerprints(mols, radius=radius, n_bits=n_bits))
+
+    def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        r = _as_index(rows, self.n, "row")
+        c = _as_index(cols, self.n, "column")
+        return tanimoto_block(self.bits[r], self.bits[c], self.counts[r], self.counts[c])
+
+    def one_vs_all(self, i: int) -> np.ndarray:
+        """RDKit ``BulkTanimotoSimilarity`` of fingerprint ``i`` against all fingerprints."""
+        return np.asarray(DataStructs.BulkTanimotoSimilarity(self.fps[int(i)], self.fps), dtype=np.float32)
+
+    def self_similarity(self) -> np.ndarray:
+        return (self.counts > 0).astype(np.float64)
+
+    def subset(self, index: np.ndarray) -> "FingerprintSimilarity":
+        idx = _as_index(index, self.n, "subset")
+        return FingerprintSimilarity([self.fps[i] for i in idx], self.bits[idx])
+
+
+# --------------------------------------------------------------------------- sequences
+
+
+def kmer_profiles(sequences: Sequence[str], k: int = 3) -> sp.csr_matrix:
+    """Sparse k-mer count matrix (n, #distinct k-mers), rows L2-normalised.
+
+    Sequences are upper-cased; a sequence shorter than k contributes itself as its only "k-mer".
+    """
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    vocab: dict[str, int] = {}
+    indptr = [0]
+    indices: list[int] = []
+    data: list[float] = []
+    for j, seq in enumerate(sequences):
+        if not isinstance(seq, str) or not seq.strip():
+            raise ValueError(f"sequence {j} is empty or missing: {seq!r}")
+        s = seq.strip().upper()
+        kmers = [s[t : t + k] for t in range(len(s) - k + 1)] or [s]
+        counts: dict[int, int] = {}
+        for km in kmers:
+            col = vocab.setdefault(km, len(vocab))
+            counts[col] = counts.get(col, 0) + 1
+        cols = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
+        vals = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
+        order = np.argsort(cols)
+        indices.extend(cols[order].tolist())
+        data.extend((vals[order] / np.linalg.norm(vals)).tolist())
+        indptr.append(len(indices))
+    return sp.csr_matrix(
+        (np.asarray(data, dtype=np.float32), np.asarray(indices), np.asarray(indptr)),
+        shape=(len(indptr) - 1, max(len(vocab), 1)),
+    )
+
+
+class KmerSimilarity:
+    """Cosine similarity of k-mer count profiles: alignment-free, CPU-only sequence similarity.
+
+    Counts are non-negative, so the cosine already lies in [0, 1]; identical sequences score 1.
+    """
+
+    is_distance = False
+
+    def __init__(self, profiles: sp.csr_matrix):
+        self.profiles = sp.csr_matrix(profiles, dtype=np.float32)
+        self.n = int(self.profiles.shape[0])
+
+    @classmethod
+    def from_sequences(cls, sequences: Sequence[str], k: int = 3) -> "KmerSimilarity":
+        return cls(kmer_profiles(sequences, k=k))
+
+    def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        r = _as_index(rows, self.n, "row")
+        c = _as_index(cols, self.n, "column")
+        out = (self.profiles[r] @ self.profiles[c].T).toarray().astype(np.float32)
+        return np.clip(out, 0.0, 1.0)
+
+    def one_vs_all(self, i: int) -> np.ndarray:
+        return self.block(np.array([i]), np.arange(self.n))[0]
+
+    def self_similarity(self) -> np.ndarray:
+        return np.ones(self.n)
+
+    def subset(self, index: np.ndarray) -> "KmerSimilarity":
+        return KmerSimilarity(self.profiles[_as_index(index, self.n, "subset")])
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+class VectorSimilarity:
+    """Feature vectors compared by cosine similarity or Euclidean distance.
+
+    ``metric="cosine"``: sim = (1 + cos) / 2, the affine map of [-1, 1] onto [0, 1] (zero vectors have
+    cos = 0). ``metric="euclidean"``: a distance; sim = 1 - d / d_max with d_max the largest pairwise
+    distance (computed block-wise once), so the clustering step uses agglomerative clustering.
+    """
+
+    def __init__(self, features: np.ndarray, metric: Literal["cosine", "euclidean"] = "cosine",
+                 block_size: int = DEFAULT_BLOCK, _d_max: float | None = None):
+        x = np.asarray(features, dtype=np.float64)
+        if x.ndim != 2:
+            raise ValueError(f"features must be 2-D (n, p), got shape {x.shape}")
+        if not np.isfinite(x).all():
+            bad = np.flatnonzero(~np.isfinite(x).all(axis=1))
+            raise ValueError(f"features contain NaN/inf in rows {bad[:10].tolist()}")
+        if metric not in ("cosine", "euclidean"):
+            raise ValueError(f"metric must be 'cosine' or 'euclidean', got {metric!r}")
+        self.metric = metric
+        self.is_distance = metric == "euclidean"
+        self.n = int(x.shape[0])
+        self.block_size = block_size
+        if metric == "cosine":
+            norms = np.linalg.norm(x, axis=1, keepdims=True)
+            self.x = np.divide(x, norms, out=np.zeros_like(x), where=norms > 0).astype(np.float32)
+            self.d_max = 0.0
+        else:
+            self.x = x
+            self.sq = np.einsum("ij,ij->i", x, x)
+            self.d_max = float(_d_max) if _d_max is not None else self._max_distance()
+
+    def _distances(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+        d2 = self.sq[r][:, None] + self.sq[c][None, :] - 2.0 * (self.x[r] @ self.x[c].T)
+        return np.sqrt(np.maximum(d2, 0.0))
+
+    def _max_distance(self) -> float:
+        best = 0.0
+        for r0 in range(0, self.n, self.block_size):
+            r = np.arange(r0, min(r0 + self.block_size, self.n))
+            for c0 in range(r0, self.n, self.block_size):
+                c = np.arange(c0, min(c0 + self.block_size, self.n))
+                best = max(best, float(self._distances(r, c).max()))
+        return best
+
+    def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        r = _as_index(rows, self.n, "row")
+        c = _as_index(cols, self.n, "column")
+        if self.metric == "cosine":
+            return np.clip((1.0 + self.x[r] @ self.x[c].T) / 2.0, 0.0, 1.0).astype(np.float32)
+        if self.d_max == 0.0:
+            return np.ones((r.size, c.size), dtype=np.float32)
+        return np.clip(1.0 - self._distances(r, c) / self.d_max, 0.0, 1.0).astype(np.float32)
+
+    def one_vs_all(self, i: int) -> np.ndarray:
+        return self.block(np.array([i]), np.arange(self.n))[0]
+
+    def self_similarity(self) -> np.ndarray:
+        if self.metric == "cosine":
+            return np.where(np.linalg.norm(self.x, axis=1) > 0, 1.0, 0.5)
+        return np.ones(self.n)
+
+    def subset(self, index: np.ndarray) -> "VectorSimilarity":
+        idx = _as_index(index, self.n, "subset")
+        if self.metric == "cosine":
+            return VectorSimilarity(self.x[idx], "cosine", self.block_size)
+        # keep the scale of the full data so that similarities do not change under subsetting
+        return VectorSimilarity(self.x[idx], "euclidean", self.block_size, _d_max=self.d_max)
+
+
+# --------------------------------------------------------------------------- precomputed
+
+
+class MatrixSimilarity:
+    """A precomputed similarity or distance matrix, dense ndarray or scipy.sparse.
+
+    Similarities outside [0, 1] are min-max scaled to [0, 1] (dense only). Distances must be >= 0 and
+    are scaled by their maximum, then ``sim = 1 - dist``. In a sparse *similarity* matrix missing entries
+    mean similarity 0; in a sparse *distance* matrix missing entries mean the maximal distance (similarity 0).
+    """
+
+    def __init__(self, matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"] = "similarity"):
+        if kind not in ("similarity", "distance"):
+            raise ValueError(f"kind must be 'similarity' or 'distance', got {kind!r}")
+        self.is_distance = kind == "distance"
+        shape = matrix.shape
+        if len(shape) != 2 or shape[0] != shape[1]:
+            raise ValueError(f"a {kind} matrix must be square, got shape {shape}")
+        self.n = int(shape[0])
+        if sp.issparse(matrix):
+            m = sp.csr_matrix(matrix, dtype=np.float64)
+            if not np.isfinite(m.data).all():
+                raise ValueError(f"the sparse {kind} matrix contains NaN/inf")
+            if abs(m - m.T).max() > 1e-6 if m.nnz else False:
+                raise ValueError(f"the {kind} matrix is not symmetric")
+            if self.is_distance:
+                if m.data.size and m.data.min() < 0:
+                    raise ValueError(f"distances must be >= 0, got minimum {m.data.min()}")
+                d_max = m.data.max() if m.data.size else 0.0
+                m.data = 1.0 - (m.data / d_max if d_max > 0 else m.data)
+                m = m.tolil()
+                m.setdiag(1.0)  # d(x, x) = 0 even when the diagonal is not stored
+                m = m.tocsr()
+            elif m.data.size and (m.data.min() < 0 or m.data.max() > 1):
+                raise ValueError(
+                    f"sparse similarities must lie in [0, 1], got range [{m.data.min()}, {m.data.max()}]"
+                )
+            m.eliminate_zeros()
+            self.sparse: sp.csr_matrix | None = m
+            self.dense: np.ndarray | None = None
+        else:
+            d = np.asarray(matrix, dtype=np.float64)
+            if not np.isfinite(d).all():
+                raise ValueError(f"the {kind} matrix contains NaN/inf")
+            if not np.allclose(d, d.T, atol=1e-6):
+                raise ValueError(f"the {kind} matrix is not symmetric")
+            if self.is_distance:
+                if d.min() < 0:
+                    raise ValueError(f"distances must be >= 0, got minimum {d.min()}")
+                d_max = d.max()
+                s = 1.0 - (d / d_max if d_max > 0 else d)
+            else:
+                lo, hi = d.min(), d.max()
+                s = (d - lo) / (hi - lo) if (lo < 0 or hi > 1) and hi > lo else d
+            self.dense = np.clip(s, 0.0, 1.0).astype(np.float32)
+            self.sparse = None
+
+    def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        r = _as_index(rows, self.n, "row")
+        c = _as_index(cols, self.n, "column")
+        if self.dense is not None:
+            return self.dense[np.ix_(r, c)]
+        return self.sparse[r][:, c].toarray().astype(np.float32)
+
+    def one_vs_all(self, i: int) -> np.ndarray:
+        return self.block(np.array([i]), np.arange(self.n))[0]
+
+    def self_similarity(self) -> np.ndarray:
+        if self.dense is not None:
+            return np.diag(self.dense).astype(np.float64)
+        return self.sparse.diagonal().astype(np.float64)
+
+    def subset(self, index: np.ndarray) -> "MatrixSimilarity":
+        idx = _as_index(index, self.n, "subset")
+        out = MatrixSimilarity.__new__(MatrixSimilarity)
+        out.is_distance = self.is_distance
+        out.n = int(idx.size)
+        out.dense = None if self.dense is None else self.dense[np.ix_(idx, idx)]
+        out.sparse = None if self.sparse is None else self.sparse[idx][:, idx].tocsr()
+        return out
+
+
+def dense_similarity(source: SimilaritySource) -> np.ndarray:
+    """The full n x n similarity matrix (float64); only for small n (tests, tiny instances)."""
+    idx = np.arange(source.n)
+    return source.block(idx, idx).astype(np.float64)
