@@ -27,7 +27,9 @@ def test_pool_size_is_floor_of_alpha_n():
 
 
 def test_full_pool_and_full_subset_reproduce_the_reference():
-    ranks = _ranks(np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    ranks = np.vstack([rankdata(np.arange(5) + rng.normal(0, 0.5, 5)) for _ in range(12)])
+    assert len(set(ranks.mean(axis=0))) == 5  # no tie in the reference
     X = np.random.default_rng(1).standard_normal((12, 3))
     trials = dataset_pool_trials(ranks, X, "fafi_cosine", [12], 3, 1.0, seed=5)
     values = trials.set_index("metric")["value"].groupby("metric").mean()

@@ -21,6 +21,7 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from benchdesign.metrics import METRICS, rank_metrics
+from benchdesign.ranking import mean_ranks
 from benchdesign.selection import PREFIX_ORDERS, STRATEGIES
 
 VARIATIONS = ("dataset_pool", "model_pool")
@@ -102,14 +103,14 @@ def dataset_pool_trials(
     n = ranks.shape[0]
     size = pool_size(n, alpha)
     ks = check_k_grid(ks, size, f"pool of {size} datasets")
-    reference = ranks.mean(axis=0)
+    reference = mean_ranks(ranks)
     code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
     rows: list[tuple] = []
     for trial in range(n_trials):
         pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
         rng = np.random.default_rng([seed, 0, trial, code])
         for k, chosen in selection_orders(strategy, X, pool, ks, rng, options).items():
-            rows += _rows(trial, k, rank_metrics(ranks[chosen].mean(axis=0), reference))
+            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
     return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
 
 
@@ -151,10 +152,10 @@ def model_pool_trials(
     for trial in range(n_trials):
         models = np.sort(np.random.default_rng([seed, 1, trial]).choice(n_models, size, replace=False))
         ranks = fold_ranks(scores[:, :, models], higher_is_better).mean(axis=1)
-        reference = ranks.mean(axis=0)
+        reference = mean_ranks(ranks)
         rng = np.random.default_rng([seed, 1, trial, code])
         for k, chosen in selection_orders(strategy, X, pool, ks, rng, options).items():
-            rows += _rows(trial, k, rank_metrics(ranks[chosen].mean(axis=0), reference))
+            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
     return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
 
 

@@ -1,0 +1,368 @@
+"""The integer linear program of eqs. (12)-(18) of the DataSAIL paper, in matrix form with cvxpy.
+
+For each entity type r the instance holds K_r clusters with cardinalities kappa (K_r,), symmetric
+pair weights W[a, b] = kappa_a kappa_b sim_C(a, b) and optionally class cardinalities (K_r, C_r).
+Variables: a boolean assignment matrix X_r (K_r x F) per type and one auxiliary zeta per cluster pair
+with positive weight. In matrix form:
+
+    min   sum_r w_r . zeta_r                                              (12)
+    s.t.  X_r 1_F = 1_K                                                   (13)
+          kappa_r^T X_r >= (1 - epsilon) s n_r                            (14)
+          Cls_r^T X_r   >= (1 - delta) n_r^c s^T                          (15)
+          D_r X_r <= zeta_r 1_F^T,  D_r = E_a - E_b (pair incidence)      (16)
+          X_r boolean                                                     (17)
+
+zeta is declared continuous in [0, 1] instead of boolean (18): for any integral X the minimum over
+zeta is attained at zeta = [pi(a) != pi(b)] (eq. 19), so the optimum is unchanged while the solver
+branches only on X.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cvxpy as cp
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "ClusterInstance",
+    "IlpResult",
+    "InfeasibleSplitError",
+    "available_milp_solvers",
+    "solver_options",
+    "lower_bounds",
+    "check_assignment",
+    "assignment_objective",
+    "solve_split_ilp",
+    "solve_group_counts",
+]
+
+_TOL = 1e-9
+
+
+class InfeasibleSplitError(ValueError):
+    """No assignment satisfies the fraction (14) or stratification (15) constraints."""
+
+
+@dataclass(frozen=True)
+class ClusterInstance:
+    """One entity type of the (k, R, C)-DataSAIL instance over clusters.
+
+    kappa : (K,) cluster cardinalities kappa_C(A) > 0
+    weights : (K, K) symmetric, W[a, b] = kappa_a kappa_b sim_C(a, b) >= 0 (diagonal ignored)
+    fractions : (F,) desired split fractions s_i, summing to 1
+    classes : (K, C) class cardinalities (sum of kappa of the members of class c), or None
+    class_names : names of the C classes (for messages)
+    """
+
+    kappa: np.ndarray
+    weights: np.ndarray
+    fractions: np.ndarray
+    classes: np.ndarray | None = None
+    class_names: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        k = np.asarray(self.kappa).size
+        if np.asarray(self.weights).shape != (k, k):
+            raise ValueError(f"weights must have shape ({k}, {k}), got {np.asarray(self.weights).shape}")
+        if self.classes is not None and np.asarray(self.classes).shape[0] != k:
+            raise ValueError(f"classes must have {k} rows, got {np.asarray(self.classes).shape[0]}")
+        if (np.asarray(self.kappa) <= 0).any():
+            raise ValueError("cluster cardinalities kappa must be > 0")
+
+
+@dataclass(frozen=True)
+class IlpResult:
+    """assignments: one (K_r,) fold index array per instance; status 'optimal' or 'time_limit'."""
+
+    assignments: tuple[np.ndarray, ...]
+    status: str
+    objective: float
+    solver: str
+    seconds: float
+    bound: float | None = None
+    message: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def available_milp_solvers() -> list[str]:
+    """Installed cvxpy solvers that handle mixed-integer LPs."""
+    from cvxpy.reductions.solvers.defines import INSTALLED_MI_SOLVERS
+
+    return list(INSTALLED_MI_SOLVERS)
+
+
+def solver_options(solver: str, time_limit: float, seed: int = 0) -> dict:
+    """cvxpy keyword arguments that impose ``time_limit`` seconds (and a seed where supported)."""
+    if time_limit <= 0:
+        raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+    name = solver.upper()
+    installed = available_milp_solvers()
+    if name not in installed:
+        raise ValueError(f"solver {solver!r} is not an installed cvxpy MILP solver; installed: {installed}")
+    options = {
+        "HIGHS": {"time_limit": float(time_limit), "random_seed": int(seed) % 2147483647, "threads": 1},
+        "SCIPY": {"scipy_options": {"time_limit": float(time_limit)}},
+        "SCIP": {"scip_params": {"limits/time": float(time_limit), "randomization/randomseedshift": int(seed) % 2**31}},
+        "GLPK_MI": {"tm_lim": int(1000 * time_limit)},
+        "CBC": {"maximumSeconds": int(np.ceil(time_limit))},
+        "GUROBI": {"TimeLimit": float(time_limit), "Seed": int(seed) % 2**31},
+        "MOSEK": {"mosek_params": {"MSK_DPAR_MIO_MAX_TIME": float(time_limit)}},
+        "CPLEX": {"cplex_params": {"timelimit": float(time_limit)}},
+        "COPT": {"TimeLimit": float(time_limit)},
+        "XPRESS": {"maxtime": -int(np.ceil(time_limit))},
+    }
+    if name not in options:
+        raise ValueError(f"no time-limit option known for solver {solver!r}; use one of {sorted(options)}")
+    return options[name]
+
+
+def lower_bounds(total: float, fractions: np.ndarray, slack: float) -> np.ndarray:
+    """(1 - slack) * s_i * total, the right-hand side of eqs. (14)/(15), minus a float tolerance."""
+    return (1.0 - slack) * np.asarray(fractions, dtype=float) * total - _TOL * max(1.0, total)
+
+
+def check_assignment(inst: ClusterInstance, folds: np.ndarray, epsilon: float, delta: float) -> list[str]:
+    """Names of the violated constraints (empty list when ``folds`` is feasible)."""
+    f = np.asarray(inst.fractions).size
+    folds = np.asarray(folds)
+    if folds.shape != (inst.kappa.size,) or folds.min(initial=0) < 0 or folds.max(initial=0) >= f:
+        return ["(13) every cluster in exactly one fold"]
+    x = np.zeros((folds.size, f))
+    x[np.arange(folds.size), folds] = 1.0
+    bad = []
+    sizes = inst.kappa @ x
+    lb = lower_bounds(inst.kappa.sum(), inst.fractions, epsilon)
+    for i in np.flatnonzero(sizes < lb):
+        bad.append(f"(14) fold {i}: size {sizes[i]:g} < {lb[i]:g}")
+    if inst.classes is not None:
+        cls = np.asarray(inst.classes, dtype=float)
+        per = cls.T @ x
+        lbc = np.outer(cls.sum(axis=0), inst.fractions) * (1.0 - delta) - _TOL * max(1.0, cls.sum())
+        for c, i in zip(*np.nonzero(per < lbc)):
+            name = inst.class_names[c] if c < len(inst.class_names) else str(c)
+            bad.append(f"(15) class {name} fold {i}: {per[c, i]:g} < {lbc[c, i]:g}")
+    return bad
+
+
+def assignment_objective(inst: ClusterInstance, folds: np.ndarray) -> float:
+    """Objective (12): sum over cluster pairs in different folds of W[a, b] (= L(pi) of eq. (2))."""
+    folds = np.asarray(folds)
+    w = np.asarray(inst.weights, dtype=float)
+    return float(np.triu(w * (folds[:, None] != folds[None, :]), 1).sum())
+
+
+def _pairs(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ia, ib = np.triu_indices(weights.shape[0], 1)
+    w = weights[ia, ib]
+    keep = w > 0
+    return ia[keep], ib[keep], w[keep]
+
+
+def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta) -> list:
+    """Eqs. (13)-(15); ``epsilon``/``delta`` may be floats or cvxpy scalars (relaxation ILPs)."""
+    s = np.asarray(inst.fractions, dtype=float)
+    n = float(np.sum(inst.kappa))
+    cons = [cp.sum(x, axis=1) == 1]  # (13)
+    cons.append(inst.kappa @ x >= (1 - epsilon) * (s * n) - _TOL * max(1.0, n))  # (14)
+    if inst.classes is not None and delta is not None:
+        cls = np.asarray(inst.classes, dtype=float)
+        keep = cls.sum(axis=0) > 0
+        if keep.any():
+            cls = cls[:, keep]
+            target = np.outer(cls.sum(axis=0), s)
+            cons.append(cls.T @ x >= (1 - delta) * target - _TOL * max(1.0, cls.sum()))  # (15)
+    return cons
+
+
+def _leakage_terms(inst: ClusterInstance, x: cp.Variable, scale: float) -> tuple[cp.Expression | None, list]:
+    """Objective (12) with constraints (16) over the upper-triangle pairs of positive weight."""
+    ia, ib, w = _pairs(np.asarray(inst.weights, dtype=float))
+    if w.size == 0:
+        return None, []
+    k, f = x.shape
+    p = w.size
+    rows = np.r_[np.arange(p), np.arange(p)]
+    d = sp.csr_matrix((np.r_[np.ones(p), -np.ones(p)], (rows, np.r_[ia, ib])), shape=(p, k))
+    zeta = cp.Variable((p, 1), nonneg=True)
+    cons = [d @ x <= zeta @ np.ones((1, f)), zeta <= 1]  # (16), zeta in [0, 1]
+    return (w / scale) @ zeta[:, 0], cons
+
+
+def _solve(problem: cp.Problem, solver: str, time_limit: float, seed: int) -> tuple[str, float]:
+    start = time.perf_counter()
+    try:
+        problem.solve(solver=solver.upper(), **solver_options(solver, time_limit, seed))
+    except cp.error.SolverError as err:
+        raise RuntimeError(f"solver {solver} failed: {err}") from err
+    return problem.status, time.perf_counter() - start
+
+
+def _relaxation(instances, which: str, epsilon: float, solver: str, time_limit: float, seed: int) -> float | None:
+    """Smallest epsilon (which='epsilon') or delta (which='delta', epsilon fixed) that admits an assignment."""
+    t = cp.Variable(nonneg=True)
+    cons = [t <= 1]
+    for inst in instances:
+        x = cp.Variable((inst.kappa.size, inst.fractions.size), boolean=True)
+        if which == "epsilon":
+            cons += _fold_constraints(inst, x, t, None)
+        else:
+            cons += _fold_constraints(inst, x, epsilon, t)
+    problem = cp.Problem(cp.Minimize(t), cons)
+    status, _ = _solve(problem, solver, time_limit, seed)
+    if status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE, cp.USER_LIMIT) and t.value is not None:
+        return float(np.ceil(float(t.value) * 1000) / 1000)
+    return None
+
+
+def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed) -> str:
+    eps_needed = _relaxation(instances, "epsilon", epsilon, solver, time_limit, seed)
+    biggest = max(float(inst.kappa.max() / inst.kappa.sum()) for inst in instances)
+    if eps_needed is None or eps_needed > epsilon + 1e-9:
+        hint = f"; the smallest feasible epsilon is about {eps_needed:.3f}" if eps_needed is not None else ""
+        return (
+            f"infeasible: the split-fraction constraint (eq. 14) cannot hold with epsilon={epsilon} "
+            f"(the largest of the clusters holds {biggest:.1%} of the data){hint}. "
+            f"Use a larger epsilon or more clusters."
+        )
+    delta_needed = _relaxation(instances, "delta", epsilon, solver, time_limit, seed)
+    hint = f"; the smallest feasible delta is about {delta_needed:.3f}" if delta_needed is not None else ""
+    return (
+        f"infeasible: the stratification constraint (eq. 15) cannot hold with delta={delta} "
+        f"(epsilon={epsilon}){hint}. Use a larger delta (or epsilon), or more clusters."
+    )
+
+
+def solve_split_ilp(
+    instances: Sequence[ClusterInstance],
+    epsilon: float = 0.1,
+    delta: float = 0.1,
+    solver: str = "HIGHS",
+    time_limit: float = 60.0,
+    seed: int = 0,
+) -> IlpResult:
+    """Solve eqs. (12)-(18) jointly for all entity types (R = len(instances); one for S1, two for S2).
+
+    Returns the optimal assignment, or on time-out the best feasible one found (status 'time_limit').
+    Raises :class:`InfeasibleSplitError` naming the violated constraint family and the smallest
+    epsilon/delta that would be feasible, and RuntimeError when the time limit passes before any
+    feasible assignment is found.
+    """
+    if not instances:
+        raise ValueError("at least one cluster instance is needed")
+    if not 0 <= epsilon < 1:
+        raise ValueError(f"epsilon must lie in [0, 1), got {epsilon}")
+    if not 0 <= delta <= 1:
+        raise ValueError(f"delta must lie in [0, 1], got {delta}")
+    scale = max(float(np.max(inst.weights, initial=0.0)) for inst in instances) or 1.0
+    xs, cons, terms = [], [], []
+    for inst in instances:
+        x = cp.Variable((inst.kappa.size, np.asarray(inst.fractions).size), boolean=True)
+        xs.append(x)
+        cons += _fold_constraints(inst, x, epsilon, delta)
+        term, pair_cons = _leakage_terms(inst, x, scale)
+        cons += pair_cons
+        if term is not None:
+            terms.append(term)
+    objective = cp.Minimize(cp.sum(cp.hstack(terms)) if terms else cp.Constant(0.0))
+    problem = cp.Problem(objective, cons)
+    status, seconds = _solve(problem, solver, time_limit, seed)
+    if status in (cp.INFEASIBLE, cp.INFEASIBLE_OR_UNBOUNDED):
+        raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed))
+    assignments = []
+    for inst, x in zip(instances, xs):
+        if x.value is None:
+            raise RuntimeError(
+                f"solver {solver} returned status {status!r} without an assignment "
+                f"(time limit {time_limit} s); increase the time limit"
+            )
+        folds = np.argmax(x.value, axis=1)
+        if not np.allclose(x.value.sum(axis=1), 1, atol=1e-6) or check_assignment(inst, folds, epsilon, delta):
+            raise RuntimeError(
+                f"solver {solver} found no feasible assignment within the time limit of {time_limit} s "
+                f"(status {status!r}); increase the time limit"
+            )
+        assignments.append(folds)
+    objective_value = sum(assignment_objective(i, a) for i, a in zip(instances, assignments))
+    bound = None
+    extra = {}
+    stats = problem.solver_stats
+    info = getattr(stats, "extra_stats", None) if stats is not None else None
+    if info is not None and hasattr(info, "mip_dual_bound"):
+        bound = float(info.mip_dual_bound) * scale
+        extra["mip_gap"] = float(info.mip_gap)
+    if status == cp.OPTIMAL:
+        label, message = "optimal", "optimal assignment found"
+    elif status in (cp.USER_LIMIT, cp.OPTIMAL_INACCURATE):
+        label = "time_limit"
+        message = (
+            f"time limit of {time_limit} s reached: returning the best feasible assignment found "
+            f"(objective {objective_value:.6g}" + (f", lower bound {bound:.6g})" if bound is not None else ")")
+        )
+    else:
+        raise RuntimeError(f"solver {solver} ended with status {status!r}")
+    return IlpResult(tuple(assignments), label, objective_value, solver.upper(), seconds, bound, message, extra)
+
+
+def solve_group_counts(
+    sizes: np.ndarray,
+    weights: np.ndarray,
+    fractions: np.ndarray,
+    epsilon: float,
+    delta: float,
+    classes: np.ndarray | None = None,
+    class_names: tuple[str, ...] = (),
+    solver: str = "HIGHS",
+    time_limit: float = 60.0,
+    seed: int = 0,
+) -> np.ndarray:
+    """Identity-based splitting (I1/I2): how many members of each group go to each fold.
+
+    Groups hold interchangeable entities (same weight, same classes). Y (G x F) is integer with
+    Y 1 = sizes, subject to eqs. (14)/(15) on the weights; the objective keeps every group as close
+    as possible to proportional allocation, sum_{g,i} w_g |Y_gi - s_i m_g|. Members are then drawn
+    at random, which gives a (stratified) random split honouring the constraints.
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    s = np.asarray(fractions, dtype=float)
+    g, f = sizes.size, s.size
+    y = cp.Variable((g, f), integer=True)
+    u = cp.Variable((g, f), nonneg=True)
+    target = np.outer(sizes, s)
+    cons = [y >= 0, cp.sum(y, axis=1) == sizes, u >= y - target, u >= target - y]
+    total = float(weights @ sizes)
+    cons.append(weights @ y >= lower_bounds(total, s, epsilon))  # (14)
+    if classes is not None:
+        cls = np.asarray(classes, dtype=float) * weights[:, None]
+        keep = (cls.T @ sizes) > 0
+        if keep.any():
+            cls = cls[:, keep]
+            per_class = cls.T @ sizes
+            cons.append(cls.T @ y >= (1 - delta) * np.outer(per_class, s) - _TOL * max(1.0, per_class.sum()))
+    problem = cp.Problem(cp.Minimize(cp.sum(u.T @ weights)), cons)
+    status, _ = _solve(problem, solver, time_limit, seed)
+    if status in (cp.INFEASIBLE, cp.INFEASIBLE_OR_UNBOUNDED):
+        if classes is not None and _fold_feasible_counts(sizes, weights, s, epsilon, solver, time_limit, seed):
+            raise InfeasibleSplitError(
+                f"infeasible: the stratification constraint (eq. 15) cannot hold with delta={delta} "
+                f"(epsilon={epsilon}); use a larger delta"
+            )
+        raise InfeasibleSplitError(
+            f"infeasible: the split-fraction constraint (eq. 14) cannot hold with epsilon={epsilon} "
+            f"(entity weights are too coarse for the fractions {s.tolist()}); use a larger epsilon"
+        )
+    if y.value is None:
+        raise RuntimeError(f"solver {solver} returned status {status!r} without a solution; increase the time limit")
+    return np.rint(y.value).astype(np.int64)
+
+
+def _fold_feasible_counts(sizes, weights, s, epsilon, solver, time_limit, seed) -> bool:
+    y = cp.Variable((sizes.size, s.size), integer=True)
+    total = float(weights @ sizes)
+    cons = [y >= 0, cp.sum(y, axis=1) == sizes, weights @ y >= lower_bounds(total, s, epsilon)]
+    status, _ = _solve(cp.Problem(cp.Minimize(0), cons), solver, time_limit, seed)
+    return status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
