@@ -8,15 +8,16 @@ from pathlib import Path
 
 
 def start_log(path: str | Path | None = None, name: str = "benchdesign") -> logging.Logger:
-    """Log INFO and above (with timestamps) to ``path`` and stderr; warnings go there too."""
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    """Log INFO and above with timestamps; with ``path``, stderr (tracebacks included) goes there too."""
+    stream = sys.stderr
     if path is not None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(path, mode="w"))
+        stream = open(path, "w", buffering=1)  # noqa: SIM115 - lives as long as the process
+        sys.stderr = stream
     logging.basicConfig(
         level=logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        handlers=handlers,
+        handlers=[logging.StreamHandler(stream)],
         force=True,
     )
     logging.captureWarnings(True)

@@ -264,9 +264,8 @@ def cluster_groups(
 ) -> np.ndarray:
     """Cluster M groups into ``n_clusters`` (paper: spectral for similarities, agglomerative for distances).
 
-    Spectral clustering uses the coarsened similarity graph (edge weight = sum of member-pair
-    similarities, i.e. the leakage between the groups); agglomerative clustering uses the distance
-    1 - sim_C under ``linkage``. Returns labels (M,) in [0, K') with K' <= n_clusters, every label used.
+    Spectral clustering uses sim_C under ``linkage`` as affinity, agglomerative clustering the
+    distance 1 - sim_C (with the same linkage). Returns labels (M,) in [0, K') with K' <= n_clusters, every label used.
     """
     m = groups.m
     if not 1 <= n_clusters <= m:
@@ -276,11 +275,9 @@ def cluster_groups(
     if n_clusters == 1:
         return np.zeros(m, dtype=np.int64)
     if method == "spectral":
-        affinity = groups.cross + np.diag(2.0 * groups.within)
-        scale = affinity.max()
-        affinity = affinity / scale if scale > 0 else np.eye(m)
+        affinity = linkage_similarity(groups, linkage)
         model = SpectralClustering(
-            n_clusters=n_clusters, affinity="precomputed", random_state=seed, assign_labels="kmeans", n_init=10
+            n_clusters=n_clusters, affinity="precomputed", random_state=seed, assign_labels="kmeans"
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "graph is not fully connected"

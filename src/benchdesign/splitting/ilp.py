@@ -19,11 +19,15 @@ branches only on X.
 
 from __future__ import annotations
 
+import os
+import sys
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cvxpy as cp
+import cvxpy.settings as cps
 import numpy as np
 import scipy.sparse as sp
 
@@ -104,7 +108,7 @@ def solver_options(solver: str, time_limit: float, seed: int = 0) -> dict:
     if name not in installed:
         raise ValueError(f"solver {solver!r} is not an installed cvxpy MILP solver; installed: {installed}")
     options = {
-        "HIGHS": {"time_limit": float(time_limit), "random_seed": int(seed) % 2147483647, "threads": 1},
+        "HIGHS": {"time_limit": float(time_limit), "random_seed": int(seed) % 2147483647, "output_flag": False},
         "SCIPY": {"scipy_options": {"time_limit": float(time_limit)}},
         "SCIP": {"scip_params": {"limits/time": float(time_limit), "randomization/randomseedshift": int(seed) % 2**31}},
         "GLPK_MI": {"tm_lim": int(1000 * time_limit)},
@@ -192,10 +196,37 @@ def _leakage_terms(inst: ClusterInstance, x: cp.Variable, scale: float) -> tuple
     return (w / scale) @ zeta[:, 0], cons
 
 
+_BANNER_SILENCED = False
+
+
+def _silence_highs_banner() -> None:
+    """highspy prints a banner to stdout when the first Highs object is created; swallow it once."""
+    global _BANNER_SILENCED
+    if _BANNER_SILENCED:
+        return
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    _BANNER_SILENCED = True
+
+
 def _solve(problem: cp.Problem, solver: str, time_limit: float, seed: int) -> tuple[str, float]:
+    options = solver_options(solver, time_limit, seed)
+    if solver.upper() == "HIGHS":
+        _silence_highs_banner()
     start = time.perf_counter()
     try:
-        problem.solve(solver=solver.upper(), **solver_options(solver, time_limit, seed))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "Solution may be inaccurate" on time-out
+            problem.solve(solver=solver.upper(), **options)
     except cp.error.SolverError as err:
         raise RuntimeError(f"solver {solver} failed: {err}") from err
     return problem.status, time.perf_counter() - start
@@ -213,7 +244,7 @@ def _relaxation(instances, which: str, epsilon: float, solver: str, time_limit: 
             cons += _fold_constraints(inst, x, epsilon, t)
     problem = cp.Problem(cp.Minimize(t), cons)
     status, _ = _solve(problem, solver, time_limit, seed)
-    if status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE, cp.USER_LIMIT) and t.value is not None:
+    if status in (cps.OPTIMAL, cps.OPTIMAL_INACCURATE, cps.USER_LIMIT) and t.value is not None:
         return float(np.ceil(float(t.value) * 1000) / 1000)
     return None
 
@@ -270,7 +301,7 @@ def solve_split_ilp(
     objective = cp.Minimize(cp.sum(cp.hstack(terms)) if terms else cp.Constant(0.0))
     problem = cp.Problem(objective, cons)
     status, seconds = _solve(problem, solver, time_limit, seed)
-    if status in (cp.INFEASIBLE, cp.INFEASIBLE_OR_UNBOUNDED):
+    if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
         raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed))
     assignments = []
     for inst, x in zip(instances, xs):
@@ -294,9 +325,9 @@ def solve_split_ilp(
     if info is not None and hasattr(info, "mip_dual_bound"):
         bound = float(info.mip_dual_bound) * scale
         extra["mip_gap"] = float(info.mip_gap)
-    if status == cp.OPTIMAL:
+    if status == cps.OPTIMAL:
         label, message = "optimal", "optimal assignment found"
-    elif status in (cp.USER_LIMIT, cp.OPTIMAL_INACCURATE):
+    elif status in (cps.USER_LIMIT, cps.OPTIMAL_INACCURATE):
         label = "time_limit"
         message = (
             f"time limit of {time_limit} s reached: returning the best feasible assignment found "
@@ -345,7 +376,7 @@ def solve_group_counts(
             cons.append(cls.T @ y >= (1 - delta) * np.outer(per_class, s) - _TOL * max(1.0, per_class.sum()))
     problem = cp.Problem(cp.Minimize(cp.sum(u.T @ weights)), cons)
     status, _ = _solve(problem, solver, time_limit, seed)
-    if status in (cp.INFEASIBLE, cp.INFEASIBLE_OR_UNBOUNDED):
+    if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
         if classes is not None and _fold_feasible_counts(sizes, weights, s, epsilon, solver, time_limit, seed):
             raise InfeasibleSplitError(
                 f"infeasible: the stratification constraint (eq. 15) cannot hold with delta={delta} "
@@ -365,4 +396,4 @@ def _fold_feasible_counts(sizes, weights, s, epsilon, solver, time_limit, seed) 
     total = float(weights @ sizes)
     cons = [y >= 0, cp.sum(y, axis=1) == sizes, weights @ y >= lower_bounds(total, s, epsilon)]
     status, _ = _solve(cp.Problem(cp.Minimize(0), cons), solver, time_limit, seed)
-    return status in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
+    return status in (cps.OPTIMAL, cps.OPTIMAL_INACCURATE)

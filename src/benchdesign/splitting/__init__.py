@@ -1,0 +1,65 @@
+"""Leakage-reduced data splitting after DataSAIL (Joeres et al., Nat. Commun. 2025).
+
+Pipeline: similarity (:mod:`.similarity`) -> clustering into K clusters (:mod:`.clustering`) ->
+ILP of eqs. (12)-(18) over the clusters (:mod:`.ilp`) -> folds (:mod:`.tasks`); leakage measures of
+eqs. (1), (2) and (20) in :mod:`.leakage`; file-level entry point in :mod:`.pipeline`.
+"""
+
+from benchdesign.splitting.clustering import Clustering, GroupSimilarity, cluster_entities
+from benchdesign.splitting.ilp import ClusterInstance, IlpResult, InfeasibleSplitError, solve_split_ilp
+from benchdesign.splitting.inputs import entities_from_table, index_interactions, read_table
+from benchdesign.splitting.leakage import (
+    LeakageSummary,
+    leakage,
+    leakage_summary,
+    max_train_similarity,
+    scaled_leakage,
+)
+from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split
+from benchdesign.splitting.similarity import (
+    FingerprintSimilarity,
+    KmerSimilarity,
+    MatrixSimilarity,
+    SimilaritySource,
+    VectorSimilarity,
+)
+from benchdesign.splitting.tasks import (
+    TASKS,
+    EntitySet,
+    SplitResult,
+    SplitSpec,
+    split_entities,
+    split_interactions,
+)
+
+__all__ = [
+    "TASKS",
+    "Clustering",
+    "ClusterInstance",
+    "EntityInput",
+    "EntitySet",
+    "FingerprintSimilarity",
+    "GroupSimilarity",
+    "IlpResult",
+    "InfeasibleSplitError",
+    "KmerSimilarity",
+    "LeakageSummary",
+    "MatrixSimilarity",
+    "SimilaritySource",
+    "SplitJob",
+    "SplitResult",
+    "SplitSpec",
+    "VectorSimilarity",
+    "cluster_entities",
+    "entities_from_table",
+    "index_interactions",
+    "leakage",
+    "leakage_summary",
+    "max_train_similarity",
+    "read_table",
+    "run_split",
+    "scaled_leakage",
+    "solve_split_ilp",
+    "split_entities",
+    "split_interactions",
+]

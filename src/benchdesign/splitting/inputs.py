@@ -1,0 +1,211 @@
+"""Input tables -> entity sets and interaction indices, with validation at the boundary.
+
+1-D data: a table of entities (id, SMILES or sequence or feature columns, optional class columns)
+or a precomputed similarity / distance matrix (.npy dense, .npz scipy-sparse) in the row order of the
+table. 2-D data: an interaction table (id_a, id_b, value ...) plus one entity table per side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from benchdesign.splitting.similarity import (
+    FingerprintSimilarity,
+    KmerSimilarity,
+    MatrixSimilarity,
+    VectorSimilarity,
+    morgan_fingerprints,
+    parse_smiles,
+)
+from benchdesign.splitting.tasks import EntitySet
+
+__all__ = [
+    "read_table",
+    "entity_ids",
+    "class_matrix",
+    "load_matrix",
+    "entities_from_table",
+    "index_interactions",
+]
+
+
+def _sep(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes if s.lower() not in (".gz", ".bz2", ".xz", ".zip")]
+    return "\t" if suffixes and suffixes[-1] in (".tsv", ".tab", ".txt") else ","
+
+
+def read_table(path: str | Path, str_cols: Sequence[str] = ()) -> pd.DataFrame:
+    """Read a CSV / TSV table (optionally compressed); ``str_cols`` are read as strings (ids)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"input file not found: {p}")
+    df = pd.read_csv(p, sep=_sep(p), dtype={c: str for c in str_cols}, keep_default_na=True)
+    if df.empty:
+        raise ValueError(f"input table {p} has no rows")
+    return df
+
+
+def _require(df: pd.DataFrame, col: str, what: str) -> None:
+    if col not in df.columns:
+        raise ValueError(f"column {col!r} ({what}) not in the table; columns are {list(df.columns)}")
+
+
+def entity_ids(df: pd.DataFrame, id_col: str | None, what: str = "input") -> np.ndarray:
+    """Ids from ``id_col`` (unique, non-missing), or the 0-based row numbers when ``id_col`` is None."""
+    if id_col is None:
+        return np.array([str(i) for i in range(len(df))], dtype=object)
+    _require(df, id_col, "id column")
+    ids = df[id_col]
+    if ids.isna().any():
+        rows = np.flatnonzero(ids.isna().to_numpy())
+        raise ValueError(f"{what}: missing ids in column {id_col!r} at rows {rows[:10].tolist()}")
+    ids = ids.astype(str).str.strip().to_numpy(dtype=object)
+    uniq, counts = np.unique(ids, return_counts=True)
+    if (counts > 1).any():
+        dup = uniq[counts > 1]
+        raise ValueError(
+            f"{what}: {dup.size} duplicate ids in column {id_col!r}: {', '.join(map(str, dup[:10]))}"
+            + (" ..." if dup.size > 10 else "")
+        )
+    return ids
+
+
+def class_matrix(df: pd.DataFrame, class_cols: Sequence[str]) -> tuple[np.ndarray | None, tuple[str, ...]]:
+    """Class membership sigma(x): every distinct non-missing value v of column c is a class "c=v".
+
+    Several columns give multi-label membership (eq. 4 allows sigma(x) to hold several classes).
+    Returns (n, C) bool and the class names, or (None, ()) without class columns.
+    """
+    if not class_cols:
+        return None, ()
+    blocks, names = [], []
+    for col in class_cols:
+        _require(df, col, "class column")
+        values = df[col]
+        present = values.notna().to_numpy()
+        as_str = values.astype(str).to_numpy()
+        levels = sorted(set(as_str[present]))
+        for lv in levels:
+            blocks.append(present & (as_str == lv))
+            names.append(f"{col}={lv}")
+    return np.column_stack(blocks).astype(bool), tuple(names)
+
+
+def load_matrix(path: str | Path) -> np.ndarray | sp.csr_matrix:
+    """A square matrix from .npy (dense) or .npz (scipy.sparse.save_npz)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"matrix file not found: {p}")
+    if p.suffix == ".npy":
+        return np.load(p, allow_pickle=False)
+    if p.suffix == ".npz":
+        return sp.load_npz(p).tocsr()
+    raise ValueError(f"matrix file must be .npy (dense) or .npz (scipy sparse), got {p.name}")
+
+
+def _report_invalid(what: str, reason: str, ids: np.ndarray, values: Sequence[object], bad: np.ndarray) -> str:
+    shown = "; ".join(f"row {i} (id={ids[i]}): {values[i]!r}" for i in bad[:10])
+    more = f" and {bad.size - 10} more" if bad.size > 10 else ""
+    return (
+        f"{what}: {bad.size} rows with {reason.replace('_', ' ')}: {shown}{more}. "
+        f"Fix them, or pass --drop-invalid to leave them unassigned"
+    )
+
+
+def entities_from_table(
+    df: pd.DataFrame,
+    *,
+    id_col: str | None = None,
+    smiles_col: str | None = None,
+    sequence_col: str | None = None,
+    feature_cols: Sequence[str] = (),
+    matrix: np.ndarray | sp.spmatrix | None = None,
+    matrix_kind: str = "similarity",
+    class_cols: Sequence[str] = (),
+    drop_invalid: bool = False,
+    metric: str = "cosine",
+    radius: int = 2,
+    n_bits: int = 1024,
+    kmer: int = 3,
+    what: str = "input",
+) -> EntitySet:
+    """Build an :class:`EntitySet` from a table and at most one representation.
+
+    Invalid rows (unparsable SMILES, empty sequences, non-finite features) raise ValueError listing
+    them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.
+    """
+    given = [x for x in (smiles_col, sequence_col, matrix) if x is not None] + ([1] if feature_cols else [])
+    if len(given) > 1:
+        raise ValueError(f"{what}: give at most one of SMILES column, sequence column, feature columns, matrix")
+    ids = entity_ids(df, id_col, what)
+    classes, class_names = class_matrix(df, class_cols)
+    n = len(df)
+    valid = np.ones(n, dtype=bool)
+    similarity = None
+    reason = "invalid_input"
+    if smiles_col is not None:
+        _require(df, smiles_col, "SMILES column")
+        smiles = df[smiles_col].tolist()
+        mols, valid = parse_smiles(smiles)
+        reason = "invalid_smiles"
+        if not valid.all() and not drop_invalid:
+            raise ValueError(_report_invalid(what, reason, ids, smiles, np.flatnonzero(~valid)))
+        if valid.any():
+            similarity = FingerprintSimilarity(
+                *morgan_fingerprints([m for m in mols if m is not None], radius=radius, n_bits=n_bits)
+            )
+    elif sequence_col is not None:
+        _require(df, sequence_col, "sequence column")
+        seqs = df[sequence_col].tolist()
+        valid = np.array([isinstance(q, str) and bool(q.strip()) for q in seqs])
+        reason = "invalid_sequence"
+        if not valid.all() and not drop_invalid:
+            raise ValueError(_report_invalid(what, reason, ids, seqs, np.flatnonzero(~valid)))
+        if valid.any():
+            similarity = KmerSimilarity.from_sequences([q for q, v in zip(seqs, valid) if v], k=kmer)
+    elif feature_cols:
+        for c in feature_cols:
+            _require(df, c, "feature column")
+        x = df[list(feature_cols)].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        valid = np.isfinite(x).all(axis=1)
+        reason = "invalid_features"
+        if not valid.all() and not drop_invalid:
+            rows = [str(df.iloc[i][list(feature_cols)].tolist()) for i in range(n)]
+            raise ValueError(_report_invalid(what, reason, ids, rows, np.flatnonzero(~valid)))
+        if valid.any():
+            similarity = VectorSimilarity(x[valid], metric=metric)
+    elif matrix is not None:
+        if matrix.shape != (n, n):
+            raise ValueError(f"{what}: the matrix has shape {matrix.shape} but the table has {n} rows")
+        similarity = MatrixSimilarity(matrix, matrix_kind)
+    return EntitySet(ids, valid, similarity, classes, class_names, reason)
+
+
+def index_interactions(
+    a_values: Sequence[object], b_values: Sequence[object], ids_a: np.ndarray, ids_b: np.ndarray,
+    a_col: str = "id_a", b_col: str = "id_b",
+) -> tuple[np.ndarray, np.ndarray]:
+    """Map the interaction table's id columns to entity indices; unknown ids raise ValueError."""
+    out = []
+    for values, ids, col in ((a_values, ids_a, a_col), (b_values, ids_b, b_col)):
+        vals = pd.Series(values)
+        if vals.isna().any():
+            rows = np.flatnonzero(vals.isna().to_numpy())
+            raise ValueError(f"interactions: missing ids in column {col!r} at rows {rows[:10].tolist()}")
+        vals = vals.astype(str).str.strip()
+        lookup = pd.Series(np.arange(len(ids)), index=pd.Index(ids))
+        pos = lookup.reindex(vals.to_numpy())
+        unknown = pos.isna().to_numpy()
+        if unknown.any():
+            bad = pd.unique(vals.to_numpy()[unknown])
+            raise ValueError(
+                f"interactions: {bad.size} ids in column {col!r} are not in the entity table: "
+                f"{', '.join(map(str, bad[:10]))}" + (" ..." if bad.size > 10 else "")
+            )
+        out.append(pos.to_numpy().astype(np.int64))
+    return out[0], out[1]

@@ -1,0 +1,422 @@
+"""Splitting tasks of the DataSAIL paper (Fig. 1): R, I1, I2, S1, S2.
+
+- R: random split of the rows (entities for 1-D data, interactions for 2-D data), exact fractions.
+- I1: identity-based 1-D split: entities (or, for 2-D data, the entities of one side, with the
+  interactions following them) are split at random subject to eqs. (14)/(15).
+- I2: identity-based 2-D split: both sides split like I1; an interaction is kept in fold i only when
+  both its entities are in fold i, otherwise it is dropped.
+- S1: similarity-based 1-D split: similarity -> clusters -> ILP (12)-(18) -> folds.
+- S2: similarity-based 2-D split: both sides clustered, one joint ILP, interactions as in I2.
+
+For 2-D data each entity weighs kappa(x) = its number of interactions, and in I2/S2 each side is
+split with fractions t_i = sqrt(s_i) / sum_j sqrt(s_j), so that the kept interactions (both ends in
+fold i, about t_i^2 of them) come out near the requested fractions s_i. DataSAIL solves the same
+equation t_i^2 / sum_j t_j^2 = s_i numerically.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from benchdesign.splitting.clustering import LINKAGES, DEFAULT_MICRO, cluster_entities
+from benchdesign.splitting.ilp import (
+    ClusterInstance,
+    available_milp_solvers,
+    solve_group_counts,
+    solve_split_ilp,
+)
+from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
+
+__all__ = [
+    "TASKS",
+    "UNASSIGNED",
+    "REASON_CROSS_FOLD",
+    "SplitSpec",
+    "EntitySet",
+    "SplitResult",
+    "validate_spec",
+    "pair_fractions",
+    "largest_remainder",
+    "split_entities",
+    "split_interactions",
+]
+
+TASKS: tuple[str, ...] = ("R", "I1", "I2", "S1", "S2")
+UNASSIGNED = "unassigned"
+REASON_CROSS_FOLD = "entities_in_different_folds"
+
+
+@dataclass(frozen=True)
+class SplitSpec:
+    """Options shared by every task.
+
+    fractions : split fractions s_i (sum 1); names : one name per fold
+    n_clusters : K; epsilon, delta : relative errors of eqs. (3)/(4); linkage : inter-cluster similarity
+    solver : cvxpy MILP solver name; time_limit : seconds per ILP; seed : all randomness
+    n_micro : leader pre-clustering size (see clustering); block_size : tile edge for n x n passes
+    """
+
+    fractions: tuple[float, ...] = (0.8, 0.2)
+    names: tuple[str, ...] = ("train", "test")
+    n_clusters: int = 50
+    epsilon: float = 0.1
+    delta: float = 0.1
+    linkage: str = "average"
+    solver: str = "HIGHS"
+    time_limit: float = 60.0
+    seed: int = 0
+    n_micro: int = DEFAULT_MICRO
+    block_size: int = DEFAULT_BLOCK
+
+
+@dataclass(frozen=True)
+class EntitySet:
+    """Entities of one type.
+
+    ids : (n,) unique identifiers (str)
+    valid : (n,) False for rows that could not be read (e.g. invalid SMILES); they get no fold
+    similarity : similarity over the *valid* entities, in the order of ``np.flatnonzero(valid)``, or None
+    classes : (n, C) bool class membership sigma(x), or None; class_names : the C class names
+    invalid_reason : reason written for invalid rows
+    """
+
+    ids: np.ndarray
+    valid: np.ndarray
+    similarity: SimilaritySource | None = None
+    classes: np.ndarray | None = None
+    class_names: tuple[str, ...] = ()
+    invalid_reason: str = "invalid_input"
+
+    def __post_init__(self) -> None:
+        n = len(self.ids)
+        if np.asarray(self.valid).shape != (n,):
+            raise ValueError(f"valid must have shape ({n},), got {np.asarray(self.valid).shape}")
+        if self.similarity is not None and self.similarity.n != int(np.sum(self.valid)):
+            raise ValueError(
+                f"similarity covers {self.similarity.n} entities but {int(np.sum(self.valid))} are valid"
+            )
+        if self.classes is not None and np.asarray(self.classes).shape[0] != n:
+            raise ValueError(f"classes must have {n} rows, got {np.asarray(self.classes).shape[0]}")
+
+
+@dataclass(frozen=True)
+class SplitResult:
+    """fold : (rows,) fold index per output row, -1 when unassigned; reason : '' or why unassigned."""
+
+    fold: np.ndarray
+    reason: np.ndarray
+    names: tuple[str, ...]
+    report: dict = field(default_factory=dict)
+
+    def labels(self) -> np.ndarray:
+        """Fold name per row, ``"unassigned"`` for rows without a fold."""
+        names = np.asarray(list(self.names) + [UNASSIGNED], dtype=object)
+        return names[np.where(self.fold >= 0, self.fold, len(self.names))]
+
+
+def validate_spec(spec: SplitSpec) -> None:
+    """Raise ValueError naming the first bad option."""
+    s = np.asarray(spec.fractions, dtype=float)
+    if s.size < 2:
+        raise ValueError(f"at least two split fractions are needed, got {list(spec.fractions)}")
+    if (s <= 0).any() or (s >= 1).any():
+        raise ValueError(f"split fractions must lie in (0, 1), got {list(spec.fractions)}")
+    if abs(s.sum() - 1.0) > 1e-6:
+        raise ValueError(f"split fractions must sum to 1, got {list(spec.fractions)} (sum {s.sum():g})")
+    if len(spec.names) != s.size:
+        raise ValueError(f"{s.size} split fractions but {len(spec.names)} names: {list(spec.names)}")
+    if len(set(spec.names)) != len(spec.names) or any(not str(n).strip() for n in spec.names):
+        raise ValueError(f"split names must be unique and non-empty, got {list(spec.names)}")
+    if UNASSIGNED in spec.names:
+        raise ValueError(f"{UNASSIGNED!r} is reserved for rows without a fold")
+    if spec.n_clusters < 1:
+        raise ValueError(f"the number of clusters must be >= 1, got {spec.n_clusters}")
+    if not 0 <= spec.epsilon < 1:
+        raise ValueError(f"epsilon must lie in [0, 1), got {spec.epsilon}")
+    if not 0 <= spec.delta <= 1:
+        raise ValueError(f"delta must lie in [0, 1], got {spec.delta}")
+    if spec.time_limit <= 0:
+        raise ValueError(f"time_limit must be > 0 seconds, got {spec.time_limit}")
+    if spec.linkage not in LINKAGES:
+        raise ValueError(f"linkage must be one of {LINKAGES}, got {spec.linkage!r}")
+    if spec.solver.upper() not in available_milp_solvers():
+        raise ValueError(f"solver {spec.solver!r} is not an installed MILP solver; installed: {available_milp_solvers()}")
+    if spec.n_micro < 1 or spec.block_size < 1:
+        raise ValueError(f"n_micro and block_size must be >= 1, got {spec.n_micro}, {spec.block_size}")
+
+
+def pair_fractions(fractions: np.ndarray) -> np.ndarray:
+    """Per-side fractions t_i = sqrt(s_i) / sum_j sqrt(s_j) for I2/S2 (t_i^2 / sum_j t_j^2 = s_i)."""
+    r = np.sqrt(np.asarray(fractions, dtype=float))
+    return r / r.sum()
+
+
+def largest_remainder(total: int, fractions: np.ndarray) -> np.ndarray:
+    """Integer fold sizes summing to ``total`` closest to total * s_i (Hamilton's method)."""
+    raw = total * np.asarray(fractions, dtype=float)
+    sizes = np.floor(raw).astype(np.int64)
+    rest = total - int(sizes.sum())
+    order = np.argsort(-(raw - sizes), kind="stable")
+    sizes[order[:rest]] += 1
+    return sizes
+
+
+def _random_folds(n: int, fractions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    sizes = largest_remainder(n, fractions)
+    folds = np.repeat(np.arange(sizes.size), sizes)
+    return folds[rng.permutation(n)]
+
+
+def _signature_groups(weights: np.ndarray, classes: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Group entities with equal weight and equal class membership; returns (group id per entity, representative)."""
+    key = weights[:, None]
+    if classes is not None:
+        key = np.hstack([key, classes.astype(float)])
+    _, first, group = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    return group.reshape(-1), first
+
+
+def _identity_folds(
+    weights: np.ndarray,
+    classes: np.ndarray | None,
+    class_names: tuple[str, ...],
+    fractions: np.ndarray,
+    spec: SplitSpec,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Random assignment of entities to folds honouring eqs. (14)/(15) (I1/I2)."""
+    group, rep = _signature_groups(weights, classes)
+    sizes = np.bincount(group, minlength=rep.size)
+    counts = solve_group_counts(
+        sizes, weights[rep], fractions, spec.epsilon, spec.delta,
+        None if classes is None else classes[rep], class_names, spec.solver, spec.time_limit, spec.seed,
+    )
+    folds = np.empty(weights.size, dtype=np.int64)
+    for g in range(rep.size):
+        members = rng.permutation(np.flatnonzero(group == g))
+        folds[members] = np.repeat(np.arange(fractions.size), counts[g])
+    return folds
+
+
+def _class_counts(classes: np.ndarray | None, labels: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray | None:
+    if classes is None:
+        return None
+    p = np.zeros((labels.size, k))
+    p[np.arange(labels.size), labels] = weights
+    return p.T @ classes.astype(float)
+
+
+def _similarity_instance(
+    source: SimilaritySource,
+    weights: np.ndarray,
+    classes: np.ndarray | None,
+    class_names: tuple[str, ...],
+    fractions: np.ndarray,
+    spec: SplitSpec,
+    seed: int,
+):
+    if spec.n_clusters > source.n:
+        raise ValueError(
+            f"the number of clusters K={spec.n_clusters} is larger than the number of entities n={source.n}"
+        )
+    start = time.perf_counter()
+    clustering = cluster_entities(
+        source, spec.n_clusters, weights=weights, linkage=spec.linkage, n_micro=spec.n_micro,
+        seed=seed, block_size=spec.block_size,
+    )
+    g = clustering.clusters
+    pair_w = np.outer(g.kappa, g.kappa) * clustering.similarity
+    np.fill_diagonal(pair_w, 0.0)
+    inst = ClusterInstance(
+        g.kappa, pair_w, fractions, _class_counts(classes, clustering.labels, weights, g.m), class_names
+    )
+    info = {
+        "n_entities": int(source.n),
+        "n_micro_clusters": int(clustering.micro_labels.max()) + 1,
+        "n_clusters": int(g.m),
+        "largest_cluster_fraction": float(g.kappa.max() / g.kappa.sum()),
+        "clustering_seconds": round(time.perf_counter() - start, 3),
+    }
+    return clustering, inst, info
+
+
+def _leakage_of(clustering, folds_of_clusters: np.ndarray) -> dict:
+    """Exact L(pi) (eq. 2) and scaled L(pi) (eq. 20) of the entity split from the cluster sums."""
+    g = clustering.clusters
+    diff = folds_of_clusters[:, None] != folds_of_clusters[None, :]
+    leak = float(np.triu(g.cross * diff, 1).sum())
+    total = 2.0 * g.total + g.self_sum
+    return {"leakage": leak, "scaled_leakage": 2.0 * leak / total if total > 0 else 0.0}
+
+
+def _ilp_report(res) -> dict:
+    out = {
+        "solver": res.solver,
+        "solver_status": res.status,
+        "solver_message": res.message,
+        "solver_seconds": round(res.seconds, 3),
+        "objective": res.objective,
+    }
+    if res.bound is not None:
+        out["objective_lower_bound"] = res.bound
+    return out
+
+
+def _fold_report(folds: np.ndarray, weights: np.ndarray, names: tuple[str, ...], valid: int) -> dict:
+    sizes = np.bincount(folds[folds >= 0], weights=weights[folds >= 0], minlength=len(names))
+    total = sizes.sum()
+    return {
+        "fold_sizes": {n: float(s) for n, s in zip(names, sizes)},
+        "fold_fractions": {n: float(s / total) if total else 0.0 for n, s in zip(names, sizes)},
+        "n_assigned": int((folds >= 0).sum()),
+        "n_valid": int(valid),
+    }
+
+
+def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResult:
+    """Split 1-D data (one row per entity) by task R, I1 or S1.
+
+    Rows that are not valid get fold -1 with ``entities.invalid_reason``. Returns fold indices into
+    ``spec.names`` per row, and a report (sizes, solver status, leakage for S1).
+    """
+    validate_spec(spec)
+    task = task.upper()
+    if task not in ("R", "I1", "S1"):
+        raise ValueError(f"task {task!r} is not a 1-D task; use R, I1 or S1 (I2/S2 need an interaction table)")
+    n = len(entities.ids)
+    valid_idx = np.flatnonzero(entities.valid)
+    if valid_idx.size < len(spec.names):
+        raise ValueError(f"{valid_idx.size} valid entities cannot fill {len(spec.names)} folds")
+    s = np.asarray(spec.fractions, dtype=float)
+    rng = np.random.default_rng(spec.seed)
+    classes = None if entities.classes is None else np.asarray(entities.classes, dtype=bool)[valid_idx]
+    w = np.ones(valid_idx.size)
+    report: dict = {"task": task, "n_rows": n}
+    if task == "R":
+        sub = _random_folds(valid_idx.size, s, rng)
+    elif task == "I1":
+        sub = _identity_folds(w, classes, entities.class_names, s, spec, rng)
+    else:
+        if entities.similarity is None:
+            raise ValueError("task S1 needs a similarity: give SMILES, sequences, feature vectors or a matrix")
+        clustering, inst, info = _similarity_instance(
+            entities.similarity, w, classes, entities.class_names, s, spec, int(rng.integers(2**31))
+        )
+        res = solve_split_ilp([inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed)
+        sub = res.assignments[0][clustering.labels]
+        report.update(info)
+        report.update(_ilp_report(res))
+        report.update(_leakage_of(clustering, res.assignments[0]))
+    fold = np.full(n, -1, dtype=np.int64)
+    fold[valid_idx] = sub
+    reason = np.where(entities.valid, "", entities.invalid_reason).astype(object)
+    report.update(_fold_report(fold, np.ones(n), spec.names, valid_idx.size))
+    if classes is not None:
+        report["class_fold_counts"] = {
+            c: {spec.names[i]: int(np.sum(classes[:, j] & (sub == i))) for i in range(s.size)}
+            for j, c in enumerate(entities.class_names)
+        }
+    return SplitResult(fold, reason, tuple(spec.names), report)
+
+
+def split_interactions(
+    task: str,
+    inter_a: np.ndarray,
+    inter_b: np.ndarray,
+    side_a: EntitySet,
+    side_b: EntitySet,
+    spec: SplitSpec,
+    side: str = "a",
+) -> SplitResult:
+    """Split 2-D data (one row per interaction (a, b)) by task R, I1, I2, S1 or S2.
+
+    Parameters
+    ----------
+    inter_a, inter_b : (m,) indices of each interaction's entities into ``side_a.ids`` / ``side_b.ids``
+    side : for I1/S1, the side whose entities are split ('a' or 'b'); interactions follow that side
+
+    An interaction with an invalid entity gets that entity set's reason; in I2/S2 an interaction whose
+    entities land in different folds is dropped with reason ``entities_in_different_folds``; the
+    report counts them.
+    """
+    validate_spec(spec)
+    task = task.upper()
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; use one of {TASKS}")
+    if side not in ("a", "b"):
+        raise ValueError(f"side must be 'a' or 'b', got {side!r}")
+    ia = np.asarray(inter_a, dtype=np.int64)
+    ib = np.asarray(inter_b, dtype=np.int64)
+    if ia.shape != ib.shape or ia.ndim != 1:
+        raise ValueError(f"inter_a and inter_b must be 1-D of equal length, got {ia.shape} and {ib.shape}")
+    for idx, ent, nm in ((ia, side_a, "a"), (ib, side_b, "b")):
+        if idx.size and (idx.min() < 0 or idx.max() >= len(ent.ids)):
+            raise ValueError(f"interaction indices of side {nm} must lie in [0, {len(ent.ids)})")
+    m = ia.size
+    s = np.asarray(spec.fractions, dtype=float)
+    rng = np.random.default_rng(spec.seed)
+    fold = np.full(m, -1, dtype=np.int64)
+    reason = np.full(m, "", dtype=object)
+    bad_a = ~np.asarray(side_a.valid)[ia]
+    bad_b = ~np.asarray(side_b.valid)[ib]
+    reason[bad_b] = side_b.invalid_reason
+    reason[bad_a] = side_a.invalid_reason
+    ok = ~(bad_a | bad_b)
+    ok_idx = np.flatnonzero(ok)
+    if ok_idx.size < len(spec.names):
+        raise ValueError(f"{ok_idx.size} valid interactions cannot fill {len(spec.names)} folds")
+    report: dict = {"task": task, "n_rows": m, "n_invalid": int((~ok).sum())}
+    if task == "R":
+        fold[ok_idx] = _random_folds(ok_idx.size, s, rng)
+    else:
+        sides = ["a", "b"] if task in ("I2", "S2") else [side]
+        frac = pair_fractions(s) if task in ("I2", "S2") else s
+        if task in ("I2", "S2"):
+            report["side_fractions"] = frac.tolist()
+        entity_fold = {}
+        instances, prepared = [], []
+        for sd in sides:
+            ent, idx = (side_a, ia) if sd == "a" else (side_b, ib)
+            weights_all = np.bincount(idx[ok], minlength=len(ent.ids)).astype(float)
+            active = np.flatnonzero(weights_all > 0)  # valid entities with at least one valid interaction
+            w = weights_all[active]
+            classes = None if ent.classes is None else np.asarray(ent.classes, dtype=bool)[active]
+            if task.startswith("I"):
+                folds = _identity_folds(w, classes, ent.class_names, frac, spec, rng)
+                entity_fold[sd] = (active, folds)
+            else:
+                if ent.similarity is None:
+                    raise ValueError(f"task {task} needs a similarity for side {sd}")
+                valid_pos = np.cumsum(np.asarray(ent.valid)) - 1  # row -> position among valid entities
+                source = ent.similarity.subset(valid_pos[active])
+                clustering, inst, info = _similarity_instance(
+                    source, w, classes, ent.class_names, frac, spec, int(rng.integers(2**31))
+                )
+                instances.append(inst)
+                prepared.append((sd, active, clustering))
+                report[f"side_{sd}"] = info
+        if instances:
+            res = solve_split_ilp(instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed)
+            report.update(_ilp_report(res))
+            for (sd, active, clustering), assign in zip(prepared, res.assignments):
+                entity_fold[sd] = (active, assign[clustering.labels])
+                report[f"side_{sd}"].update(_leakage_of(clustering, assign))
+        lookup = {}
+        for sd, (active, folds) in entity_fold.items():
+            full = np.full(len((side_a if sd == "a" else side_b).ids), -1, dtype=np.int64)
+            full[active] = folds
+            lookup[sd] = full
+        if len(sides) == 1:
+            fold[ok_idx] = lookup[sides[0]][(ia if sides[0] == "a" else ib)[ok_idx]]
+        else:
+            fa, fb = lookup["a"][ia[ok_idx]], lookup["b"][ib[ok_idx]]
+            same = fa == fb
+            fold[ok_idx[same]] = fa[same]
+            reason[ok_idx[~same]] = REASON_CROSS_FOLD
+            report["n_dropped"] = int((~same).sum())
+            report["dropped_fraction"] = float((~same).mean())
+    report.update(_fold_report(fold, np.ones(m), spec.names, ok_idx.size))
+    return SplitResult(fold, reason, tuple(spec.names), report)

