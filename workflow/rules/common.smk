@@ -49,6 +49,18 @@ def figure_files():
     ]
 
 
+def trial_inputs(wc):
+    inputs = {
+        "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
+        "scores": f"results/prepared/{wc.domain}/scores.csv",
+    }
+    if wc.representation != "none":
+        inputs["representation"] = (
+            f"results/prepared/{wc.domain}/representation_{wc.representation}.csv"
+        )
+    return inputs
+
+
 def final_targets():
     targets = []
     if trial_files("dataset_pool"):

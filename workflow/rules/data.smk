@@ -11,5 +11,7 @@ rule fetch:
     wildcard_constraints:
         path=".+",
     localrule: True
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/fetch.py"

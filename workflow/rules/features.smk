@@ -12,6 +12,8 @@ rule prepare_scores:
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/prepare_scores.py"
 
@@ -28,5 +30,7 @@ rule representation:
     resources:
         mem_mb=2000,
         runtime=10,
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/make_representation.py"

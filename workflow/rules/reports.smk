@@ -30,6 +30,8 @@ rule dataset_pool_tables:
         thresholds=config["thresholds"],
     log:
         "logs/tables/dataset_pool.log",
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/make_tables.py"
 
@@ -49,6 +51,8 @@ rule model_pool_table:
         ),
     log:
         "logs/tables/model_pool.log",
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/make_model_pool_table.py"
 
@@ -66,5 +70,7 @@ rule curve_figure:
         pdf="results/figures/curves_{domain}_{variation}.pdf",
     log:
         "logs/figures/curves_{domain}_{variation}.log",
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/plot_curves.py"

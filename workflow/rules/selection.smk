@@ -1,15 +1,3 @@
-def trial_inputs(wc):
-    inputs = {
-        "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
-        "scores": f"results/prepared/{wc.domain}/scores.csv",
-    }
-    if wc.representation != "none":
-        inputs["representation"] = (
-            f"results/prepared/{wc.domain}/representation_{wc.representation}.csv"
-        )
-    return inputs
-
-
 rule trials:
     """All trials of one (variation, domain, representation, strategy): one row per trial, k, metric."""
     input:
@@ -25,5 +13,7 @@ rule trials:
     resources:
         mem_mb=1500,
         runtime=30,
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/run_trials.py"

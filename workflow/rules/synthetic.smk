@@ -11,6 +11,8 @@ rule synthetic_trials:
     resources:
         mem_mb=1500,
         runtime=30,
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/run_synthetic.py"
 
@@ -38,5 +40,7 @@ rule synthetic_table:
         pdf="results/figures/synthetic.pdf",
     log:
         "logs/synthetic/table.log",
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/make_synthetic_table.py"

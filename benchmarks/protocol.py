@@ -1,0 +1,87 @@
+"""Wall time of the full default protocol per (domain, strategy), as the pipeline runs it.
+
+Usage: python benchmarks/protocol.py [--mirror ../shared/data] [--config config/config.yaml]
+
+Times every trial job of config/config.yaml (both variations, every representation) and the synthetic
+ablation, one after another on one core, and prints seconds per (domain, strategy), the total CPU
+time, and the ideal wall time on 2 cores (total / 2; the jobs are independent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+from benchdesign.config import domain_protocol, synthetic_settings, trial_combinations
+from benchdesign.data.sources import fetch, load_manifest
+from benchdesign.domains import HIGHER_IS_BETTER, domain_source_paths, load_representation, load_scores
+from benchdesign.protocol import dataset_pool_trials, model_pool_trials, score_cube
+from benchdesign.ranking import rank_scores
+from benchdesign.synthetic import SyntheticSettings, seed_trials
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def prepare(domain: str, config: dict, mirror: str, cache: Path) -> dict:
+    manifest = load_manifest(REPO / "data/sources.yaml")
+    files = {}
+    for path in domain_source_paths(domain, manifest):
+        files[path] = str(cache / path)
+        if not Path(files[path]).exists():
+            fetch(manifest[path], files[path], mirror=mirror, allow_download=False, log=lambda m: None)
+    scores = load_scores(domain, files, config["domains"][domain].get("models"))
+    ranks = rank_scores(scores, HIGHER_IS_BETTER[domain])
+    reps = {rep: load_representation(domain, rep, files, ranks).to_numpy()
+            for rep in config["domains"][domain]["representations"]}
+    cube = score_cube(scores, ranks.index, ranks.columns)
+    return {"ranks": ranks.to_numpy(), "cube": cube, "reps": reps}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mirror", default=str(REPO.parent / "shared" / "data"))
+    parser.add_argument("--config", default=str(REPO / "config/config.yaml"))
+    args = parser.parse_args()
+    config = yaml.safe_load(Path(args.config).read_text())
+    seconds: dict[tuple[str, str], float] = defaultdict(float)
+    with tempfile.TemporaryDirectory() as cache:
+        data = {}
+        for variation, domain, rep, strategy in trial_combinations(config):
+            if domain not in data:
+                data[domain] = prepare(domain, config, args.mirror, Path(cache))
+            d, p = data[domain], domain_protocol(config, domain)
+            X = d["reps"].get(rep, d["ranks"][:, :1] * 0)
+            settings = dict(strategy=strategy, ks=p["ks"], n_trials=p["n_trials"], alpha=p["alpha"],
+                            seed=config["seed"], options=p["options"])
+            start = time.perf_counter()
+            if variation == "dataset_pool":
+                dataset_pool_trials(d["ranks"], X, **settings)
+            else:
+                model_pool_trials(d["cube"], HIGHER_IS_BETTER[domain], X, **settings)
+            seconds[(domain, strategy)] += time.perf_counter() - start
+    section = config["synthetic"]
+    if section.get("enabled", True):
+        p = domain_protocol(config, None)
+        settings = SyntheticSettings(**synthetic_settings(config))
+        for strategy in section["strategies"]:
+            for regime in ("oracle", "broken"):
+                start = time.perf_counter()
+                for seed in range(section["n_seeds"]):
+                    seed_trials(regime, strategy, config["seed"] + seed, settings, p["ks"],
+                                section["trials_per_seed"], p["alpha"], p["options"])
+                seconds[("synthetic", strategy)] += time.perf_counter() - start
+    print(f"{'domain':<10} {'strategy':<15} {'seconds':>8}")
+    for (domain, strategy), value in seconds.items():
+        print(f"{domain:<10} {strategy:<15} {value:8.1f}")
+    total = sum(seconds.values())
+    print(f"total CPU time {total:.1f} s; ideal wall time on 2 cores {total / 2:.1f} s "
+          f"(goal: whole default run <= 600 s)")
+
+
+if __name__ == "__main__":
+    main()
