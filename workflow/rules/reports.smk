@@ -30,6 +30,9 @@ rule dataset_pool_tables:
         thresholds=config["thresholds"],
     log:
         "logs/tables/dataset_pool.log",
+    resources:
+        mem_mb=4000,
+        runtime=20,
     conda:
         "../envs/benchdesign.yaml"
     script:
@@ -51,6 +54,9 @@ rule model_pool_table:
         ),
     log:
         "logs/tables/model_pool.log",
+    resources:
+        mem_mb=4000,
+        runtime=20,
     conda:
         "../envs/benchdesign.yaml"
     script:
@@ -70,6 +76,9 @@ rule curve_figure:
         pdf="results/figures/curves_{domain}_{variation}.pdf",
     log:
         "logs/figures/curves_{domain}_{variation}.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
     conda:
         "../envs/benchdesign.yaml"
     script:

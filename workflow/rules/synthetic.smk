@@ -40,6 +40,9 @@ rule synthetic_table:
         pdf="results/figures/synthetic.pdf",
     log:
         "logs/synthetic/table.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
     conda:
         "../envs/benchdesign.yaml"
     script:
