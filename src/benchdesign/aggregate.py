@@ -17,13 +17,8 @@ import pandas as pd
 from scipy.stats import wilcoxon
 from tabulate import tabulate
 
-HIGHER_IS_BETTER: dict[str, bool] = {
-    "mae": False,
-    "spearman": True,
-    "kendall": True,
-    "ndcg5": True,
-    "mrr": True,
-}
+from benchdesign.metrics import HIGHER_IS_BETTER
+
 
 DOMAIN_ORDER = ("tsc", "recsys", "nlp", "synthetic")
 VARIATION_ORDER = ("dataset_pool", "model_pool")
