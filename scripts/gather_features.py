@@ -1,0 +1,26 @@
+"""Stack per-dataset feature vectors of one TSC representation into the raw matrix."""
+
+import pandas as pd
+
+from benchdesign.logs import start_log
+from benchdesign.tsc_features import gather_features
+from benchdesign.workflow_io import write_csv, write_text
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+vectors = [pd.read_csv(path, index_col=0) for path in snakemake.input.vectors]
+if not vectors:
+    raise ValueError("no dataset is available: see results/features/tsc/available.csv")
+present = {str(v.index[0]) for v in vectors}
+order = [d for d in snakemake.params.order if d in present]
+matrix, dropped, imputed = gather_features(
+    vectors, order=order, max_missing_fraction=snakemake.params.max_missing_fraction)
+log.info("%s: %d datasets x %d features", snakemake.wildcards.representation, *matrix.shape)
+if dropped:
+    log.info("dropped %d feature(s) undefined for more than %.0f%% of the datasets: %s", len(dropped),
+             100 * snakemake.params.max_missing_fraction, ", ".join(map(str, dropped)))
+if imputed:
+    log.info("filled %d feature(s) with the median over datasets: %s", len(imputed),
+             ", ".join(f"{c} ({n})" for c, n in imputed.items()))
+write_csv(matrix, snakemake.output.matrix, index=True)
+write_text("".join(f"{d}\n" for d in matrix.index), snakemake.output.datasets)

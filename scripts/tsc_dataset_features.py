@@ -1,0 +1,25 @@
+"""One representation of one UCR dataset -> a one-row CSV indexed by the dataset name."""
+
+import time
+
+from benchdesign.logs import start_log
+from benchdesign.tsc_data import read_ucr_tsv
+from benchdesign.tsc_features import dataset_features
+from benchdesign.workflow_io import write_csv
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+name, representation = snakemake.wildcards.dataset, snakemake.wildcards.representation
+options = dict(snakemake.params.options)
+X_train, y_train = read_ucr_tsv(snakemake.input.train)
+X_test, y_test = read_ucr_tsv(snakemake.input.test)
+log.info("%s %s: train %s, test %s, options %s", name, representation, X_train.shape, X_test.shape,
+         options)
+start = time.perf_counter()
+vector = dataset_features(representation, X_train, y_train, X_test, y_test, dataset=name,
+                          n_jobs=snakemake.threads if representation == "tsfresh" else 1, **options)
+log.info("%d features in %.2f s (%d undefined)", vector.size, time.perf_counter() - start,
+         int(vector.isna().sum()))
+frame = vector.to_frame().T
+frame.index.name = "dataset"
+write_csv(frame, snakemake.output[0], index=True)

