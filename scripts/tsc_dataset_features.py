@@ -2,6 +2,8 @@
 
 import time
 
+from threadpoolctl import threadpool_limits
+
 from benchdesign.logs import start_log
 from benchdesign.tsc_data import read_ucr_tsv
 from benchdesign.tsc_features import dataset_features
@@ -16,8 +18,10 @@ X_test, y_test = read_ucr_tsv(snakemake.input.test)
 log.info("%s %s: train %s, test %s, options %s", name, representation, X_train.shape, X_test.shape,
          options)
 start = time.perf_counter()
-vector = dataset_features(representation, X_train, y_train, X_test, y_test, dataset=name,
-                          n_jobs=snakemake.threads if representation == "tsfresh" else 1, **options)
+with threadpool_limits(limits=snakemake.threads):  # BLAS/OpenMP threads = the job's threads
+    vector = dataset_features(representation, X_train, y_train, X_test, y_test, dataset=name,
+                              n_jobs=snakemake.threads if representation == "tsfresh" else 1,
+                              **options)
 log.info("%d features in %.2f s (%d undefined)", vector.size, time.perf_counter() - start,
          int(vector.isna().sum()))
 frame = vector.to_frame().T

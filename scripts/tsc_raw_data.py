@@ -1,7 +1,10 @@
 """Rule tsc_available: which UCR datasets some source holds; rule tsc_raw_data: copy one of them."""
 
+import pandas as pd
+
 from benchdesign.logs import start_log
-from benchdesign.tsc_data import available_datasets, load_checksums, locate_dataset, materialise_dataset
+from benchdesign.tsc_data import (CHECKSUM_COLUMNS, available_datasets, load_checksums,
+                                  locate_dataset, materialise_dataset)
 from benchdesign.workflow_io import write_csv
 
 snakemake = globals()["snakemake"]
@@ -21,7 +24,7 @@ if snakemake.rule == "tsc_available":
              ", ".join(table.loc[~table["available"], "dataset"]) or "none")
 else:
     name = snakemake.wildcards.dataset
-    checksums = load_checksums(snakemake.params.checksums)
+    checksums = pd.DataFrame(list(snakemake.params.checksums), columns=list(CHECKSUM_COLUMNS))
     location = locate_dataset(name, checksums, allow_download=config.get("allow_download", True),
                               **sources)
     if location is None:

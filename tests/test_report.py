@@ -65,7 +65,7 @@ def report(tmp_path_factory, mirror_dir):
 def test_every_table_and_figure_is_in_the_report(report):
     run, files, _, _ = report
     outputs = sorted((run / "results/tables").glob("*.md")) + sorted((run / "results/figures").glob("*.png"))
-    assert len(outputs) == 12  # 5 tables, 6 curve figures, 1 synthetic figure
+    assert len(outputs) >= 12  # tiny config: 5 tables, 6 curve figures, 1 synthetic figure
     missing = [p.name for p in outputs if p.name not in files]
     assert not missing, f"not registered with report(...) in the rules: {missing}"
     changed = [p.name for p in outputs if files[p.name] != p.read_bytes()]

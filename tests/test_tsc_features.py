@@ -313,10 +313,12 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
         f"features:\n  tsc:\n    datasets: {WORKFLOW_DATASETS}\n    max_series: 60\n"
         "    landmarking_bootstrap: 4\n    tsfresh_parameters: minimal\n    tsfresh_threads: 1\n")
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-    run = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "--quiet",
-                          "--directory", str(tmp_path), "--snakefile", str(tmp_path / "Snakefile")],
-                         capture_output=True, text=True, env=env, timeout=600)
+    command = [sys.executable, "-m", "snakemake", "--cores", "2", "--directory", str(tmp_path),
+               "--snakefile", str(tmp_path / "Snakefile")]
+    run = subprocess.run(command + ["--quiet"], capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
+    again = subprocess.run(command + ["--dry-run"], capture_output=True, text=True, env=env, timeout=300)
+    assert "Nothing to be done" in again.stdout + again.stderr, (again.stdout + again.stderr)[-3000:]
     out = tmp_path / "results" / "features" / "tsc"
     available = pd.read_csv(out / "available.csv")
     assert available["dataset"].tolist() == WORKFLOW_DATASETS
@@ -328,8 +330,9 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
         assert np.isfinite(M.to_numpy()).all()
         assert (out / f"{rep}_datasets.txt").read_text().split() == present
     simple = pd.read_csv(out / "simple.csv", index_col=0)
-    assert simple.loc["GunPoint", ["n_train", "n_test", "series_length", "n_classes"]].tolist() == [50, 150, 150, 2]
-    assert simple.loc["ArrowHead", ["n_train", "n_test", "series_length", "n_classes"]].tolist() == [36, 175, 251, 3]
+    sizes = ["n_train", "n_test", "series_length", "n_classes"]
+    assert simple.loc["GunPoint", sizes].tolist() == [50, 150, 150, 2]
+    assert simple.loc["ArrowHead", sizes].tolist() == [36, 175, 251, 3]
     assert simple.loc["ItalyPowerDemand", "is_binary"] == 1 and simple.loc["ArrowHead", "is_binary"] == 0
     # the gathered rows equal the library computed directly on aeon's copies
     from benchdesign.tsc_data import read_ucr_ts

@@ -173,8 +173,14 @@ def transformer_embeddings(texts: pd.Series, model: str = "bert-base-uncased", m
         raise ImportError("the transformer encoder needs torch and transformers: "
                           "pip install 'benchdesign[nlp-encoder]'") from exc
     local = Path(model).is_dir()
-    tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=local)
-    encoder = AutoModel.from_pretrained(model, local_files_only=local).to(device).eval()
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=local)
+        encoder = AutoModel.from_pretrained(model, local_files_only=local).to(device).eval()
+    except OSError as exc:
+        kind = "local directory" if local else "hub id"
+        raise OSError(f"cannot load the encoder {model!r} ({kind}): {str(exc).rstrip('.')}. Without "
+                      "internet access, point the encoder at a local directory holding the model "
+                      "and its tokenizer (e.g. one written by save_pretrained).") from exc
     chunks = []
     items = [str(t) for t in texts]
     with torch.no_grad():

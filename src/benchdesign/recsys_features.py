@@ -93,20 +93,20 @@ def interaction_features(interactions: pd.DataFrame, user: str = "user", item: s
     if not 0.0 < long_tail_share < 1.0:
         raise ValueError(f"long_tail_share must be in (0, 1), got {long_tail_share}")
     frame = interactions[[user, item]]
-    U = frame[user].nunique()
-    I = frame[item].nunique()
-    R = len(frame)
+    n_users = frame[user].nunique()
+    n_items = frame[item].nunique()
+    n_rows = len(frame)
     item_counts = frame.groupby(item, sort=True).size()
     user_counts = frame.groupby(user, sort=True).size()
 
     # popularity bias: mean over a user's rows of (distinct users of the item / U)
-    popularity = frame.groupby(item)[user].nunique() / U
+    popularity = frame.groupby(item)[user].nunique() / n_users
     user_bias = frame[item].map(popularity).groupby(frame[user]).mean()
     apb, stpb, skpb, kupb = _moments(user_bias)
 
     # long tail: items by count descending, ties by item id (stable sort on the id-sorted counts)
     ranked = item_counts.sort_values(ascending=False, kind="stable")
-    head_end = int(np.argmax(ranked.cumsum().to_numpy() / R > long_tail_share))
+    head_end = int(np.argmax(ranked.cumsum().to_numpy() / n_rows > long_tail_share))
     long_tail = set(ranked.index[head_end:])
     distinct = frame.drop_duplicates()
     in_tail = distinct[item].isin(long_tail)
@@ -114,8 +114,9 @@ def interaction_features(interactions: pd.DataFrame, user: str = "user", item: s
     ltavg, ltstd, ltsk, ltku = _moments(lt_share)
 
     values = {
-        "Nu": U, "Ni": I, "Nr": R, "SpaceSize": U * I, "Shape": U / I, "Density": R / (U * I),
-        "Rpu": R / U, "Rpi": R / I,
+        "Nu": n_users, "Ni": n_items, "Nr": n_rows, "SpaceSize": n_users * n_items,
+        "Shape": n_users / n_items, "Density": n_rows / (n_users * n_items),
+        "Rpu": n_rows / n_users, "Rpi": n_rows / n_items,
         "Ginii": gini_coefficient(item_counts.to_numpy()),
         "Giniu": gini_coefficient(user_counts.to_numpy()),
         "APB": apb, "StPB": stpb, "SkPB": skpb, "KuPB": kupb,

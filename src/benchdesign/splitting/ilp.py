@@ -19,6 +19,7 @@ branches only on X.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -196,14 +197,9 @@ def _leakage_terms(inst: ClusterInstance, x: cp.Variable, scale: float) -> tuple
     return (w / scale) @ zeta[:, 0], cons
 
 
-_BANNER_SILENCED = False
-
-
+@functools.cache
 def _silence_highs_banner() -> None:
     """highspy prints a banner to stdout when the first Highs object is created; swallow it once."""
-    global _BANNER_SILENCED
-    if _BANNER_SILENCED:
-        return
     import highspy
 
     sys.stdout.flush()
@@ -215,7 +211,6 @@ def _silence_highs_banner() -> None:
     finally:
         os.dup2(saved, 1)
         os.close(saved)
-    _BANNER_SILENCED = True
 
 
 def _solve(problem: cp.Problem, solver: str, time_limit: float, seed: int) -> tuple[str, float]:

@@ -19,8 +19,7 @@ from benchdesign.splitting.similarity import (
     KmerSimilarity,
     MatrixSimilarity,
     VectorSimilarity,
-    morgan_fingerprints,
-    parse_smiles,
+    smiles_fingerprints,
 )
 from benchdesign.splitting.tasks import EntitySet
 
@@ -151,14 +150,12 @@ def entities_from_table(
     if smiles_col is not None:
         _require(df, smiles_col, "SMILES column")
         smiles = df[smiles_col].tolist()
-        mols, valid = parse_smiles(smiles)
+        bits, valid = smiles_fingerprints(smiles, radius=radius, n_bits=n_bits)
         reason = "invalid_smiles"
         if not valid.all() and not drop_invalid:
             raise ValueError(_report_invalid(what, reason, ids, smiles, np.flatnonzero(~valid)))
         if valid.any():
-            similarity = FingerprintSimilarity(
-                *morgan_fingerprints([m for m in mols if m is not None], radius=radius, n_bits=n_bits)
-            )
+            similarity = FingerprintSimilarity(bits)
     elif sequence_col is not None:
         _require(df, sequence_col, "sequence column")
         seqs = df[sequence_col].tolist()

@@ -31,7 +31,7 @@ from benchdesign.splitting.inputs import (
 )
 from benchdesign.splitting.tasks import EntitySet, SplitResult, SplitSpec, split_entities, split_interactions
 
-__all__ = ["EntityInput", "SplitJob", "load_entities", "run_split", "write_atomic", "write_split_tsv"]
+__all__ = ["EntityInput", "SplitJob", "load_entities", "run_split", "summarize", "write_atomic", "write_split_tsv"]
 
 
 @dataclass(frozen=True)
@@ -145,3 +145,23 @@ def run_split(job: SplitJob) -> SplitResult:
     if job.report:
         write_atomic(job.report, report_text)
     return result
+
+
+def summarize(result: SplitResult) -> str:
+    """Human-readable summary lines of a split (fold sizes, unassigned rows, leakage, solver status)."""
+    rep = result.report
+    sizes = ", ".join(f"{k} {int(v)}" for k, v in rep.get("fold_sizes", {}).items())
+    line = f"{rep['task']}: {rep['n_rows']} rows -> {sizes}; unassigned {int((result.fold < 0).sum())}"
+    if "scaled_leakage" in rep:
+        line += f"; scaled L(pi) {rep['scaled_leakage']:.4f}"
+    if "n_dropped" in rep:
+        line += f"; dropped interactions {rep['n_dropped']}"
+    if "solver_status" in rep:
+        line += f"; solver {rep['solver']} {rep['solver_status']}"
+    lines = [line]
+    for side in ("side_a", "side_b"):
+        if side in rep and "scaled_leakage" in rep[side]:
+            lines.append(f"{side}: scaled L(pi) {rep[side]['scaled_leakage']:.4f}")
+    if rep.get("solver_status") == "time_limit":
+        lines.append(f"note: {rep['solver_message']}")
+    return "\n".join(lines)

