@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clusters", type=int, default=50)
     ap.add_argument("--epsilon", type=float, default=0.1)
     ap.add_argument("--delta", type=float, default=0.1)
-    ap.add_argument("--time-limit", type=float, default=30.0, help="benchdesign's ILP time limit")
+    ap.add_argument("--time-limit", type=float, default=10.0, help="benchdesign's ILP time limit")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0, help="use only the first N valid molecules (smoke tests)")
     ap.add_argument("--workdir", help="keep inputs/outputs here (default: a temporary directory)")

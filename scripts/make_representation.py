@@ -9,8 +9,10 @@ from benchdesign.workflow_io import cached_inputs, write_csv
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
 wc = snakemake.wildcards
-files = cached_inputs(snakemake.input.data)
 ranks = pd.read_csv(snakemake.input.ranks, index_col=0)
-representation = load_representation(wc.domain, wc.representation, files, ranks)
+features = pd.read_csv(snakemake.input.features[0], index_col=0) if snakemake.input.features else None
+representation = load_representation(
+    wc.domain, wc.representation, cached_inputs(snakemake.input.data), ranks, features
+)
 log.info("%s/%s: %d datasets x %d features", wc.domain, wc.representation, *representation.shape)
 write_csv(representation, snakemake.output[0], index=True)

@@ -100,12 +100,26 @@ def _trial_files(workdir: Path) -> list[Path]:
     return sorted((workdir / "results/trials").rglob("*.csv")) if (workdir / "results/trials").is_dir() else []
 
 
-def _run_until(workdir: Path, n_trials: int, sig: int, log: Path, *args: str) -> list[Path]:
+# One domain and one variation (11 trial files, 18 jobs): cheaper than the tiny config, enough to interrupt twice.
+ONE_DOMAIN = """\
+protocol:
+  variations: [dataset_pool]
+domains:
+  tsc: {enabled: false}
+  nlp: {enabled: false}
+  recsys:
+    representations: [interaction, oracle]
+synthetic:
+  enabled: false
+"""
+
+
+def _run_until(workdir: Path, configfiles, n_trials: int, sig: int, log: Path, *args: str) -> list[Path]:
     """Start snakemake in its own session, wait for n_trials trial files, then send sig to the whole
     process group (as Ctrl-C does / as a crashed node would); return the trial files present at that moment."""
     with log.open("w") as fh:
-        proc = subprocess.Popen(snakemake_cmd(workdir, *args), stdout=fh, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(snakemake_cmd(workdir, *args, configfiles=configfiles), stdout=fh,
+                                stderr=subprocess.STDOUT, start_new_session=True)
         try:
             deadline = time.monotonic() + 900
             while len(_trial_files(workdir)) < n_trials:
@@ -114,7 +128,7 @@ def _run_until(workdir: Path, n_trials: int, sig: int, log: Path, *args: str) ->
                                          f"existed:\n{log.read_text()[-4000:]}")
                 if time.monotonic() > deadline:
                     raise AssertionError(f"no {n_trials} trial files after 900 s:\n{log.read_text()[-4000:]}")
-                time.sleep(0.2)
+                time.sleep(0.1)
             present = _trial_files(workdir)
             os.killpg(proc.pid, sig)
             proc.wait(timeout=180)
@@ -126,31 +140,39 @@ def _run_until(workdir: Path, n_trials: int, sig: int, log: Path, *args: str) ->
     return present
 
 
-def test_interrupted_run_completes_on_rerun_with_identical_tables(tiny_run, tmp_path, mirror_dir):
-    work = tmp_path / "interrupted"
-    work.mkdir()
+def _outputs(workdir: Path) -> list[Path]:
+    return sorted(p.relative_to(workdir) for d in ("results/tables", "results/trials")
+                  for p in (workdir / d).rglob("*") if p.suffix in (".csv", ".md"))
+
+
+def test_interrupted_run_completes_on_rerun_with_identical_tables(tmp_path, mirror_dir):
+    (tmp_path / "one_domain.yaml").write_text(ONE_DOMAIN)
+    configs = (TINY, tmp_path / "one_domain.yaml")
     mirror = f"mirror={mirror_dir}"
+    reference, work = tmp_path / "uninterrupted", tmp_path / "interrupted"
+    reference.mkdir()
+    work.mkdir()
+    snakemake(reference, "--config", mirror, configfiles=configs)
+    assert len(_trial_files(reference)) == 11
     # 1. Ctrl-C (SIGINT to the process group): snakemake stops its jobs, removes their partial outputs and
     #    its lock.
-    first = _run_until(work, 3, signal.SIGINT, tmp_path / "sigint.log", "--config", mirror)
+    first = _run_until(work, configs, 2, signal.SIGINT, tmp_path / "sigint.log", "--config", mirror)
     assert not (work / "results/tables/table1_auc.csv").exists()
     assert not list((work / ".snakemake/locks").glob("*")), "SIGINT left a lock behind"
     # 2. Carry on, then a hard kill (SIGKILL of snakemake and its jobs): the lock and incomplete markers stay.
-    at_kill = _run_until(work, len(first) + 6, signal.SIGKILL, tmp_path / "sigkill.log", "--rerun-incomplete",
-                         "--config", mirror)
+    at_kill = _run_until(work, configs, len(first) + 4, signal.SIGKILL, tmp_path / "sigkill.log",
+                         "--rerun-incomplete", "--config", mirror)
+    assert len(at_kill) < 11
     mtimes = {p: p.stat().st_mtime_ns for p in at_kill}
     # 3. The documented recovery: unlock, then rerun with --rerun-incomplete to completion.
-    snakemake(work, "--unlock", "--config", mirror)
-    snakemake(work, "--rerun-incomplete", "--config", mirror)
+    snakemake(work, "--unlock", "--config", mirror, configfiles=configs)
+    snakemake(work, "--rerun-incomplete", "--config", mirror, configfiles=configs)
     # Finished trial files were kept; at most the 2 jobs running at the kill (--cores 2) were redone.
     kept = [p for p, m in mtimes.items() if p.exists() and p.stat().st_mtime_ns == m]
     assert len(kept) >= len(at_kill) - 2, (len(kept), len(at_kill))
-    expected = sorted(p.relative_to(tiny_run) for d in ("results/tables", "results/trials")
-                      for p in (tiny_run / d).rglob("*") if p.suffix in (".csv", ".md"))
-    got = sorted(p.relative_to(work) for d in ("results/tables", "results/trials")
-                 for p in (work / d).rglob("*") if p.suffix in (".csv", ".md"))
-    assert got == expected
-    different = [str(p) for p in expected if (work / p).read_bytes() != (tiny_run / p).read_bytes()]
+    expected = _outputs(reference)
+    assert _outputs(work) == expected and len(expected) > 11
+    different = [str(p) for p in expected if (work / p).read_bytes() != (reference / p).read_bytes()]
     assert not different, f"differ from the uninterrupted run: {different}"
-    result = snakemake(work, "--dry-run", "--config", mirror)
+    result = snakemake(work, "--dry-run", "--config", mirror, configfiles=configs)
     assert "Nothing to be done" in result.stdout + result.stderr

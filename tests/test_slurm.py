@@ -98,7 +98,10 @@ def runs(mirror_dir, tmp_path_factory):
         skip_or_fail(reason)
     # Compute nodes must see the working directory: BENCHDESIGN_SLURM_WORKDIR=DIR on a shared file system.
     shared = os.environ.get("BENCHDESIGN_SLURM_WORKDIR")
-    slurm_dir = Path(tempfile.mkdtemp(prefix="slurm_run_", dir=shared)) if shared else tmp_path_factory.mktemp("slurm_run")
+    if shared:
+        slurm_dir = Path(tempfile.mkdtemp(prefix="slurm_run_", dir=shared))
+    else:
+        slurm_dir = tmp_path_factory.mktemp("slurm_run")
     local_dir = tmp_path_factory.mktemp("local_run")
     log = slurm_dir.parent / f"{slurm_dir.name}.log"
     with log.open("w") as fh:
@@ -116,9 +119,11 @@ def runs(mirror_dir, tmp_path_factory):
                     proc.wait(timeout=60)
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
     out = log.read_text()
     if proc.returncode != 0:
-        slurm_logs = "".join(f"\n== {p}\n{p.read_text()[-2000:]}" for p in slurm_dir.glob(".snakemake/slurm_logs/**/*.log"))
+        slurm_logs = "".join(f"\n== {p}\n{p.read_text()[-2000:]}"
+                             for p in slurm_dir.glob(".snakemake/slurm_logs/**/*.log"))
         raise AssertionError(f"SLURM run failed (rc {proc.returncode}):\n{out[-5000:]}{slurm_logs}")
     assert local.returncode == 0, f"local run failed:\n{local.stderr[-5000:]}"
     plan = subprocess.run(snakemake_cmd(local_dir, mirror_dir, "--cores", "2", "--dry-run", "--forceall"),
@@ -142,7 +147,8 @@ def planned_jobs(dry_run: str) -> list[tuple[str, bool, dict[str, str]]]:
 
 def submitted(out: str) -> dict[str, str]:
     """SLURM job id -> rule, from snakemake's 'submitted with SLURM jobid N (log: .../rule_<rule>/...)' lines."""
-    return {m.group(1): m.group(2) for m in re.finditer(r"submitted with SLURM jobid (\d+) \(log: \S*/rule_(\w+)/", out)}
+    pattern = r"submitted with SLURM jobid (\d+) \(log: \S*/rule_(\w+)/"
+    return {m.group(1): m.group(2) for m in re.finditer(pattern, out)}
 
 
 def job_record(job_id: str) -> dict[str, str]:

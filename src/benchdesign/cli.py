@@ -33,6 +33,7 @@ def _split_command(args: argparse.Namespace) -> int:
         seed=args.seed,
         n_micro=args.micro_clusters,
         refine=not args.no_refine,
+        node_limit=args.node_limit,
     )
     side_a = EntityInput(
         path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
@@ -96,8 +97,12 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--delta", type=float, default=0.1, help="relative error of the stratification (eq. 4)")
     p.add_argument("--linkage", choices=LINKAGES, default="average", help="inter-cluster similarity")
     p.add_argument("--solver", default="HIGHS", help="cvxpy MILP solver (default HIGHS)")
-    p.add_argument("--time-limit", type=float, default=30.0, help="ILP time limit in seconds (default 30)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed -> same split)")
+    p.add_argument("--time-limit", type=float, default=10.0,
+                   help="ILP time limit in seconds (default 10; the best assignment found is returned)")
+    p.add_argument("--node-limit", type=int,
+                   help="branch-and-bound node cap: a reproducible limit (a time-out depends on machine load)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed (same seed -> same split when the ILP ends by optimality or --node-limit)")
     p.add_argument("--no-refine", action="store_true", help="skip the micro-cluster refinement of the ILP solution")
     p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
     p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")

@@ -16,9 +16,14 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "design_lambda": 1.0,
 }
 DOMAIN_REPRESENTATIONS = {
-    "tsc": ("oracle",),
+    "tsc": ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking", "oracle"),
     "recsys": ("interaction", "oracle"),
-    "nlp": ("metadata", "oracle"),
+    "nlp": ("description", "metadata", "oracle"),
+}
+# Representations computed by the feature rules into results/features/<domain>/<name>.csv.
+FEATURE_REPRESENTATIONS = {
+    "tsc": ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking"),
+    "nlp": ("description",),
 }
 SYNTHETIC_KEYS = (
     "n_datasets", "n_models", "n_folds", "d_lat", "d_rep", "sigma_ds", "sigma_fold", "sigma", "lam",
@@ -83,3 +88,9 @@ def synthetic_settings(config: dict) -> dict[str, Any]:
     """Benchmark sizes and noise levels of the synthetic ablation (section 6.4)."""
     section = config.get("synthetic") or {}
     return {key: section[key] for key in SYNTHETIC_KEYS if key in section}
+
+
+def feature_representations(config: dict, domain: str) -> list[str]:
+    """The domain's enabled representations that feature rules compute from raw data."""
+    return [r for r in domain_representations(config, domain)
+            if r in FEATURE_REPRESENTATIONS.get(domain, ())]

@@ -69,10 +69,20 @@ def load_scores(domain: str, files: Mapping[str, str], models: Sequence[str] | N
 
 
 def load_representation(
-    domain: str, representation: str, files: Mapping[str, str], dataset_ranks: pd.DataFrame
+    domain: str,
+    representation: str,
+    files: Mapping[str, str],
+    dataset_ranks: pd.DataFrame,
+    features: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Standardised representation (datasets × features) in the row order of ``dataset_ranks``."""
-    if representation == "oracle":
+    """Standardised representation (datasets × features) in the row order of ``dataset_ranks``.
+
+    ``features`` is the raw matrix of a representation computed by the feature rules (TSC
+    features, NLP descriptions); the others are built here from the domain's inputs.
+    """
+    if features is not None:
+        raw = features
+    elif representation == "oracle":
         raw = oracle_representation(dataset_ranks)
     elif (domain, representation) == ("recsys", "interaction"):
         raw = recsys_interaction_representation(
@@ -88,3 +98,20 @@ def load_representation(
             f"{domain}/{representation}: no features for dataset(s) {list(missing)} of the score table"
         )
     return standardize(raw.loc[dataset_ranks.index])
+
+
+def common_datasets(dataset_lists: Sequence[Sequence[str]]) -> set[str] | None:
+    """Datasets covered by every feature representation (None when there is none)."""
+    if not dataset_lists:
+        return None
+    return set.intersection(*(set(names) for names in dataset_lists))
+
+
+def restrict_datasets(scores: pd.DataFrame, keep: set[str] | None, what: str) -> pd.DataFrame:
+    """Keep the datasets in ``keep`` (all when None); error when fewer than two remain."""
+    if keep is None:
+        return scores
+    kept = scores[scores["dataset"].isin(keep)]
+    if kept["dataset"].nunique() < 2:
+        raise ValueError(f"{what}: only {kept['dataset'].nunique()} dataset(s) have every representation")
+    return kept

@@ -115,12 +115,23 @@ def test_time_limit_returns_best_feasible_and_says_so():
     assert check_assignment(inst, res.assignments[0], 0.05, 0.1) == []
 
 
+def test_node_limit_is_reproducible():
+    inst = random_instance(np.random.default_rng(4), 20, (0.7, 0.3))
+    runs = [solve_split_ilp([inst], 0.05, 0.1, time_limit=60, node_limit=5, seed=1) for _ in range(2)]
+    assert runs[0].status in ("node_limit", "optimal")
+    np.testing.assert_array_equal(runs[0].assignments[0], runs[1].assignments[0])
+    assert check_assignment(inst, runs[0].assignments[0], 0.05, 0.1) == []
+
+
 def test_solver_options_validation():
     with pytest.raises(ValueError, match="not an installed"):
         solver_options("NOSUCHSOLVER", 10)
     with pytest.raises(ValueError, match="time_limit"):
         solver_options("HIGHS", 0)
     assert solver_options("HIGHS", 5)["time_limit"] == 5.0
+    assert solver_options("HIGHS", 5, node_limit=7)["mip_max_nodes"] == 7
+    with pytest.raises(ValueError, match="node_limit"):
+        solver_options("HIGHS", 5, node_limit=0)
 
 
 def test_group_counts_respect_fractions_and_classes():

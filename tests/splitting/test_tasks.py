@@ -170,6 +170,7 @@ def test_s2_on_datasail_toy_with_precomputed_matrices():
     (dict(solver="NOPE"), "not an installed"),
     (dict(time_limit=0), "time_limit"),
     (dict(names=("train", "unassigned")), "reserved"),
+    (dict(seed=-1), "seed"),
 ])
 def test_spec_validation(kwargs, match):
     with pytest.raises(ValueError, match=match):

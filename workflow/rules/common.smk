@@ -3,7 +3,9 @@ import dataclasses
 from snakemake.utils import validate
 
 from benchdesign.config import (
+    FEATURE_REPRESENTATIONS,
     domain_protocol,
+    feature_representations,
     enabled_domains,
     synthetic_settings,
     trial_combinations,
@@ -29,6 +31,22 @@ wildcard_constraints:
 def fetched(domain):
     """Local copies of every input file of a domain."""
     return [f"{DATA_CACHE}/{p}" for p in domain_source_paths(domain, MANIFEST)]
+
+
+def feature_matrix(domain, representation):
+    """Raw matrix of a representation computed by the feature rules, if it is one."""
+    if representation in FEATURE_REPRESENTATIONS.get(domain, ()):
+        return [f"results/features/{domain}/{representation}.csv"]
+    return []
+
+
+def feature_dataset_lists(domain):
+    """Dataset lists of the domain's enabled feature representations that cover a subset."""
+    return [
+        f"results/features/{domain}/{rep}_datasets.txt"
+        for rep in feature_representations(config, domain)
+        if domain == "tsc"
+    ]
 
 
 def trial_files(variation=None):

@@ -1,10 +1,13 @@
 rule prepare_scores:
-    """Scores of one domain in long form and per-dataset model ranks (1 = best, ties averaged)."""
+    """Scores of one domain in long form and per-dataset model ranks (1 = best, ties averaged),
+    restricted to the datasets every enabled feature representation covers."""
     input:
         data=lambda wc: fetched(wc.domain),
+        covered=lambda wc: feature_dataset_lists(wc.domain),
     output:
         scores="results/prepared/{domain}/scores.csv",
         ranks="results/prepared/{domain}/dataset_ranks.csv",
+        datasets="results/prepared/{domain}/datasets_used.txt",
     params:
         models=lambda wc: config["domains"][wc.domain].get("models"),
     log:
@@ -23,6 +26,7 @@ rule representation:
     input:
         data=lambda wc: fetched(wc.domain),
         ranks="results/prepared/{domain}/dataset_ranks.csv",
+        features=lambda wc: feature_matrix(wc.domain, wc.representation),
     output:
         "results/prepared/{domain}/representation_{representation}.csv",
     log:

@@ -81,7 +81,7 @@ class ClusterInstance:
 
 @dataclass(frozen=True)
 class IlpResult:
-    """assignments: one (K_r,) fold index array per instance; status 'optimal' or 'time_limit'."""
+    """assignments: one (K_r,) fold index array per instance; status 'optimal', 'time_limit' or 'node_limit'."""
 
     assignments: tuple[np.ndarray, ...]
     status: str
@@ -100,8 +100,29 @@ def available_milp_solvers() -> list[str]:
     return list(INSTALLED_MI_SOLVERS)
 
 
-def solver_options(solver: str, time_limit: float, seed: int = 0) -> dict:
-    """cvxpy keyword arguments that impose ``time_limit`` seconds (and a seed where supported)."""
+_NODE_LIMIT_OPTIONS = {
+    "HIGHS": lambda k: {"mip_max_nodes": k},
+    "SCIPY": lambda k: {"scipy_options": {"node_limit": k}},
+    "SCIP": lambda k: {"scip_params": {"limits/nodes": k}},
+    "GUROBI": lambda k: {"NodeLimit": k},
+}
+
+
+def _merge(base: dict, extra: dict) -> dict:
+    out = dict(base)
+    for key, value in extra.items():
+        out[key] = {**out[key], **value} if isinstance(value, dict) and key in out else value
+    return out
+
+
+def solver_options(solver: str, time_limit: float, seed: int = 0, node_limit: int | None = None) -> dict:
+    """cvxpy keyword arguments that impose ``time_limit`` seconds (and a seed where supported).
+
+    ``node_limit`` caps the branch-and-bound nodes instead of relying on wall time alone: a run
+    stopped by it is reproducible, whereas the best assignment at a time-out depends on machine load.
+    """
+    if node_limit is not None and node_limit < 1:
+        raise ValueError(f"node_limit must be >= 1, got {node_limit}")
     if time_limit <= 0:
         raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
     name = solver.upper()
@@ -122,7 +143,11 @@ def solver_options(solver: str, time_limit: float, seed: int = 0) -> dict:
     }
     if name not in options:
         raise ValueError(f"no time-limit option known for solver {solver!r}; use one of {sorted(options)}")
-    return options[name]
+    if node_limit is None:
+        return options[name]
+    if name not in _NODE_LIMIT_OPTIONS:
+        raise ValueError(f"no node-limit option known for solver {solver!r}; use one of {sorted(_NODE_LIMIT_OPTIONS)}")
+    return _merge(options[name], _NODE_LIMIT_OPTIONS[name](int(node_limit)))
 
 
 def lower_bounds(total: float, fractions: np.ndarray, slack: float) -> np.ndarray:
@@ -147,7 +172,7 @@ def check_assignment(inst: ClusterInstance, folds: np.ndarray, epsilon: float, d
         cls = np.asarray(inst.classes, dtype=float)
         per = cls.T @ x
         lbc = np.outer(cls.sum(axis=0), inst.fractions) * (1.0 - delta) - _TOL * max(1.0, cls.sum())
-        for c, i in zip(*np.nonzero(per < lbc)):
+        for c, i in zip(*np.nonzero(per < lbc), strict=True):
             name = inst.class_names[c] if c < len(inst.class_names) else str(c)
             bad.append(f"(15) class {name} fold {i}: {per[c, i]:g} < {lbc[c, i]:g}")
     return bad
@@ -213,8 +238,10 @@ def _silence_highs_banner() -> None:
         os.close(saved)
 
 
-def _solve(problem: cp.Problem, solver: str, time_limit: float, seed: int) -> tuple[str, float]:
-    options = solver_options(solver, time_limit, seed)
+def _solve(
+    problem: cp.Problem, solver: str, time_limit: float, seed: int, node_limit: int | None = None
+) -> tuple[str, float]:
+    options = solver_options(solver, time_limit, seed, node_limit)
     if solver.upper() == "HIGHS":
         _silence_highs_banner()
     start = time.perf_counter()
@@ -267,12 +294,14 @@ def solve_split_ilp(
     epsilon: float = 0.1,
     delta: float = 0.1,
     solver: str = "HIGHS",
-    time_limit: float = 60.0,
+    time_limit: float = 10.0,
     seed: int = 0,
+    node_limit: int | None = None,
 ) -> IlpResult:
     """Solve eqs. (12)-(18) jointly for all entity types (R = len(instances); one for S1, two for S2).
 
-    Returns the optimal assignment, or on time-out the best feasible one found (status 'time_limit').
+    Returns the optimal assignment, or on time-out the best feasible one found (status 'time_limit';
+    'node_limit' when ``node_limit`` branch-and-bound nodes were explored first).
     Raises :class:`InfeasibleSplitError` naming the violated constraint family and the smallest
     epsilon/delta that would be feasible, and RuntimeError when the time limit passes before any
     feasible assignment is found.
@@ -295,11 +324,11 @@ def solve_split_ilp(
             terms.append(term)
     objective = cp.Minimize(cp.sum(cp.hstack(terms)) if terms else cp.Constant(0.0))
     problem = cp.Problem(objective, cons)
-    status, seconds = _solve(problem, solver, time_limit, seed)
+    status, seconds = _solve(problem, solver, time_limit, seed, node_limit)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
         raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed))
     assignments = []
-    for inst, x in zip(instances, xs):
+    for inst, x in zip(instances, xs, strict=True):
         if x.value is None:
             raise RuntimeError(
                 f"solver {solver} returned status {status!r} without an assignment "
@@ -312,7 +341,7 @@ def solve_split_ilp(
                 f"(status {status!r}); increase the time limit"
             )
         assignments.append(folds)
-    objective_value = sum(assignment_objective(i, a) for i, a in zip(instances, assignments))
+    objective_value = sum(assignment_objective(i, a) for i, a in zip(instances, assignments, strict=True))
     bound = None
     extra = {}
     stats = problem.solver_stats
@@ -323,9 +352,11 @@ def solve_split_ilp(
     if status == cps.OPTIMAL:
         label, message = "optimal", "optimal assignment found"
     elif status in (cps.USER_LIMIT, cps.OPTIMAL_INACCURATE):
-        label = "time_limit"
+        by_nodes = node_limit is not None and seconds < 0.95 * time_limit
+        label = "node_limit" if by_nodes else "time_limit"
+        reached = f"node limit of {node_limit}" if by_nodes else f"time limit of {time_limit} s"
         message = (
-            f"time limit of {time_limit} s reached: returning the best feasible assignment found "
+            f"{reached} reached: returning the best feasible assignment found "
             f"(objective {objective_value:.6g}" + (f", lower bound {bound:.6g})" if bound is not None else ")")
         )
     else:
@@ -342,7 +373,7 @@ def solve_group_counts(
     classes: np.ndarray | None = None,
     class_names: tuple[str, ...] = (),
     solver: str = "HIGHS",
-    time_limit: float = 60.0,
+    time_limit: float = 10.0,
     seed: int = 0,
 ) -> np.ndarray:
     """Identity-based splitting (I1/I2): how many members of each group go to each fold.

@@ -164,7 +164,7 @@ def entities_from_table(
         if not valid.all() and not drop_invalid:
             raise ValueError(_report_invalid(what, reason, ids, seqs, np.flatnonzero(~valid)))
         if valid.any():
-            similarity = KmerSimilarity.from_sequences([q for q, v in zip(seqs, valid) if v], k=kmer)
+            similarity = KmerSimilarity.from_sequences([q for q, v in zip(seqs, valid, strict=True) if v], k=kmer)
     elif feature_cols:
         for c in feature_cols:
             _require(df, c, "feature column")

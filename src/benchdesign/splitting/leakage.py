@@ -136,7 +136,7 @@ def leakage_summary(
             c1 = min(c0 + block_size, m)
             tile = src.block(active[r0:r1], active[c0:c1]).astype(np.float64)
             factor = 1.0 if c0 == r0 else 2.0  # off-diagonal tiles stand for both orders
-            for j, (mw, oh) in enumerate(zip(masks, onehots)):
+            for j, (mw, oh) in enumerate(zip(masks, onehots, strict=True)):
                 t = tile * mw[r0:r1, None] * mw[None, c0:c1]
                 totals[j] += factor * t.sum()
                 same[j] += factor * np.einsum("if,if->", t @ oh[c0:c1], oh[r0:r1])

@@ -90,7 +90,8 @@ def refine_assignment(
                 ib = np.flatnonzero(folds == q)
                 if ia.size == 0 or ib.size == 0:
                     continue
-                g = (conn[ia, q] - conn[ia, p])[:, None] + (conn[ib, p] - conn[ib, q])[None, :] - 2.0 * w[np.ix_(ia, ib)]
+                g = (conn[ia, q] - conn[ia, p])[:, None] + (conn[ib, p] - conn[ib, q])[None, :]
+                g -= 2.0 * w[np.ix_(ia, ib)]  # the edge between a and b stays cut
                 dk = kappa[ib][None, :] - kappa[ia][:, None]  # change of fold p's size
                 ok = (size[p] + dk >= lb[p]) & (size[q] - dk >= lb[q])
                 if cls.shape[1]:

@@ -59,6 +59,10 @@ class SplitSpec:
     solver : cvxpy MILP solver name; time_limit : seconds per ILP; seed : all randomness
     n_micro : leader pre-clustering size (see clustering); block_size : tile edge for n x n passes
     refine : improve the ILP's assignment by moving/swapping micro-clusters while L(pi) drops (refine.py)
+    node_limit : optional branch-and-bound node cap (reproducible, unlike a time-out; see ilp.solver_options)
+
+    The same seed gives the same split whenever the ILP ends by optimality or by ``node_limit``; when
+    ``time_limit`` stops it, the best assignment found can depend on the machine's speed and load.
     """
 
     fractions: tuple[float, ...] = (0.8, 0.2)
@@ -68,11 +72,12 @@ class SplitSpec:
     delta: float = 0.1
     linkage: str = "average"
     solver: str = "HIGHS"
-    time_limit: float = 30.0
+    time_limit: float = 10.0
     seed: int = 0
     n_micro: int = DEFAULT_MICRO
     block_size: int = DEFAULT_BLOCK
     refine: bool = True
+    node_limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,13 @@ def validate_spec(spec: SplitSpec) -> None:
     if spec.linkage not in LINKAGES:
         raise ValueError(f"linkage must be one of {LINKAGES}, got {spec.linkage!r}")
     if spec.solver.upper() not in available_milp_solvers():
-        raise ValueError(f"solver {spec.solver!r} is not an installed MILP solver; installed: {available_milp_solvers()}")
+        raise ValueError(
+            f"solver {spec.solver!r} is not an installed MILP solver; installed: {available_milp_solvers()}"
+        )
+    if spec.node_limit is not None and spec.node_limit < 1:
+        raise ValueError(f"node_limit must be >= 1, got {spec.node_limit}")
+    if spec.seed < 0:
+        raise ValueError(f"seed must be >= 0, got {spec.seed}")
     if spec.n_micro < 1 or spec.block_size < 1:
         raise ValueError(f"n_micro and block_size must be >= 1, got {spec.n_micro}, {spec.block_size}")
 
@@ -292,8 +303,8 @@ def _fold_report(folds: np.ndarray, weights: np.ndarray, names: tuple[str, ...],
     sizes = np.bincount(folds[folds >= 0], weights=weights[folds >= 0], minlength=len(names))
     total = sizes.sum()
     return {
-        "fold_sizes": {n: float(s) for n, s in zip(names, sizes)},
-        "fold_fractions": {n: float(s / total) if total else 0.0 for n, s in zip(names, sizes)},
+        "fold_sizes": {n: float(s) for n, s in zip(names, sizes, strict=True)},
+        "fold_fractions": {n: float(s / total) if total else 0.0 for n, s in zip(names, sizes, strict=True)},
         "n_assigned": int((folds >= 0).sum()),
         "n_valid": int(valid),
     }
@@ -328,7 +339,9 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
         clustering, inst, micro_classes, info = _similarity_instance(
             entities.similarity, w, classes, entities.class_names, s, spec, int(rng.integers(2**31))
         )
-        res = solve_split_ilp([inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed)
+        res = solve_split_ilp(
+            [inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit
+        )
         sub, leak_info = _finish_clusters(clustering, micro_classes, res.assignments[0], s, spec)
         report.update(info)
         report.update(_ilp_report(res))
@@ -423,9 +436,11 @@ def split_interactions(
                 prepared.append((sd, active, clustering, micro_classes))
                 report[f"side_{sd}"] = info
         if instances:
-            res = solve_split_ilp(instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed)
+            res = solve_split_ilp(
+                instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit
+            )
             report.update(_ilp_report(res))
-            for (sd, active, clustering, micro_classes), assign in zip(prepared, res.assignments):
+            for (sd, active, clustering, micro_classes), assign in zip(prepared, res.assignments, strict=True):
                 folds, leak_info = _finish_clusters(clustering, micro_classes, assign, frac, spec)
                 entity_fold[sd] = (active, folds)
                 report[f"side_{sd}"].update(leak_info)
