@@ -16,3 +16,13 @@ def mirror_dir() -> Path:
         origin = "$BENCHDESIGN_MIRROR" if env else "default <repo>/../shared/data"
         pytest.skip(f"data mirror not found at {path} ({origin}); set BENCHDESIGN_MIRROR=DIR to run mirror tests")
     return path
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory, mirror_dir) -> Path:
+    """One complete run of the tiny config (.test/config/config.yaml) per session; do not modify it."""
+    from workflow_helpers import snakemake
+
+    workdir = tmp_path_factory.mktemp("finished_tiny_run")
+    snakemake(workdir, "--config", f"mirror={mirror_dir}")
+    return workdir

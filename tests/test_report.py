@@ -4,42 +4,16 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-TINY = REPO / ".test" / "config" / "config.yaml"
+from workflow_helpers import REPO, snakemake
+
 CAPTIONS = REPO / "workflow" / "report"
 
 pytestmark = pytest.mark.workflow
-
-
-def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
-    cmd = [
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-        "--configfile", str(TINY), "--cores", "2", *args,
-    ]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
-    return result
-
-
-def finished_tiny_run(tmp_path_factory, mirror_dir: Path) -> Path:
-    """The complete tiny run shared with test_reruns.py (same directory and marker; built once per session)."""
-    workdir = tmp_path_factory.getbasetemp() / "finished_tiny_run"
-    marker = workdir / ".benchdesign-run-complete"
-    if not marker.exists():
-        shutil.rmtree(workdir, ignore_errors=True)
-        workdir.mkdir()
-        snakemake(workdir, "--config", f"mirror={mirror_dir}")
-        marker.touch()
-    return workdir
 
 
 def plain(text: str) -> str:
@@ -51,8 +25,8 @@ def plain(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory, mirror_dir):
-    run = finished_tiny_run(tmp_path_factory, mirror_dir)
+def report(tmp_path_factory, mirror_dir, tiny_run):
+    run = tiny_run
     out = tmp_path_factory.mktemp("report")
     snakemake(run, "--config", f"mirror={mirror_dir}", "--report", str(out / "report.zip"))
     snakemake(run, "--config", f"mirror={mirror_dir}", "--report", str(out / "report.html"))

@@ -5,59 +5,24 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-TINY = REPO / ".test" / "config" / "config.yaml"
+from workflow_helpers import TINY, snakemake, snakemake_cmd
 
 pytestmark = pytest.mark.workflow
-
-
-def snakemake_cmd(workdir: Path, *args: str, configfiles=(TINY,)) -> list[str]:
-    return [
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-        "--cores", "2", "--configfile", *map(str, configfiles), *args,
-    ]
-
-
-def snakemake(workdir: Path, *args: str, configfiles=(TINY,), check: bool = True) -> subprocess.CompletedProcess:
-    result = subprocess.run(snakemake_cmd(workdir, *args, configfiles=configfiles), capture_output=True, text=True)
-    if check and result.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
-    return result
-
-
-def finished_tiny_run(tmp_path_factory, mirror_dir: Path) -> Path:
-    """One complete run of the tiny config per pytest session, shared by test_reruns.py and test_report.py
-    (same directory under the session's base temp dir; a marker file says it completed). Do not modify it."""
-    workdir = tmp_path_factory.getbasetemp() / "finished_tiny_run"
-    marker = workdir / ".benchdesign-run-complete"
-    if not marker.exists():
-        shutil.rmtree(workdir, ignore_errors=True)
-        workdir.mkdir()
-        snakemake(workdir, "--config", f"mirror={mirror_dir}")
-        marker.touch()
-    return workdir
-
-
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory, mirror_dir) -> Path:
-    return finished_tiny_run(tmp_path_factory, mirror_dir)
 
 
 def dry_run_jobs(output: str) -> list[tuple[str, dict[str, str], str]]:
     """(rule, wildcards, reason) of every job listed by `snakemake --dry-run`."""
     jobs = []
-    for block in re.split(r"\n(?=(?:local)?rule \w+:)", output):
-        head = re.match(r"(?:local)?rule (\w+):", block)
+    for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:)", output):
+        head = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):", block)
         if not head:
             continue
         wc = re.search(r"^\s+wildcards: (.*)$", block, re.M)

@@ -29,7 +29,7 @@ CI_FLAGS = ["--slurm-status-command", "squeue", "--slurm-init-seconds-before-sta
 def rule_blocks() -> dict[str, str]:
     blocks = {}
     for smk in sorted(RULES.glob("*.smk")):
-        for m in re.finditer(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", smk.read_text(), re.M):
+        for m in re.finditer(r"^(?:rule|checkpoint) (\w+):\n((?:[ \t]+.*\n|\n)*)", smk.read_text(), re.M):
             blocks[m.group(1)] = m.group(2)
     return blocks
 
@@ -136,7 +136,7 @@ def planned_jobs(dry_run: str) -> list[tuple[str, bool, dict[str, str]]]:
     """(rule, runs on the submit node, resources) of every job listed by `snakemake --dry-run`."""
     local = submit_node_rules()
     jobs = []
-    for m in re.finditer(r"^(local)?rule (\w+):\n((?:    .*\n)+)", dry_run, re.M):
+    for m in re.finditer(r"^(local)?(?:rule|checkpoint) (\w+):\n((?:    .*\n)+)", dry_run, re.M):
         res = re.search(r"^    resources: (.*)$", m.group(3), re.M)
         threads = re.search(r"^    threads: (\d+)$", m.group(3), re.M)
         resources = dict(kv.split("=", 1) for kv in res.group(1).split(", ")) if res else {}

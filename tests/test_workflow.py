@@ -2,37 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-TINY = REPO / ".test" / "config" / "config.yaml"
+from workflow_helpers import snakemake
+
 STRATEGIES = {"random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal"}
 METRICS = {"mae", "spearman", "kendall", "ndcg5", "mrr"}
 
 pytestmark = pytest.mark.workflow
-
-
-def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    cmd = [
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
-        "--directory", str(workdir), "--configfile", str(TINY), "--cores", "2", *args,
-    ]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if check and result.returncode != 0:
-        raise AssertionError(f"snakemake failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
-    return result
-
-
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory, mirror_dir) -> Path:
-    workdir = tmp_path_factory.mktemp("tiny_run")
-    snakemake(workdir, "--config", f"mirror={mirror_dir}")
-    return workdir
 
 
 def test_table1_holds_every_configuration_with_sane_values(tiny_run):
@@ -92,19 +71,6 @@ def test_rerun_gives_identical_tables(tiny_run, tmp_path, mirror_dir):
 def test_nothing_to_do_after_a_complete_run(tiny_run, mirror_dir):
     result = snakemake(tiny_run, "--config", f"mirror={mirror_dir}", "--dry-run")
     assert "Nothing to be done" in result.stdout + result.stderr
-
-
-def test_changing_one_domain_reruns_only_that_domain(tiny_run, mirror_dir):
-    override = tiny_run / "override.yaml"
-    override.write_text("domains:\n  recsys:\n    protocol:\n      alpha: 0.7\n")
-    result = snakemake(tiny_run, "--dry-run", "--quiet", "rules", "--configfile", str(TINY),
-                       str(override), "--config", f"mirror={mirror_dir}")
-    out = result.stdout + result.stderr
-    counts = dict(line.split()[:2] for line in out.splitlines()
-                  if len(line.split()) == 2 and line.split()[1].isdigit())
-    # recsys: 2 variations x (1 random + 5 strategies x 2 representations) trial jobs.
-    assert counts.get("trials") == "22", out
-    assert "prepare_scores" not in counts and "fetch" not in counts
 
 
 def test_missing_input_says_where_it_looked(tmp_path):

@@ -182,7 +182,7 @@ def load_tsc_bakeoff(files: Mapping[str, str | os.PathLike] | Iterable[str | os.
         raise ValueError(f"load_tsc_bakeoff: model(s) given by more than one file: {dup}")
     chosen = _select_models([m for m, _ in items], models, "load_tsc_bakeoff")
     tables = {m: _read_tsc_file(p, m) for m, p in items}
-    first_model, first = items[0][0], tables[items[0][0]]
+    first = tables[items[0][0]]
     for m, p in items[1:]:
         if list(tables[m].columns) != list(first.columns):
             raise ValueError(f"{p}: folds {list(tables[m].columns)} differ from those of "
