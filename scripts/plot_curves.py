@@ -2,15 +2,14 @@
 
 from pathlib import Path
 
-import pandas as pd
-
+from benchdesign.aggregate import curves
 from benchdesign.logs import start_log
 from benchdesign.plotting import plot_curves, save_figure
+from benchdesign.workflow_io import read_trials
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
 wc = snakemake.wildcards
-curves = pd.read_csv(snakemake.input.curves)
-figure = plot_curves(curves, wc.domain, variation=wc.variation)
+figure = plot_curves(curves(read_trials(snakemake.input.trials)), wc.domain, variation=wc.variation)
 save_figure(figure, Path(snakemake.output.png).with_suffix(""))
 log.info("figure written: %s", snakemake.output.png)

@@ -49,12 +49,12 @@ def feature_dataset_lists(domain):
     ]
 
 
-def trial_files(variation=None):
-    """Every trial file the config asks for, optionally for one variation."""
+def trial_files(variation=None, domain=None):
+    """Every trial file the config asks for, optionally of one variation and/or domain."""
     return [
         f"results/trials/{v}/{d}/{r}/{s}.csv"
         for v, d, r, s in trial_combinations(config)
-        if variation in (None, v)
+        if variation in (None, v) and domain in (None, d)
     ]
 
 

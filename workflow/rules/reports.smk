@@ -66,7 +66,8 @@ rule model_pool_table:
 rule curve_figure:
     """Fig. 2-style rank-preservation curves of one domain and variation."""
     input:
-        curves="results/tables/curves_{variation}.csv",
+        # this domain's trials only, so a change in another domain does not redraw this figure
+        trials=lambda wc: trial_files(wc.variation, wc.domain),
     output:
         png=report(
             "results/figures/curves_{domain}_{variation}.png",
