@@ -5,6 +5,7 @@
 
 
 rule split_dataset:
+    """Split one dataset into folds with low similarity-induced leakage (benchdesign.splitting)."""
     input:
         # the entity table, plus the interaction table / side-b table / matrices when configured
         unpack(
@@ -59,5 +60,7 @@ rule split_dataset:
     resources:
         mem_mb=config["splitting"].get("mem_mb", 4000),
         runtime=config["splitting"].get("runtime", 30),
+    conda:
+        "../envs/benchdesign.yaml"
     script:
         "../../scripts/split.py"

@@ -117,7 +117,7 @@ def _check_weights(weights: np.ndarray | None, n: int) -> np.ndarray:
 def leader_labels(source: SimilaritySource, n_leaders: int, rng: np.random.Generator) -> np.ndarray:
     """Leader pre-clustering: k-means++ seeding on 1 - sim, each entity joins its most similar leader.
 
-    Costs n_leaders similarity rows (RDKit ``BulkTanimotoSimilarity`` for fingerprints), never n x n.
+    Costs n_leaders similarity rows (packed-bit popcounts for fingerprints), never an n x n matrix.
     Returns labels (n,) in [0, M) with M <= n_leaders (fewer when the remaining entities are all
     identical to a leader). With n <= n_leaders every entity is its own group.
     """
@@ -268,7 +268,8 @@ def cluster_groups(
     """Cluster M groups into ``n_clusters`` (paper: spectral for similarities, agglomerative for distances).
 
     Spectral clustering uses sim_C under ``linkage`` as affinity, agglomerative clustering the
-    distance 1 - sim_C (with the same linkage). Returns labels (M,) in [0, K') with K' <= n_clusters, every label used.
+    distance 1 - sim_C (with the same linkage). Returns labels (M,) in [0, K'), K' <= n_clusters,
+    every label used.
     """
     m = groups.m
     if not 1 <= n_clusters <= m:
@@ -288,7 +289,8 @@ def cluster_groups(
     elif method == "agglomerative":
         dist = 1.0 - linkage_similarity(groups, linkage)
         np.fill_diagonal(dist, 0.0)
-        labels = AgglomerativeClustering(n_clusters=n_clusters, metric="precomputed", linkage=linkage).fit_predict(dist)
+        model = AgglomerativeClustering(n_clusters=n_clusters, metric="precomputed", linkage=linkage)
+        labels = model.fit_predict(dist)
     else:
         raise ValueError(f"method must be 'spectral' or 'agglomerative', got {method!r}")
     _, labels = np.unique(labels, return_inverse=True)
