@@ -131,7 +131,10 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_split_par
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="benchdesign", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="benchdesign",
+        description="Rank-preserving benchmark dataset selection and leakage-reduced data splitting.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
     for add in SUBCOMMANDS:
         add(sub)

@@ -139,3 +139,29 @@ def test_console_entry_point(fixtures, tmp_path):
     assert proc.returncode == 0, proc.stderr
     table = pd.read_csv(out, sep="\t")
     np.testing.assert_array_equal(np.bincount(table["split"].map({"split0": 0, "split1": 1})), [30, 10])
+
+
+@pytest.mark.parametrize("kind,sparse", [("similarity", False), ("distance", True)])
+def test_precomputed_matrix_input(tmp_path, capsys, kind, sparse):
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    x = np.vstack([rng.normal(c, 0.2, size=(10, 2)) for c in (0, 3, 6)])
+    d = np.linalg.norm(x[:, None] - x[None], axis=2)
+    matrix = d if kind == "distance" else 1 - d / d.max()
+    path = tmp_path / ("m.npz" if sparse else "m.npy")
+    if sparse:
+        sp.save_npz(path, sp.csr_matrix(np.where(d < 2, matrix, 0)))
+    else:
+        np.save(path, matrix)
+    table = tmp_path / "ents.csv"
+    pd.DataFrame({"name": [f"e{i}" for i in range(30)]}).to_csv(table, index=False)
+    out = tmp_path / "out.tsv"
+    code, err = run(["split", "--task", "S1", "--input", table, "--id-col", "name", "--matrix", path,
+                     "--matrix-kind", kind, "--splits", "0.667", "0.333", "--clusters", "6", "--epsilon", "0.2",
+                     "--out", out], capsys)
+    assert code == 0, err
+    split = pd.read_csv(out, sep="\t")
+    # the three well-separated groups of ten are never cut
+    for g in range(3):
+        assert split["split"].iloc[10 * g:10 * g + 10].nunique() == 1

@@ -39,9 +39,9 @@ def brute_force(instances, epsilon, delta):
     spaces = [itertools.product(range(inst.fractions.size), repeat=inst.kappa.size) for inst in instances]
     for combo in itertools.product(*spaces):
         folds = [np.array(c) for c in combo]
-        if any(check_assignment(i, f, epsilon, delta) for i, f in zip(instances, folds)):
+        if any(check_assignment(i, f, epsilon, delta) for i, f in zip(instances, folds, strict=True)):
             continue
-        value = sum(assignment_objective(i, f) for i, f in zip(instances, folds))
+        value = sum(assignment_objective(i, f) for i, f in zip(instances, folds, strict=True))
         if value < best - 1e-9:
             best, best_assign = value, folds
     return best, best_assign

@@ -60,7 +60,7 @@ def test_leakage_summary_several_splits_one_pass(rand_sim):
     s = rand_sim(9, rng)
     splits = [rng.integers(0, 2, 9), rng.integers(0, 3, 9), np.zeros(9, dtype=int)]
     out = leakage_summary(s, splits, block_size=4)
-    for summary, folds in zip(out, splits):
+    for summary, folds in zip(out, splits, strict=True):
         assert summary.leakage == pytest.approx(naive_leakage(s, list(folds), np.ones(9)))
         assert summary.n_assigned == 9
     assert out[2].leakage == 0 and out[2].scaled == 0

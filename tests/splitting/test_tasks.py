@@ -138,10 +138,9 @@ def test_2d_random_split_exact_sizes():
     np.testing.assert_array_equal(np.bincount(res.fold), largest_remainder(ia.size, np.array([0.5, 0.3, 0.2])))
 
 
-def test_s2_on_datasail_toy_with_precomputed_matrices():
-    from conftest import mirror_root
-
-    base = mirror_root() / "mol" / "datasail_tests"
+@pytest.mark.mirror
+def test_s2_on_datasail_toy_with_precomputed_matrices(mirror_dir):
+    base = mirror_dir / "mol" / "datasail_tests"
     if not (base / "pipeline__inter.tsv").is_file():
         pytest.skip(f"data mirror not available: {base}")
     inter = pd.read_csv(base / "pipeline__inter.tsv", sep="\t")
