@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,29 +24,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from vs_datasail import mirror_root, run_measured  # same folder: run as a script
+
 REPO = Path(__file__).resolve().parents[1]
 FILES = {"tox21": "tox21.csv", "qm8": "qm8.csv.gz", "muv": "muv.csv.gz"}
 TARGETS = {"qm8": (60.0, 2048.0), "muv": (600.0, 8192.0)}  # (seconds, MB)
 PEER_TOX21 = {"wall_s": 197.0, "peak_mb": 3.8 * 1024, "scaled_leakage": 0.214}  # issue's measurement
-
-
-def mirror_root() -> Path:
-    env = os.environ.get("BENCHDESIGN_MIRROR")
-    return Path(env) if env else REPO.parent / "shared" / "data"
-
-
-def run_measured(cmd: list[str], log: Path) -> dict:
-    """Run ``cmd`` as a child; wall time, user+sys CPU seconds and peak RSS (MB) of that child."""
-    start = time.perf_counter()
-    with open(log, "w") as fh:
-        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
-    return {
-        "returncode": os.waitstatus_to_exitcode(status),
-        "wall_s": time.perf_counter() - start,
-        "cpu_s": usage.ru_utime + usage.ru_stime,
-        "peak_mb": usage.ru_maxrss / 1024.0,
-    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,8 +14,9 @@ def snakemake_cmd(workdir: Path, *args: str, configfiles=(TINY,)) -> list[str]:
     """Command line running the repository's Snakefile in ``workdir`` on the given config files."""
     return [
         sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
-        "--directory", str(workdir), "--cores", "2",
-        "--configfile", *map(str, configfiles), *args,
+        "--directory", str(workdir), "--cores", "2", *args,
+        # last: --configfile takes every following word, targets included
+        "--configfile", *map(str, configfiles),
     ]
 
 

@@ -45,6 +45,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchdesign.workflow_io import write_bytes
+
 __all__ = [
     "CHECKSUM_COLUMNS",
     "OFFLINE_MISSING",
@@ -179,19 +181,7 @@ def write_ucr_tsv(path: str | os.PathLike, X: np.ndarray, y: Sequence) -> None:
     labels = _normalise_labels(y)
     lines = ["\t".join([str(lab)] + [repr(float(v)) if np.isfinite(v) else "NaN" for v in row])
              for lab, row in zip(labels, X)]
-    _write_atomic(Path(path), ("\n".join(lines) + "\n").encode())
-
-
-def _write_atomic(dest: Path, data: bytes) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_bytes(("\n".join(lines) + "\n").encode(), path)
 
 
 # ------------------------------------------------------------------------------------- checksums

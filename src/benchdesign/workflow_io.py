@@ -23,18 +23,23 @@ def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray
     return frame.loc[list(datasets)].to_numpy(dtype=float)
 
 
-def write_text(text: str, path: str | Path) -> None:
-    """Write ``text`` atomically (temporary file in the same folder, then rename)."""
+def write_bytes(data: bytes, path: str | Path) -> None:
+    """Write ``data`` atomically (temporary file in the same folder, then rename)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_text(text: str, path: str | Path) -> None:
+    """Write ``text`` (UTF-8) atomically."""
+    write_bytes(text.encode("utf-8"), path)
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False) -> None:
