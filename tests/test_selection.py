@@ -331,3 +331,12 @@ def test_design_select_equals_order_prefix_and_lam_keyword():
     for order_fn, select_fn in pairs:
         order = order_fn(X, pool, 10, None, lam=0.5)
         np.testing.assert_array_equal(select_fn(X, 4, pool, None, lam=0.5), order[:4])
+
+
+@pytest.mark.parametrize("criterion", ["a", "d"])
+def test_design_with_more_features_than_candidates_matches_brute_force(criterion):
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((12, 40))
+    pool = np.array([0, 2, 3, 5, 7, 8, 9, 11])
+    order = (a_optimal_order if criterion == "a" else d_optimal_order)(X, pool, 5, None, lam=0.5)
+    assert list(order) == list(_brute_design(X, pool, 5, 0.5, criterion))

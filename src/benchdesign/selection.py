@@ -368,6 +368,12 @@ def _design_order(
     if not is_real or not np.isfinite(lam) or lam <= 0:
         raise ValueError(f"lam={lam!r} must be a positive finite number")
     Z = Xa[P]
+    if Z.shape[1] > Z.shape[0]:
+        # More features than candidates (e.g. 9,996 MiniRocket features): every candidate lies in
+        # the row space of Z, on whose complement M acts as lam * I, so coordinates in an orthonormal
+        # basis of that space give the same x^T M^-1 x and trace drops with an m x m M.
+        U, s, _ = np.linalg.svd(Z, full_matrices=False)
+        Z = U * s
     minv = np.eye(Z.shape[1]) / float(lam)  # M(empty)^-1
     taken = np.zeros(Z.shape[0], dtype=bool)
     order = np.empty(k_max, dtype=np.intp)
