@@ -19,6 +19,7 @@ include: "workflow/rules/features.smk"
 include: "workflow/rules/selection.smk"
 include: "workflow/rules/reports.smk"
 include: "workflow/rules/synthetic.smk"
+include: "workflow/rules/molecules.smk"
 # Leakage-reduced splitting of one dataset (DataSAIL method): runs when the config has a
 # `splitting:` block (see config/splitting.yaml), e.g. --configfile config/splitting.yaml.
 if config.get("splitting"):
@@ -30,4 +31,5 @@ if config.get("splitting"):
 rule all:
     input:
         final_targets(),
+        mol_targets(),
     default_target: True

@@ -42,9 +42,10 @@ def write_text(text: str, path: str | Path) -> None:
     write_bytes(text.encode("utf-8"), path)
 
 
-def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False) -> None:
-    """Write a CSV atomically with full float precision (identical bytes on identical input)."""
-    write_text(frame.to_csv(index=index, float_format="%.10g", lineterminator="\n"), path)
+def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False, sep: str = ",") -> None:
+    """Write a CSV (or, with sep="\\t", a TSV) atomically with full float precision (identical bytes on
+    identical input)."""
+    write_text(frame.to_csv(index=index, sep=sep, float_format="%.10g", lineterminator="\n"), path)
 
 
 def read_trials(paths: Sequence[str]) -> pd.DataFrame:

@@ -1,0 +1,19 @@
+"""Train one model on one split and write its test score (JSON)."""
+
+import json
+
+from benchdesign.logs import start_log
+from benchdesign.molexp.experiment import load_experiment, read_folds, run_model
+from benchdesign.workflow_io import write_text
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+wc = snakemake.wildcards
+data = load_experiment(wc.dataset, snakemake.input.samples, snakemake.input.molecules, snakemake.input.proteins,
+                       snakemake.input.features)
+folds = read_folds(snakemake.input.folds, data.samples["id"].tolist())
+result = run_model(data, folds, wc.model, snakemake.params.seed, snakemake.params.options)
+result.update(split_method=wc.method, repeat=int(wc.repeat))
+log.info("%s %s repeat %s %s: %s = %.4f (%s, %.1f s)", wc.dataset, wc.method, wc.repeat, wc.model,
+         result["metric"], result["value"], result["status"], result["seconds"])
+write_text(json.dumps(result, indent=1) + "\n", snakemake.output[0])

@@ -1,0 +1,197 @@
+"""One dataset of the molecular experiments in memory, and the two job kinds run on it: a split
+(folds + scaled L(pi) + seconds) and a model fit (test score on one split)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.molexp.datasets import MolDataset, dataset_info
+from benchdesign.molexp.features import pair_features
+from benchdesign.molexp.evaluation import molecule_leakage, pair_leakage
+from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
+from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity
+
+__all__ = ["ExperimentData", "load_experiment", "run_split", "read_folds", "run_model", "FOLD_NAMES",
+           "experiment_from_molecules", "entity_fold_labels", "fold_labels"]
+
+FOLD_NAMES = ("train", "test")
+UNASSIGNED = "unassigned"
+
+
+@dataclass(frozen=True)
+class ExperimentData:
+    """samples : the dataset's rows; molecule_bits : ECFP4 per molecule; molecule_index : sample -> molecule
+    row; for 2-D data also proteins (id, sequence), protein_features and protein_index."""
+
+    info: MolDataset
+    samples: pd.DataFrame
+    molecules: pd.DataFrame
+    molecule_bits: np.ndarray
+    molecule_index: np.ndarray
+    proteins: pd.DataFrame
+    protein_features: np.ndarray
+    protein_index: np.ndarray | None
+
+    def labels(self) -> np.ndarray:
+        """(n_samples, n_targets) float labels, NaN = missing."""
+        return self.samples[list(self.info.targets)].to_numpy(dtype=float)
+
+    def features(self) -> np.ndarray:
+        """Model input per sample: ECFP4 bits (1-D) or drug bits + protein features (2-D)."""
+        if self.protein_index is None:
+            return self.molecule_bits[self.molecule_index].astype(np.float32)
+        return pair_features(self.molecule_bits, self.protein_features, self.molecule_index, self.protein_index)
+
+
+def _index(ids: pd.Series, table: pd.DataFrame, what: str, path: object) -> np.ndarray:
+    position = pd.Series(np.arange(len(table)), index=table["id"].astype(str))
+    missing = ~ids.astype(str).isin(position.index)
+    if missing.any():
+        raise ValueError(f"{path}: {what} {ids[missing].iloc[0]!r} (and {int(missing.sum()) - 1} more) "
+                         f"not in the {what} table")
+    return position.loc[ids.astype(str)].to_numpy()
+
+
+def load_experiment(dataset: str, samples: str | Path, molecules: str | Path, proteins: str | Path,
+                    features: str | Path) -> ExperimentData:
+    """Read the tables written by the dataset and feature rules."""
+    info = dataset_info(dataset)
+    sample_table = pd.read_csv(samples, dtype={"id": str, "drug_id": str, "target_id": str})
+    molecule_table = pd.read_csv(molecules, dtype={"id": str})
+    protein_table = pd.read_csv(proteins, dtype={"id": str})
+    with np.load(features, allow_pickle=False) as npz:
+        bits, prot = npz["molecule_bits"], npz["protein_features"]
+    if len(bits) != len(molecule_table):
+        raise ValueError(f"{features}: {len(bits)} fingerprints for {len(molecule_table)} molecules in {molecules}")
+    if info.kind == "1d":
+        mol_index = _index(sample_table["id"], molecule_table, "molecule", samples)
+        prot_index = None
+    else:
+        mol_index = _index(sample_table["drug_id"], molecule_table, "drug", samples)
+        prot_index = _index(sample_table["target_id"], protein_table, "target", samples)
+    return ExperimentData(info, sample_table, molecule_table, bits, mol_index, protein_table, prot, prot_index)
+
+
+def experiment_from_molecules(info: MolDataset, table: pd.DataFrame, bits: np.ndarray) -> ExperimentData:
+    """ExperimentData of a 1-D dataset held in memory (table from load_molecules, bits per row)."""
+    if info.kind != "1d":
+        raise ValueError(f"dataset {info.name!r} is 2-D; build it with load_experiment")
+    no_proteins = pd.DataFrame(columns=["id", "sequence"])
+    return ExperimentData(info, table, table[["id", "smiles"]], bits, np.arange(len(table)), no_proteins,
+                          np.zeros((0, 0), np.float32), None)
+
+
+def _classes(data: ExperimentData) -> np.ndarray | None:
+    """Class membership for a stratified dataset: one column per label value of its single target."""
+    if not data.info.stratify:
+        return None
+    y = data.labels()[:, 0]
+    values = np.unique(y[~np.isnan(y)])
+    return np.stack([y == v for v in values], axis=1)
+
+
+def run_split(data: ExperimentData, method: str, repeat: int, fractions: Sequence[float], seed: int,
+              options: Mapping[str, object]) -> tuple[np.ndarray, dict]:
+    """Folds of one (method, repeat) split and its record for split_leakage.csv (+ status and report).
+
+    A competitor method is skipped when the data has more molecules than ``options['max_molecules']``;
+    a competitor that exceeds its time limit (PeerTimeout) is recorded as ``timeout``. Either way every
+    sample is unassigned and scaled_leakage is NaN.
+    """
+    from benchdesign.molexp.peers import PeerTimeout
+
+    seed_r = repeat_seed(seed, data.info.name, method, repeat)
+    n_mol = len(data.molecules)
+    record = {"dataset": data.info.name, "split_method": method, "repeat": repeat, "seed": seed_r}
+    folds = np.full(len(data.samples), -1, dtype=np.int64)
+    limit = options.get("max_molecules")
+    method_options = {k: v for k, v in options.items() if k != "max_molecules"}
+    drug_sim = FingerprintSimilarity(data.molecule_bits)
+    start = time.perf_counter()
+    status, report = "ok", {}
+    if limit is not None and n_mol > int(limit):
+        status = f"skipped: {n_mol} molecules > max_peer_molecules {limit}"
+    else:
+        try:
+            if data.protein_index is None:
+                smiles = data.molecules["smiles"].tolist()
+                folds, report = split_molecules(method, smiles, drug_sim, _classes(data), fractions, seed_r,
+                                                method_options)
+            else:
+                target_sim = KmerSimilarity.from_sequences(data.proteins["sequence"].tolist())
+                folds, report = split_pairs(method, data.molecule_index, data.protein_index, drug_sim, target_sim,
+                                            fractions, seed_r, method_options)
+        except PeerTimeout as exc:
+            status = f"timeout: {exc}"
+        except ImportError as exc:  # a competitor's package is not installed (optional extras)
+            status = f"skipped: {exc}"
+    seconds = time.perf_counter() - start
+    folds = np.asarray(folds, dtype=np.int64)
+    if status == "ok":
+        if data.protein_index is None:
+            leak = molecule_leakage(drug_sim, folds)
+        else:
+            leak = pair_leakage(drug_sim, target_sim, data.molecule_index, data.protein_index, folds)
+    else:
+        leak = float("nan")
+    record.update(scaled_leakage=leak, n_train=int((folds == 0).sum()), n_test=int((folds == 1).sum()),
+                  n_dropped=int((folds < 0).sum()), seconds=seconds, status=status, report=report)
+    return folds, record
+
+
+def fold_labels(folds: np.ndarray) -> np.ndarray:
+    """Fold index -> name (train/test), -1 -> unassigned."""
+    names = np.asarray(list(FOLD_NAMES) + [UNASSIGNED], dtype=object)
+    return names[np.where(folds >= 0, folds, len(FOLD_NAMES))]
+
+
+def read_folds(path: str | Path, sample_ids: Sequence[str]) -> np.ndarray:
+    """Fold index per sample from a split TSV (id, split), in the order of ``sample_ids``."""
+    table = pd.read_csv(path, sep="\t", dtype={"id": str, "split": str}, keep_default_na=False)
+    if list(table.columns[:2]) != ["id", "split"]:
+        raise ValueError(f"{path}: expected columns id, split; found {', '.join(table.columns)}")
+    codes = {name: i for i, name in enumerate(FOLD_NAMES)} | {UNASSIGNED: -1}
+    bad = ~table["split"].isin(list(codes))
+    if bad.any():
+        raise ValueError(f"{path}: unknown split {table.loc[bad, 'split'].iloc[0]!r} "
+                         f"(row {int(np.flatnonzero(bad)[0]) + 2}); expected one of {', '.join(codes)}")
+    by_id = dict(zip(table["id"], table["split"].map(codes)))
+    missing = [i for i in sample_ids if i not in by_id]
+    if missing:
+        raise ValueError(f"{path}: no split for sample {missing[0]!r} ({len(missing)} missing)")
+    return np.array([by_id[i] for i in sample_ids], dtype=np.int64)
+
+
+def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
+              options: Mapping[str, object]) -> dict:
+    """Fit ``model`` on the training fold, score it on the test fold with the dataset's metric."""
+    from benchdesign.molexp.models import fit_predict, score
+
+    train, test = np.flatnonzero(folds == 0), np.flatnonzero(folds == 1)
+    out = {"dataset": data.info.name, "model": model, "metric": data.info.metric,
+           "n_train": int(train.size), "n_test": int(test.size)}
+    if train.size == 0 or test.size == 0:
+        return out | {"value": float("nan"), "seconds": 0.0, "status": "no split: empty training or test fold"}
+    X, Y = data.features(), data.labels()
+    start = time.perf_counter()
+    pred = fit_predict(model, data.info.task_type, X[train], Y[train], X[test], seed=seed, **dict(options))
+    value = score(data.info.metric, Y[test], pred)
+    return out | {"value": float(value), "seconds": time.perf_counter() - start, "status": "ok"}
+
+
+def entity_fold_labels(entity_index: np.ndarray, folds: np.ndarray, n_entities: int) -> np.ndarray:
+    """Fold name per entity from its samples' folds: train / test when all its assigned samples agree,
+    "both" when they do not, "unassigned" when it has none (e.g. every pair dropped)."""
+    labels = np.full(n_entities, UNASSIGNED, dtype=object)
+    assigned = folds >= 0
+    for fold, name in enumerate(FOLD_NAMES):
+        has = np.bincount(entity_index[assigned & (folds == fold)], minlength=n_entities) > 0
+        labels[has & (labels == UNASSIGNED)] = name
+        labels[has & (labels != name) & (labels != UNASSIGNED)] = "both"
+    return labels

@@ -1,0 +1,116 @@
+"""The split methods compared in the molecular experiments, behind one call per data kind.
+
+1-D (molecules): ``random`` (R; for a stratified dataset I1 with the label as class, i.e. the classical
+stratified split), ``s1`` (this library's S1, stratified where the dataset is), ``scaffold``,
+``fingerprint`` (DeepChem's max-dissimilarity split), ``lohi`` (LoHi's Hi split) and ``datasail_s1``
+(the datasail package's own S1, run in a subprocess with a time limit).
+2-D (drug-target pairs): ``random`` (R over pairs), ``i1_drug`` / ``i1_target`` and ``s1`` /
+``s1_target`` (split one side, pairs follow it), ``i2`` and ``s2`` (both sides; pairs whose drug and
+target land in different folds are dropped).
+
+Every method returns one fold per row (0 = train, 1 = test for 80/20; -1 = left out) and a report.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from benchdesign.splitting import EntitySet, SimilaritySource, SplitSpec, split_entities, split_interactions
+
+__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
+
+ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1")
+TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2")
+_TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
+                "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
+_ILP_KEYS = ("clusters", "epsilon", "delta", "solver", "time_limit", "node_limit", "linkage", "micro_clusters",
+             "refine")
+
+
+def repeat_seed(seed: int, dataset: str, method: str, repeat: int) -> int:
+    """Seed of one (dataset, method, repeat): repeats reshuffle, and every method gets its own stream."""
+    words = [seed, zlib.crc32(dataset.encode()), zlib.crc32(method.encode()), repeat]
+    return int(np.random.SeedSequence(words).generate_state(1)[0])
+
+
+def ilp_spec(options: Mapping[str, object], fractions: Sequence[float], seed: int) -> SplitSpec:
+    """SplitSpec of this library's R/I/S tasks from the experiment's ``s1`` options."""
+    unknown = set(options) - set(_ILP_KEYS)
+    if unknown:
+        raise ValueError(f"unknown s1 option(s) {sorted(unknown)}; allowed: {', '.join(_ILP_KEYS)}")
+    names = ("train", "test") if len(fractions) == 2 else tuple(f"fold{i}" for i in range(len(fractions)))
+    kw = {"n_clusters": options.get("clusters"), "epsilon": options.get("epsilon"), "delta": options.get("delta"),
+          "solver": options.get("solver"), "time_limit": options.get("time_limit"),
+          "node_limit": options.get("node_limit"), "linkage": options.get("linkage"),
+          "n_micro": options.get("micro_clusters"), "refine": options.get("refine")}
+    kw = {k: v for k, v in kw.items() if v is not None}
+    return SplitSpec(fractions=tuple(float(f) for f in fractions), names=names, seed=seed, **kw)
+
+
+def split_molecules(
+    method: str,
+    smiles: Sequence[str],
+    similarity: SimilaritySource,
+    classes: np.ndarray | None,
+    fractions: Sequence[float],
+    seed: int,
+    options: Mapping[str, Mapping[str, object]] | None = None,
+) -> tuple[np.ndarray, dict]:
+    """Folds of one 1-D split of valid molecules.
+
+    classes : (n, C) bool class membership for stratification (eq. 4), or None
+    options : per-method option blocks, e.g. {"s1": {"clusters": 50, ...}, "lohi": {...}}
+    """
+    options = options or {}
+    opts = dict(options.get(method, {}))
+    if method in ("random", "s1"):
+        task = ("I1" if classes is not None else "R") if method == "random" else "S1"
+        names = tuple(f"class{j}" for j in range(classes.shape[1])) if classes is not None else ()
+        entities = EntitySet(ids=np.arange(len(smiles)).astype(str), valid=np.ones(len(smiles), bool),
+                             similarity=similarity, classes=classes, class_names=names)
+        result = split_entities(task, entities, ilp_spec(options.get("s1", {}), fractions, seed))
+        return result.fold, {"task": task, **_short_report(result.report)}
+    if method == "scaffold":
+        from benchdesign.molexp.splitters import scaffold_split
+        return scaffold_split(smiles, fractions, seed, **opts), {}
+    if method == "fingerprint":
+        from benchdesign.molexp.splitters import fingerprint_split
+        return fingerprint_split(smiles, fractions, seed, **opts), {}
+    if method == "lohi":
+        from benchdesign.molexp.splitters import lohi_split
+        return lohi_split(smiles, fractions, seed, **opts), {}
+    if method == "datasail_s1":
+        from benchdesign.molexp.peers import datasail_s1_split
+        return datasail_s1_split(smiles, fractions, seed, **opts), {}
+    raise ValueError(f"unknown 1-D split method {method!r}; use one of {', '.join(ONE_D_METHODS)}")
+
+
+def split_pairs(
+    method: str,
+    drug_index: np.ndarray,
+    target_index: np.ndarray,
+    drug_similarity: SimilaritySource,
+    target_similarity: SimilaritySource,
+    fractions: Sequence[float],
+    seed: int,
+    options: Mapping[str, Mapping[str, object]] | None = None,
+) -> tuple[np.ndarray, dict]:
+    """Folds of one 2-D split of drug-target pairs (indices into the drug / target tables)."""
+    if method not in _TWO_D_TASKS:
+        raise ValueError(f"unknown 2-D split method {method!r}; use one of {', '.join(TWO_D_METHODS)}")
+    task, side = _TWO_D_TASKS[method]
+    drugs = EntitySet(ids=np.arange(drug_similarity.n).astype(str), valid=np.ones(drug_similarity.n, bool),
+                      similarity=drug_similarity)
+    targets = EntitySet(ids=np.arange(target_similarity.n).astype(str), valid=np.ones(target_similarity.n, bool),
+                        similarity=target_similarity)
+    spec = ilp_spec((options or {}).get("s1", {}), fractions, seed)
+    result = split_interactions(task, drug_index, target_index, drugs, targets, spec, side=side)
+    return result.fold, {"task": task, "side": side, **_short_report(result.report)}
+
+
+def _short_report(report: Mapping[str, object]) -> dict:
+    """The scalar entries of a library split report (status, clusters, sizes), for the split's JSON."""
+    return {k: v for k, v in report.items() if isinstance(v, (str, int, float, bool)) or v is None}

@@ -1,0 +1,159 @@
+"""Datasets, leakage of pair splits, split methods and config expansion of the molecular experiments."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchdesign.molexp.datasets import dataset_info, load_molecules, load_pairs, subsample_rows
+from benchdesign.molexp.evaluation import molecule_leakage, pair_leakage, summary_table
+from benchdesign.molexp.experiment import entity_fold_labels, fold_labels, read_folds
+from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
+from benchdesign.molexp.workflow import ablation_points, dataset_methods, mol_settings, split_options
+from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, MatrixSimilarity, scaled_leakage
+
+SMILES = ["CCO", "CCCO", "CCCCO", "c1ccccc1", "c1ccccc1O", "c1ccccc1N", "CC(=O)O", "CC(=O)OC", "CCN", "CCCN",
+          "C1CCCCC1", "C1CCCCC1O"]
+
+
+def test_load_molecules_drops_invalid_and_unlabelled(tmp_path):
+    path = tmp_path / "tox21.csv"
+    pd.DataFrame({"smiles": ["CCO", "not_a_smiles", "c1ccccc1", "CCN"],
+                  **{t: [0, 1, np.nan, 1] for t in dataset_info("tox21").targets}}).to_csv(path, index=False)
+    table, dropped = load_molecules(dataset_info("sr_are"), path)
+    assert table["id"].tolist() == ["M000000", "M000003"]  # ids keep the source row
+    assert dropped.set_index("id")["reason"].to_dict() == {"M000001": "invalid_smiles", "M000002": "no_label"}
+    full, _ = load_molecules(dataset_info("tox21"), path)
+    assert full["id"].tolist() == ["M000000", "M000002", "M000003"]
+
+
+def test_load_molecules_names_missing_label_column(tmp_path):
+    path = tmp_path / "qm8.csv"
+    pd.DataFrame({"smiles": ["CCO"], "E1-CC2": [0.1]}).to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"qm8.csv: label column\(s\) \['E2-CC2'"):
+        load_molecules(dataset_info("qm8"), path)
+
+
+def test_load_pairs_davis_labels_are_pkd(tmp_path):
+    (tmp_path / "lig.txt").write_text(json.dumps({"d1": "CCO", "d2": "c1ccccc1"}))
+    (tmp_path / "prot.txt").write_text(json.dumps({"t1": "MKV", "t2": "AAAA", "t3": "GG"}))
+    np.savetxt(tmp_path / "m.txt", [[10000, 1, 10], [100, 1000, 10000]])
+    tables = load_pairs(dataset_info("davis"), tmp_path / "lig.txt", tmp_path / "prot.txt", tmp_path / "m.txt")
+    assert len(tables.pairs) == 6
+    row = tables.pairs.set_index(["drug_id", "target_id"]).loc[("d1", "t2")]
+    assert row["label"] == pytest.approx(9.0)  # Kd 1 nM -> pKd 9
+    np.savetxt(tmp_path / "bad.txt", [[1, 2], [3, 4]])
+    with pytest.raises(ValueError, match="does not match 2 ligands x 3 proteins"):
+        load_pairs(dataset_info("davis"), tmp_path / "lig.txt", tmp_path / "prot.txt", tmp_path / "bad.txt")
+
+
+def test_subsample_rows_is_seeded_and_sorted():
+    a = subsample_rows(100, 10, seed=3)
+    assert np.array_equal(a, subsample_rows(100, 10, seed=3)) and np.all(np.diff(a) > 0) and a.size == 10
+    assert not np.array_equal(a, subsample_rows(100, 10, seed=4))
+    assert subsample_rows(5, None, 0).tolist() == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="max_rows"):
+        subsample_rows(5, 0, 0)
+
+
+def _brute_pair_leakage(sd, st, di, ti, folds):
+    keep = np.flatnonzero(folds >= 0)
+    sim = (sd[np.ix_(di[keep], di[keep])] + st[np.ix_(ti[keep], ti[keep])]) / 2
+    cross = folds[keep][:, None] != folds[keep][None, :]
+    return sim[cross].sum() / sim.sum()
+
+
+def test_pair_leakage_equals_brute_force_over_pairs():
+    rng = np.random.default_rng(0)
+    sd = rng.random((5, 5)); sd = (sd + sd.T) / 2; np.fill_diagonal(sd, 1)
+    st = rng.random((4, 4)); st = (st + st.T) / 2; np.fill_diagonal(st, 1)
+    di, ti = rng.integers(0, 5, 30), rng.integers(0, 4, 30)
+    folds = rng.integers(-1, 2, 30)
+    got = pair_leakage(MatrixSimilarity(sd), MatrixSimilarity(st), di, ti, folds)
+    assert got == pytest.approx(_brute_pair_leakage(sd, st, di, ti, folds))
+
+
+def test_molecule_leakage_is_eq20_on_assigned():
+    sim = FingerprintSimilarity.from_smiles(SMILES)
+    folds = np.array([0, 0, 0, 1, 1, 1, 0, 0, -1, 0, 1, 1])
+    keep = folds >= 0
+    assert molecule_leakage(sim, folds) == pytest.approx(scaled_leakage(sim.subset(np.flatnonzero(keep)),
+                                                                        folds[keep]))
+
+
+def test_s1_leaks_less_than_random_on_molecules():
+    sim = FingerprintSimilarity.from_smiles(SMILES)
+    options = {"s1": {"clusters": 4, "time_limit": 10}}
+    s1, report = split_molecules("s1", SMILES, sim, None, (0.75, 0.25), 1, options)
+    rnd, _ = split_molecules("random", SMILES, sim, None, (0.75, 0.25), 1, options)
+    assert report["task"] == "S1" and set(s1) == {0, 1} and (s1 == 1).sum() == 3
+    assert molecule_leakage(sim, s1) < molecule_leakage(sim, rnd)
+    with pytest.raises(ValueError, match="unknown 1-D split method 'nope'"):
+        split_molecules("nope", SMILES, sim, None, (0.8, 0.2), 0, {})
+
+
+def test_stratified_random_split_keeps_class_fractions():
+    sim = FingerprintSimilarity.from_smiles(SMILES * 2)
+    y = np.array([1, 0, 0, 0] * 6, dtype=bool)
+    classes = np.stack([~y, y], axis=1)
+    folds, report = split_molecules("random", SMILES * 2, sim, classes, (0.5, 0.5), 0, {"s1": {"delta": 0.0}})
+    assert report["task"] == "I1"
+    assert (y & (folds == 1)).sum() == 3 and (~y & (folds == 1)).sum() == 9
+
+
+def test_split_pairs_i2_drops_cross_fold_pairs():
+    drugs = FingerprintSimilarity.from_smiles(SMILES[:6])
+    targets = KmerSimilarity.from_sequences(["MKVLA", "MKVLG", "GGGGA", "GGGGC"])
+    di, ti = np.repeat(np.arange(6), 4), np.tile(np.arange(4), 6)
+    folds, report = split_pairs("i2", di, ti, drugs, targets, (0.5, 0.5), 0, {"s1": {"epsilon": 0.5}})
+    assert report["task"] == "I2"
+    for f in (0, 1):  # every kept pair has drug and target in the same fold
+        kept = folds == f
+        assert not (set(di[kept]) & set(di[folds == 1 - f])) and not (set(ti[kept]) & set(ti[folds == 1 - f]))
+    assert (folds == -1).sum() == report["n_dropped"] > 0
+    rnd, _ = split_pairs("random", di, ti, drugs, targets, (0.5, 0.5), 0, {})
+    assert (rnd >= 0).all()
+
+
+def test_repeat_seed_differs_per_repeat_method_dataset():
+    seeds = {repeat_seed(1, d, m, r) for d in ("a", "b") for m in ("s1", "random") for r in (0, 1)}
+    assert len(seeds) == 8 and repeat_seed(1, "a", "s1", 0) == repeat_seed(1, "a", "s1", 0)
+
+
+def test_fold_label_round_trip_and_entity_labels(tmp_path):
+    folds = np.array([0, 1, -1, 0])
+    path = tmp_path / "s.tsv"
+    pd.DataFrame({"id": list("abcd"), "split": fold_labels(folds)}).to_csv(path, sep="\t", index=False)
+    assert read_folds(path, list("dcba")).tolist() == [0, -1, 1, 0]
+    with pytest.raises(ValueError, match="no split for sample 'e'"):
+        read_folds(path, ["a", "e"])
+    labels = entity_fold_labels(np.array([0, 0, 1, 2]), np.array([0, 1, 1, -1]), 4)
+    assert labels.tolist() == ["both", "test", "unassigned", "unassigned"]
+
+
+def test_settings_and_job_expansion():
+    settings = mol_settings({"molecules": {"datasets": ["tox21", "davis"], "s1": {"clusters": 20},
+                                           "max_peer_molecules": {"datasail_s1": 5000},
+                                           "ablation": {"clusters": [5, 10], "solvers": ["HIGHS"]}}})
+    assert dataset_methods(settings, "davis") == ["random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2"]
+    assert "scaffold" in dataset_methods(settings, "tox21")
+    assert split_options(settings, "tox21", "datasail_s1") == {"s1": {"clusters": 20}, "datasail_s1": {},
+                                                                "max_molecules": 5000}
+    points = ablation_points(settings)
+    assert sorted(points["clusters"]) == ["K10_HIGHS", "K5_HIGHS"]
+    assert points["clusters"]["K5_HIGHS"]["options"]["s1"] == {"clusters": 5, "solver": "HIGHS"}
+    assert "eps0p1_delta0p05" in points["margins"]
+    with pytest.raises(ValueError, match="unknown molecular dataset 'zinc'"):
+        mol_settings({"molecules": {"datasets": ["zinc"]}})
+
+
+def test_summary_table_means_over_repeats():
+    leakage = pd.DataFrame({"dataset": ["d"] * 2, "split_method": ["s1"] * 2, "repeat": [0, 1],
+                            "scaled_leakage": [0.1, 0.3]})
+    perf = pd.DataFrame({"dataset": ["d"] * 2, "split_method": ["s1"] * 2, "repeat": [0, 1], "model": ["rf"] * 2,
+                         "metric": ["mae"] * 2, "value": [1.0, 2.0]})
+    row = summary_table(leakage, perf).iloc[0]
+    assert row["scaled_leakage"] == "0.200 ± 0.141" and row["rf (mae)"] == "1.500 ± 0.707"

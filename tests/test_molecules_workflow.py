@@ -1,0 +1,109 @@
+"""The molecular experiments end to end: the real Snakefile on the tiny config (<= 200 molecules per
+dataset, one repeat, rf + svm), checking the contents of the tables and that every figure is drawn."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from workflow_helpers import REPO, TINY, snakemake
+
+pytestmark = pytest.mark.workflow
+MOLECULES = REPO / ".test" / "config" / "molecules.yaml"
+SETTINGS = yaml.safe_load(MOLECULES.read_text())["molecules"]
+METRIC = {"qm8": "mae", "tox21": "roc_auc", "sr_are": "roc_auc", "davis": "rmse"}
+
+
+@pytest.fixture(scope="module")
+def mol_run(tmp_path_factory, mirror_dir):
+    workdir = tmp_path_factory.mktemp("molecules_run")
+    snakemake(workdir, "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES))
+    return workdir
+
+
+def _methods(dataset):
+    return SETTINGS["methods_2d" if dataset == "davis" else "methods_1d"]
+
+
+def test_split_leakage_table(mol_run):
+    table = pd.read_csv(mol_run / "results/tables/split_leakage.csv")
+    assert list(table.columns) == ["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test",
+                                   "n_dropped", "seconds", "status"]
+    expected = {(d, m) for d in SETTINGS["datasets"] for m in _methods(d)}
+    assert set(zip(table["dataset"], table["split_method"])) == expected and len(table) == len(expected)
+    for dataset in SETTINGS["datasets"]:
+        samples = pd.read_csv(mol_run / f"results/molecules/{dataset}/samples.csv")
+        assert len(samples) <= 200
+        rows = table[table["dataset"] == dataset]
+        assert (rows[["n_train", "n_test", "n_dropped"]].sum(axis=1) == len(samples)).all()
+    ok = table[table["status"] == "ok"]
+    assert ok["scaled_leakage"].between(0, 1).all() and (ok["n_test"] > 0).all()
+    one_d = ok[ok["dataset"] != "davis"]
+    assert ((one_d["n_test"] / (one_d["n_train"] + one_d["n_test"])).between(0.1, 0.3)).all()
+    by = table.set_index(["dataset", "split_method"])["scaled_leakage"]
+    for dataset in ("qm8", "tox21", "sr_are"):
+        assert by[(dataset, "s1")] < by[(dataset, "random")], dataset
+    assert by[("davis", "s2")] < by[("davis", "random")]
+    assert (table.loc[table["split_method"] == "i2", "n_dropped"] > 0).all()  # pairs across folds dropped
+    if importlib.util.find_spec("datasail") is None:
+        assert table.loc[table["split_method"] == "datasail_s1", "status"].str.startswith("skipped").all()
+
+
+def test_split_performance_table(mol_run):
+    perf = pd.read_csv(mol_run / "results/tables/split_performance.csv")
+    leak = pd.read_csv(mol_run / "results/tables/split_leakage.csv")
+    assert list(perf.columns) == ["dataset", "split_method", "repeat", "model", "metric", "value"]
+    assert len(perf) == len(leak) * len(SETTINGS["models"])
+    for dataset, metric in METRIC.items():
+        assert set(perf.loc[perf["dataset"] == dataset, "metric"]) == {metric}
+    made = perf.merge(leak[["dataset", "split_method", "status"]], on=["dataset", "split_method"])
+    ok, not_made = made[made["status"] == "ok"], made[made["status"] != "ok"]
+    assert ok["value"].notna().all() and not_made["value"].isna().all()
+    auc = ok[ok["metric"] == "roc_auc"]["value"]
+    assert auc.between(0, 1).all() and auc.mean() > 0.5
+    assert (ok[ok["metric"] != "roc_auc"]["value"] > 0).all()
+
+
+def test_split_files_assign_every_sample(mol_run):
+    samples = pd.read_csv(mol_run / "results/molecules/tox21/samples.csv")
+    folds = pd.read_csv(mol_run / "results/molecules/tox21/splits/s1/0.tsv", sep="\t")
+    assert folds["id"].tolist() == samples["id"].tolist()
+    assert set(folds["split"]) == {"train", "test"}
+    sr_are = pd.read_csv(mol_run / "results/molecules/sr_are/samples.csv")
+    strat = pd.read_csv(mol_run / "results/molecules/sr_are/splits/random/0.tsv", sep="\t")
+    positives = sr_are["SR-ARE"].to_numpy() == 1
+    test = strat["split"].to_numpy() == "test"
+    assert abs(positives[test].mean() - positives.mean()) < 0.1  # the stratified random split
+
+
+def test_figures_and_ablation(mol_run):
+    for dataset in SETTINGS["datasets"]:
+        for kind in ("molecules", "tsne"):
+            for ext in ("png", "pdf"):
+                assert (mol_run / f"results/figures/{kind}_{dataset}.{ext}").stat().st_size > 5000
+    clusters = pd.read_csv(mol_run / "results/tables/ablation_clusters.csv")
+    assert clusters["clusters"].tolist() == [5, 10] and (clusters["status"] == "ok").all()
+    margins = pd.read_csv(mol_run / "results/tables/ablation_margins.csv")
+    assert len(margins) == 4 and margins["scaled_leakage"].between(0, 1).all()
+    size = pd.read_csv(mol_run / "results/tables/ablation_size.csv")
+    assert set(zip(size["dataset"], size["method"])) == {(d, m) for d in ("esol", "freesolv")
+                                                         for m in ("s1", "scaffold")}
+    assert (size["n_molecules"] == 150).all() and (size["seconds"] > 0).all()
+    assert (mol_run / "results/figures/fig6_ablation.png").stat().st_size > 5000
+
+
+def test_rerun_gives_identical_tables(mol_run, tmp_path, mirror_dir):
+    """Everything but the wall-clock seconds is reproduced by a second run of the same config."""
+    snakemake(tmp_path, "--config", f"mirror={mirror_dir}", "--until", "mol_tables",
+              configfiles=(TINY, MOLECULES))
+    for name in ("split_leakage", "split_performance"):
+        first = pd.read_csv(mol_run / f"results/tables/{name}.csv").drop(columns="seconds", errors="ignore")
+        second = pd.read_csv(tmp_path / f"results/tables/{name}.csv").drop(columns="seconds", errors="ignore")
+        pd.testing.assert_frame_equal(first, second)
+    assert np.array_equal(
+        pd.read_csv(mol_run / "results/molecules/qm8/splits/s1/0.tsv", sep="\t")["split"],
+        pd.read_csv(tmp_path / "results/molecules/qm8/splits/s1/0.tsv", sep="\t")["split"])

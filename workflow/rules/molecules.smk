@@ -1,0 +1,261 @@
+# Molecular leakage-split experiments of the DataSAIL paper (Fig. 3-6): datasets -> fingerprints ->
+# one split job per (dataset, method, repeat) -> one model job per (dataset, method, repeat, model)
+# -> tables split_leakage.csv / split_performance.csv and figures; plus the Fig. 6 ablations.
+
+from benchdesign.molexp.datasets import dataset_info, source_paths
+from benchdesign.molexp.workflow import (
+    ablation_points,
+    dataset_methods,
+    mol_settings,
+    split_options,
+)
+
+MOL = mol_settings(config)
+
+
+wildcard_constraints:
+    dataset="[a-z0-9_]+",
+    method="[a-z0-9_]+",
+    repeat=r"\d+",
+    model="rf|svm|gb|mlp",
+    sweep="clusters|margins|size",
+
+
+def mol_dataset_files(wc):
+    names = ("samples", "molecules", "proteins")
+    return {n: f"results/molecules/{wc.dataset}/{n}.csv" for n in names}
+
+
+def mol_split_files(dataset):
+    return [
+        f"results/molecules/{dataset}/splits/{m}/{r}.{ext}"
+        for m in dataset_methods(MOL, dataset)
+        for r in range(MOL["repeats"])
+        for ext in ("tsv", "json")
+    ]
+
+
+def mol_score_files(dataset):
+    return [
+        f"results/molecules/{dataset}/scores/{m}/{r}/{model}.json"
+        for m in dataset_methods(MOL, dataset)
+        for r in range(MOL["repeats"])
+        for model in MOL["models"]
+    ]
+
+
+def mol_targets():
+    if not MOL["enabled"]:
+        return []
+    targets = expand("results/tables/{name}.csv", name=["split_leakage", "split_performance"])
+    targets.append("results/tables/split_summary.md")
+    targets += expand(
+        "results/figures/{kind}_{dataset}.{ext}",
+        kind=["molecules", "tsne"],
+        dataset=MOL["datasets"],
+        ext=["png", "pdf"],
+    )
+    if MOL["ablation"]["enabled"]:
+        targets += expand("results/tables/ablation_{sweep}.csv", sweep=["clusters", "margins", "size"])
+        targets += expand("results/figures/fig6_ablation.{ext}", ext=["png", "pdf"])
+    return targets
+
+
+rule mol_dataset:
+    """One dataset as tables with stable ids: samples (1-D: molecules with labels; 2-D: pairs), molecules
+    (id, smiles), proteins (id, sequence; empty for 1-D data); dropped rows and why in dropped.csv."""
+    input:
+        lambda wc: [f"{DATA_CACHE}/{p}" for p in dataset_info(wc.dataset).files],
+    output:
+        samples="results/molecules/{dataset}/samples.csv",
+        dropped="results/molecules/{dataset}/dropped.csv",
+        molecules="results/molecules/{dataset}/molecules.csv",
+        proteins="results/molecules/{dataset}/proteins.csv",
+    params:
+        max_rows=lambda wc: MOL["max_molecules"].get(wc.dataset),
+        seed=config["seed"],
+    log:
+        "logs/molecules/{dataset}/dataset.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_dataset.py"
+
+
+rule mol_features:
+    """ECFP4 bits of the molecules (drugs) and, for pairs, k-mer composition of the targets."""
+    input:
+        molecules="results/molecules/{dataset}/molecules.csv",
+        proteins="results/molecules/{dataset}/proteins.csv",
+    output:
+        "results/molecules/{dataset}/features.npz",
+    params:
+        n_bits=MOL["fingerprint_bits"],
+    log:
+        "logs/molecules/{dataset}/features.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_features.py"
+
+
+rule mol_split:
+    """One split (dataset, method, repeat): fold per sample, and its scaled L(pi) and run time."""
+    input:
+        unpack(mol_dataset_files),
+        features="results/molecules/{dataset}/features.npz",
+    output:
+        folds="results/molecules/{dataset}/splits/{method}/{repeat}.tsv",
+        record="results/molecules/{dataset}/splits/{method}/{repeat}.json",
+    params:
+        fractions=MOL["fractions"],
+        seed=config["seed"],
+        options=lambda wc: split_options(MOL, wc.dataset, wc.method),
+    log:
+        "logs/molecules/{dataset}/splits/{method}/{repeat}.log",
+    threads: 1
+    resources:
+        mem_mb=lambda wc: 12000 if wc.method in ("datasail_s1", "lohi") else 4000,
+        runtime=lambda wc: 120 if wc.method in ("datasail_s1", "lohi") else 30,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_split.py"
+
+
+rule mol_model:
+    """Train one model on the training fold of one split and score it on the test fold."""
+    input:
+        unpack(mol_dataset_files),
+        features="results/molecules/{dataset}/features.npz",
+        folds="results/molecules/{dataset}/splits/{method}/{repeat}.tsv",
+    output:
+        "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json",
+    params:
+        options=lambda wc: MOL["model_options"].get(wc.model, {}),
+        seed=config["seed"],
+    log:
+        "logs/molecules/{dataset}/scores/{method}/{repeat}/{model}.log",
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_model.py"
+
+
+rule mol_tables:
+    """split_leakage.csv, split_performance.csv and a Markdown summary (mean +- sd over repeats)."""
+    input:
+        splits=lambda wc: [f for d in MOL["datasets"] for f in mol_split_files(d) if f.endswith(".json")],
+        scores=lambda wc: [f for d in MOL["datasets"] for f in mol_score_files(d)],
+    output:
+        leakage=report("results/tables/split_leakage.csv", caption="../report/split_leakage.rst",
+                       category="Leakage-reduced splits"),
+        performance=report("results/tables/split_performance.csv", caption="../report/split_performance.rst",
+                           category="Leakage-reduced splits"),
+        summary="results/tables/split_summary.md",
+    log:
+        "logs/molecules/tables.log",
+    localrule: True
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_tables.py"
+
+
+rule mol_figure:
+    """Fig. 3-5 style: test performance per model and split beside each split's scaled L(pi)."""
+    input:
+        leakage="results/tables/split_leakage.csv",
+        performance="results/tables/split_performance.csv",
+    output:
+        png=report("results/figures/molecules_{dataset}.png", caption="../report/molecules_figure.rst",
+                   category="Leakage-reduced splits"),
+        pdf="results/figures/molecules_{dataset}.pdf",
+    log:
+        "logs/molecules/{dataset}/figure.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_figure.py"
+
+
+rule mol_tsne:
+    """t-SNE of the fingerprints (sub-sampled), coloured by fold, for the random split and S1 (S2 for pairs)."""
+    input:
+        unpack(mol_dataset_files),
+        features="results/molecules/{dataset}/features.npz",
+        folds=lambda wc: [
+            f"results/molecules/{wc.dataset}/splits/{m}/0.tsv"
+            for m in dataset_methods(MOL, wc.dataset)
+            if m in ("random", "s1", "s2")
+        ],
+    output:
+        png=report("results/figures/tsne_{dataset}.png", caption="../report/tsne.rst",
+                   category="Leakage-reduced splits"),
+        pdf="results/figures/tsne_{dataset}.pdf",
+    params:
+        max_points=MOL["tsne_points"],
+        seed=config["seed"],
+    log:
+        "logs/molecules/{dataset}/tsne.log",
+    resources:
+        mem_mb=3000,
+        runtime=20,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_tsne.py"
+
+
+rule mol_ablation_point:
+    """One point of a Fig. 6 sweep: K x solver, epsilon x delta, or dataset size x method."""
+    input:
+        lambda wc: [f"{DATA_CACHE}/{p}" for p in source_paths([ablation_points(MOL)[wc.sweep][wc.point]["dataset"]])],
+    output:
+        "results/molecules/ablation/{sweep}/{point}.json",
+    params:
+        point=lambda wc: ablation_points(MOL)[wc.sweep][wc.point],
+        fractions=MOL["fractions"],
+        seed=config["seed"],
+    log:
+        "logs/molecules/ablation/{sweep}/{point}.log",
+    threads: 1
+    resources:
+        mem_mb=12000,
+        runtime=120,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_ablation_point.py"
+
+
+rule mol_ablation_report:
+    """Fig. 6: split quality and run time vs K and solver, quality vs epsilon and delta, run time vs size."""
+    input:
+        lambda wc: [
+            f"results/molecules/ablation/{sweep}/{point}.json"
+            for sweep, points in ablation_points(MOL).items()
+            for point in points
+        ],
+    output:
+        tables=[report(f"results/tables/ablation_{s}.csv", caption="../report/ablation.rst",
+                       category="Leakage-reduced splits") for s in ("clusters", "margins", "size")],
+        png=report("results/figures/fig6_ablation.png", caption="../report/ablation.rst",
+                   category="Leakage-reduced splits"),
+        pdf="results/figures/fig6_ablation.pdf",
+    log:
+        "logs/molecules/ablation/report.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/mol_ablation_report.py"
