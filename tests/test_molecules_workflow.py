@@ -4,8 +4,8 @@ dataset, one repeat, rf + svm), checking the contents of the tables and that eve
 from __future__ import annotations
 
 import importlib.util
+import json
 
-import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -64,7 +64,7 @@ def test_split_performance_table(mol_run):
     ok, not_made = made[made["status"] == "ok"], made[made["status"] != "ok"]
     assert ok["value"].notna().all() and not_made["value"].isna().all()
     auc = ok[ok["metric"] == "roc_auc"]["value"]
-    assert auc.between(0, 1).all() and auc.mean() > 0.5
+    assert auc.between(0, 1).all()
     assert (ok[ok["metric"] != "roc_auc"]["value"] > 0).all()
 
 
@@ -96,14 +96,21 @@ def test_figures_and_ablation(mol_run):
     assert (mol_run / "results/figures/fig6_ablation.png").stat().st_size > 5000
 
 
-def test_rerun_gives_identical_tables(mol_run, tmp_path, mirror_dir):
-    """Everything but the wall-clock seconds is reproduced by a second run of the same config."""
-    snakemake(tmp_path, "--config", f"mirror={mirror_dir}", "--until", "mol_tables",
-              configfiles=(TINY, MOLECULES))
-    for name in ("split_leakage", "split_performance"):
-        first = pd.read_csv(mol_run / f"results/tables/{name}.csv").drop(columns="seconds", errors="ignore")
-        second = pd.read_csv(tmp_path / f"results/tables/{name}.csv").drop(columns="seconds", errors="ignore")
-        pd.testing.assert_frame_equal(first, second)
-    assert np.array_equal(
-        pd.read_csv(mol_run / "results/molecules/qm8/splits/s1/0.tsv", sep="\t")["split"],
-        pd.read_csv(tmp_path / "results/molecules/qm8/splits/s1/0.tsv", sep="\t")["split"])
+def _without_times(record: dict) -> dict:
+    """The record without its wall-clock entries (keys ending in 'seconds'), also inside its report."""
+    out = {k: v for k, v in record.items() if not k.endswith("seconds")}
+    if isinstance(out.get("report"), dict):
+        out["report"] = _without_times(out["report"])
+    return out
+
+
+def test_rerun_gives_identical_split_and_score(mol_run, tmp_path, mirror_dir):
+    """A second run of the same config reproduces a split and a model score (all but the seconds)."""
+    targets = ["results/molecules/qm8/splits/s1/0.json", "results/molecules/qm8/scores/s1/0/rf.json",
+               "results/molecules/davis/splits/s2/0.json"]
+    snakemake(tmp_path, *targets, "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES))
+    for target in targets:
+        first, second = (_without_times(json.loads((d / target).read_text())) for d in (mol_run, tmp_path))
+        assert first == second, target
+    for split in ("qm8/splits/s1/0.tsv", "davis/splits/s2/0.tsv"):
+        assert (mol_run / "results/molecules" / split).read_bytes() == (tmp_path / "results/molecules" / split).read_bytes()

@@ -1,0 +1,178 @@
+"""Peer tools run as they ship, each in a child process with a wall-clock timeout.
+
+:func:`datasail_s1_split` runs the ``datasail`` package's own S1 split (technique ``C1e``) so the
+molecule experiments can compare benchdesign's S1 with the original implementation. The child is
+any interpreter that can ``import datasail`` (``python=``), e.g. a separate venv when its pins
+conflict; a run longer than ``timeout`` seconds is killed and raised as :class:`PeerTimeout`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from benchdesign.molexp.splitters import check_fractions, processing_order
+from benchdesign.splitting.similarity import parse_smiles
+
+__all__ = ["DATASAIL_INSTALL", "PeerTimeout", "PeerError", "datasail_s1_split"]
+
+DATASAIL_INSTALL = "pip install datasail==1.4.0"
+_NO_PEER = 3  # child exit code: the peer package cannot be imported
+
+# Child script: argv[1] is the path of a JSON job; writes {"assignment": {id: split name}, ...} to job["out"].
+DATASAIL_CHILD = r'''
+import json, sys, time
+job = json.load(open(sys.argv[1]))
+try:
+    import cvxpy
+    import datasail.solver.cluster_1d as c1
+    import datasail.solver.utils as su
+    from datasail.settings import SOLVERS
+    from datasail.sail import datasail
+except ImportError as exc:
+    print(f"cannot import datasail: {exc!r}", file=sys.stderr)
+    sys.exit(3)
+
+if job["solver"] == "HIGHS":  # datasail 1.4.0 has no HiGHS entry; same time limit through cvxpy
+    SOLVERS["HIGHS"] = cvxpy.HIGHS
+    original = su.solve
+
+    def solve(loss, constraints, max_sec, solver, log_file, num_threads=14):
+        if solver != "HIGHS":
+            return original(loss, constraints, max_sec, solver, log_file, num_threads)
+        problem = cvxpy.Problem(cvxpy.Minimize(loss), constraints)
+        problem.solve(solver=cvxpy.HIGHS, qcp=True, time_limit=float(max_sec))
+        if problem.status in {"infeasible", "unbound"}:
+            return None
+        return problem
+
+    c1.solve = solve
+
+start = time.perf_counter()
+e_splits, _, _ = datasail(
+    techniques=["C1e"], splits=job["fractions"], names=job["names"], epsilon=job["epsilon"],
+    delta=job["delta"], solver=job["solver"], max_sec=job["max_sec"], runs=1, e_type="M",
+    e_data=dict(zip(job["ids"], job["smiles"])), e_sim="ecfp", e_clusters=job["clusters"],
+    threads=1, verbose="E",
+)
+runs = e_splits.get("C1e") or [{}]
+with open(job["out"], "w") as fh:
+    json.dump({"assignment": runs[0], "inner_seconds": time.perf_counter() - start}, fh)
+'''
+
+
+class PeerTimeout(TimeoutError):
+    """A peer run exceeded its wall-clock timeout and was killed; ``seconds`` is the time waited."""
+
+    def __init__(self, tool: str, seconds: float):
+        super().__init__(f"{tool} did not finish within {seconds:g} s and was killed")
+        self.tool = tool
+        self.seconds = seconds
+
+
+class PeerError(RuntimeError):
+    """A peer run failed (non-zero exit or no result); the message ends with the child's log tail."""
+
+
+def _run_child(cmd: list[str], cwd: Path, timeout: float, tool: str) -> None:
+    """Run ``cmd`` in its own session; kill the whole group and raise PeerTimeout after ``timeout`` s."""
+    log = cwd / "child.log"
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+           "MKL_NUM_THREADS": "1"}
+    with open(log, "w") as fh:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=fh, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise PeerTimeout(tool, timeout) from None
+    if proc.returncode == _NO_PEER:
+        raise ImportError(f"{tool} is not importable by {cmd[0]}: {log.read_text().strip()[-500:]}; "
+                          f"install it with `{DATASAIL_INSTALL}` (in a separate venv if its pins conflict)")
+    if proc.returncode != 0:
+        raise PeerError(f"{tool} exited with code {proc.returncode}; log tail:\n{log.read_text()[-2000:]}")
+
+
+def datasail_s1_split(
+    smiles: Sequence[str],
+    fractions: Sequence[float] = (0.8, 0.2),
+    seed: int = 0,
+    *,
+    shuffle: bool = True,
+    clusters: int = 50,
+    epsilon: float = 0.05,
+    delta: float = 0.05,
+    solver: str = "SCIP",
+    max_sec: int = 100,
+    timeout: float = 3600.0,
+    python: str = sys.executable,
+    workdir: str | Path | None = None,
+) -> np.ndarray:
+    """DataSAIL 1.4.0's own S1 split (``C1e``, ``e_sim="ecfp"``) of ``smiles``, in a child process.
+
+    The child calls ``datasail(techniques=["C1e"], splits=fractions, epsilon, delta, solver,
+    max_sec, runs=1, e_clusters=clusters)`` on molecules ``M000000..`` (input positions); defaults
+    are DataSAIL's (K=50, epsilon=delta=0.05, SCIP, 100 s ILP limit). ``solver="HIGHS"`` registers
+    HiGHS (absent from DataSAIL 1.4.0) with the same time limit. Returns the fold per molecule in
+    the order of ``fractions``; -1 for molecules DataSAIL leaves unassigned.
+
+    Seeding: DataSAIL seeds ``random`` and ``numpy.random`` with 42 itself and clusters with
+    ``random_state=42``, so its result depends only on its input, including molecule order. The
+    ``seed`` therefore permutes the order the molecules are given in (:func:`processing_order`;
+    ``shuffle=False`` keeps the input order), as the paper reshuffles between repeats. The child runs
+    with PYTHONHASHSEED=0 and single-threaded BLAS. Not controlled: an ILP stopped by ``max_sec``
+    returns whatever the solver reached by then, which depends on machine speed and load.
+
+    Raises :class:`PeerTimeout` after ``timeout`` wall-clock seconds (child process group killed),
+    ImportError when ``python`` cannot import datasail, :class:`PeerError` when the child fails.
+    """
+    s = check_fractions(fractions)
+    if clusters < 1:
+        raise ValueError(f"clusters must be >= 1, got {clusters}")
+    if not 0 <= epsilon < 1 or not 0 <= delta <= 1:
+        raise ValueError(f"epsilon must lie in [0, 1) and delta in [0, 1], got {epsilon}, {delta}")
+    if solver.upper() not in {"SCIP", "HIGHS"}:
+        raise ValueError(f"solver must be 'SCIP' or 'HIGHS', got {solver!r}")
+    if max_sec < 1:
+        raise ValueError(f"max_sec must be >= 1 second, got {max_sec}")
+    if timeout <= 0:
+        raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
+    _, valid = parse_smiles(smiles)
+    if not valid.all():
+        bad = np.flatnonzero(~valid)
+        raise ValueError(f"{bad.size} SMILES that RDKit cannot parse ("
+                         + ", ".join(f"row {i}: {smiles[i]!r}" for i in bad[:10]) + ")")
+    n = len(smiles)
+    order = processing_order(n, seed, shuffle)
+    names = [f"fold{j}" for j in range(s.size)]
+    with tempfile.TemporaryDirectory(prefix="datasail_", dir=workdir) as tmp:
+        work = Path(tmp)
+        job = {"ids": [f"M{i:06d}" for i in order], "smiles": [str(smiles[i]) for i in order],
+               "fractions": s.tolist(), "names": names, "epsilon": epsilon, "delta": delta,
+               "solver": solver.upper(), "max_sec": int(max_sec), "clusters": int(clusters),
+               "out": str(work / "out.json")}
+        (work / "job.json").write_text(json.dumps(job))
+        (work / "child.py").write_text(DATASAIL_CHILD)
+        start = time.perf_counter()
+        _run_child([python, str(work / "child.py"), str(work / "job.json")], work, timeout, "datasail")
+        if not (work / "out.json").is_file():
+            raise PeerError(f"datasail finished after {time.perf_counter() - start:.1f} s but wrote no result; "
+                            f"log tail:\n{(work / 'child.log').read_text()[-2000:]}")
+        assignment = json.loads((work / "out.json").read_text())["assignment"]
+    fold_of = {name: j for j, name in enumerate(names)}
+    folds = np.full(n, -1, dtype=np.int64)
+    for key, name in assignment.items():
+        if name in fold_of and key.startswith("M") and key[1:].isdigit() and int(key[1:]) < n:
+            folds[int(key[1:])] = fold_of[name]
+    return folds
