@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import zipfile
 from pathlib import Path
@@ -10,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
+from markers import needs_aeon
 
 from benchdesign import tsc_data
 from benchdesign.tsc_data import (
@@ -29,8 +30,6 @@ from benchdesign.tsc_data import (
 
 REPO = Path(__file__).resolve().parents[1]
 CHECKSUMS = REPO / "data" / "ucr_tsv_sha256.csv"
-HAS_AEON = importlib.util.find_spec("aeon") is not None
-needs_aeon = pytest.mark.skipif(not HAS_AEON, reason="aeon (extra 'tsc') is not installed")
 
 
 def _sha(data: bytes) -> str:

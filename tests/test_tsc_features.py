@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
+from markers import needs_aeon, needs_catch22, needs_tsfresh
 from scipy import stats
 
 from benchdesign.tsc_features import (
@@ -37,13 +39,6 @@ from benchdesign.tsc_features import (
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _has(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
-needs_catch22 = pytest.mark.skipif(not _has("pycatch22"), reason="pycatch22 is not installed")
-needs_tsfresh = pytest.mark.skipif(not _has("tsfresh"), reason="tsfresh is not installed")
-needs_aeon = pytest.mark.skipif(not _has("aeon"), reason="aeon (extra 'tsc') is not installed")
 
 
 @pytest.fixture

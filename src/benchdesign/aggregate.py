@@ -18,11 +18,12 @@ from scipy.stats import wilcoxon
 from tabulate import tabulate
 
 from benchdesign.metrics import HIGHER_IS_BETTER
+from benchdesign.selection import STRATEGIES
 
 
 DOMAIN_ORDER = ("tsc", "recsys", "nlp", "synthetic")
 VARIATION_ORDER = ("dataset_pool", "model_pool")
-STRATEGY_ORDER = ("random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal")
+STRATEGY_ORDER = tuple(STRATEGIES)
 REPRESENTATION_ORDER = ("interaction", "metadata", "oracle", "none")
 METRIC_ORDER = ("mae", "spearman", "kendall", "ndcg5", "mrr")
 REGIME_ORDER = ("oracle", "broken")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchdesign.selection import STRATEGIES
+
 DOMAIN_NAMES = ("tsc", "recsys", "nlp")
 PROTOCOL_DEFAULTS: dict[str, Any] = {
     "n_trials": 200,
@@ -11,7 +13,7 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "k_min": 2,
     "k_max": 20,
     "variations": ["dataset_pool", "model_pool"],
-    "strategies": ["random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal"],
+    "strategies": list(STRATEGIES),
     "kmeans_n_init": 3,
     "design_lambda": 1.0,
 }

@@ -25,7 +25,7 @@ from benchdesign.ranking import mean_ranks
 from benchdesign.selection import PREFIX_ORDERS, STRATEGIES
 
 VARIATIONS = ("dataset_pool", "model_pool")
-STRATEGY_NAMES = ("random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal")
+STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
 
 # Keyword arguments each strategy accepts beyond (X, k, pool, rng).
