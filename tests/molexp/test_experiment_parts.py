@@ -157,3 +157,12 @@ def test_summary_table_means_over_repeats():
                          "metric": ["mae"] * 2, "value": [1.0, 2.0]})
     row = summary_table(leakage, perf).iloc[0]
     assert row["scaled_leakage"] == "0.200 ± 0.141" and row["rf (mae)"] == "1.500 ± 0.707"
+
+
+def test_model_overrides_per_task_type():
+    from benchdesign.molexp.experiment import model_overrides
+
+    options = {"n_estimators": 100, "regression": {"max_features": "sqrt"}, "classification": {"n_estimators": 50}}
+    assert model_overrides(options, "regression") == {"n_estimators": 100, "max_features": "sqrt"}
+    assert model_overrides(options, "classification") == {"n_estimators": 50}
+    assert model_overrides({}, "regression") == {}

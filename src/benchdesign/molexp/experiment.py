@@ -168,6 +168,13 @@ def read_folds(path: str | Path, sample_ids: Sequence[str]) -> np.ndarray:
     return np.array([by_id[i] for i in sample_ids], dtype=np.int64)
 
 
+def model_overrides(options: Mapping[str, object], task_type: str) -> dict:
+    """Estimator settings of one model for one task type: the shared keys, then those under
+    ``regression:`` / ``classification:`` (e.g. ``rf: {n_estimators: 100, regression: {max_features: sqrt}}``)."""
+    shared = {k: v for k, v in options.items() if k not in ("regression", "classification")}
+    return shared | dict(options.get(task_type) or {})
+
+
 def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
               options: Mapping[str, object]) -> dict:
     """Fit ``model`` on the training fold, score it on the test fold with the dataset's metric."""
@@ -180,7 +187,8 @@ def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
         return out | {"value": float("nan"), "seconds": 0.0, "status": "no split: empty training or test fold"}
     X, Y = data.features(), data.labels()
     start = time.perf_counter()
-    pred = fit_predict(model, data.info.task_type, X[train], Y[train], X[test], seed=seed, **dict(options))
+    pred = fit_predict(model, data.info.task_type, X[train], Y[train], X[test], seed=seed,
+                       **model_overrides(options, data.info.task_type))
     value = score(data.info.metric, Y[test], pred)
     return out | {"value": float(value), "seconds": time.perf_counter() - start, "status": "ok"}
 
