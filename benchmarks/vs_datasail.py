@@ -30,47 +30,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchdesign.molexp.peers import DATASAIL_CHILD  # the child process that runs datasail's S1
+
 REPO = Path(__file__).resolve().parents[1]
 DATASETS = {"tox21": "tox21.csv", "qm8": "qm8.csv.gz", "muv": "muv.csv.gz", "esol": "delaney.csv",
             "bbbp": "bbbp.csv", "lipo": "lipo.csv"}
 
-PEER_CHILD = r'''
-import json, sys, time
-args = json.loads(sys.argv[1])
-import cvxpy
-import datasail.solver.cluster_1d as c1
-import datasail.solver.utils as su
-from datasail.settings import SOLVERS
-from datasail.sail import datasail
-
-if args["solver"] == "HIGHS":
-    SOLVERS["HIGHS"] = cvxpy.HIGHS
-    original = su.solve
-
-    def solve(loss, constraints, max_sec, solver, log_file, num_threads=14):
-        if solver != "HIGHS":
-            return original(loss, constraints, max_sec, solver, log_file, num_threads)
-        problem = cvxpy.Problem(cvxpy.Minimize(loss), constraints)
-        problem.solve(solver=cvxpy.HIGHS, qcp=True, time_limit=float(max_sec))
-        if problem.status in {"infeasible", "unbound"}:
-            return None
-        return problem
-
-    c1.solve = solve
-
-start = time.perf_counter()
-e_splits, _, _ = datasail(
-    techniques=["C1e"], splits=[0.8, 0.2], names=["train", "test"], epsilon=args["epsilon"],
-    delta=args["delta"], solver=args["solver"], max_sec=args["max_sec"], runs=1, e_type="M",
-    e_data=args["data"], e_sim="ecfp", e_clusters=args["clusters"], threads=1, verbose="E",
-)
-assignment = e_splits["C1e"][0]
-with open(args["out"], "w") as fh:
-    fh.write("id\tsplit\n")
-    for name, split in assignment.items():
-        fh.write(f"{name}\t{split}\n")
-print(json.dumps({"inner_seconds": time.perf_counter() - start}))
-'''
 
 
 def mirror_root() -> Path:
@@ -147,10 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{src_path.name}: {len(smiles)} rows, {len(ids)} valid molecules; K={args.clusters}, "
           f"epsilon={args.epsilon}, 80/20; workdir {work}", flush=True)
 
-    peer_out, ours_out = work / "datasail.tsv", work / "benchdesign.tsv"
-    peer_args = {"data": str(data), "out": str(peer_out), "epsilon": args.epsilon, "delta": args.delta,
-                 "solver": args.peer_solver, "max_sec": args.peer_max_sec, "clusters": args.clusters}
-    peer = run_measured([args.peer_python, "-c", PEER_CHILD, json.dumps(peer_args)], work / "datasail.log")
+    peer_out, ours_out = work / "datasail.json", work / "benchdesign.tsv"
+    peer_job = work / "datasail_job.json"
+    peer_job.write_text(json.dumps({
+        "ids": ids, "smiles": [smiles[i] for i in keep], "out": str(peer_out), "fractions": [0.8, 0.2],
+        "names": ["train", "test"], "epsilon": args.epsilon, "delta": args.delta, "solver": args.peer_solver,
+        "max_sec": args.peer_max_sec, "clusters": args.clusters}))
+    peer = run_measured([args.peer_python, "-c", DATASAIL_CHILD, str(peer_job)], work / "datasail.log")
     print(f"datasail finished: {peer}", flush=True)
     ours = run_measured(
         [sys.executable, "-m", "benchdesign.cli", "split", "--task", "S1", "--input", str(data),
@@ -169,8 +137,9 @@ def main(argv: list[str] | None = None) -> int:
 
     order = pd.Series(np.arange(len(ids)), index=ids)
     folds = []
-    for path in (peer_out, ours_out):
-        table = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    peer_table = pd.Series(json.loads(peer_out.read_text())["assignment"], dtype=object)
+    for table in (pd.DataFrame({"id": peer_table.index, "split": peer_table.to_numpy()}),
+                  pd.read_csv(ours_out, sep="\t", dtype=str, keep_default_na=False)):
         lab = np.full(len(ids), "unassigned", dtype=object)
         lab[order[table["id"]].to_numpy()] = table["split"].to_numpy()
         folds.append(lab)
@@ -193,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:24s}{a:12.4g}{b:14.4g}{r:10.3g}")
     print("ratio = datasail/benchdesign for time and memory (speed-up), benchdesign/datasail for leakage")
     print(f"random 80/20 split: scaled L(pi) {s_rand.scaled:.4f}; leakage evaluation took {eval_s:.1f} s")
+    our_report = json.loads((work / "benchdesign.json").read_text())
+    stages = {k: our_report.get(k) for k in ("clustering_seconds", "solver_seconds", "solver_status",
+                                             "mip_gap_tolerance", "ilp_scaled_leakage")}
+    print(f"benchdesign stages: {stages}")
     try:
         load = os.getloadavg()
         print(f"load average during the run (1/5/15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
@@ -204,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             "datasail": {**peer, "scaled_leakage": s_peer.scaled, "test_fraction": frac[0],
                          "solver": args.peer_solver, "max_sec": args.peer_max_sec},
             "benchdesign": {**ours, "scaled_leakage": s_ours.scaled, "test_fraction": frac[1],
-                            "time_limit": args.time_limit},
+                            "time_limit": args.time_limit, **stages},
             "random_scaled_leakage": s_rand.scaled, "loadavg": load,
         }, indent=2) + "\n")
     return 0

@@ -34,6 +34,7 @@ def _split_command(args: argparse.Namespace) -> int:
         n_micro=args.micro_clusters,
         refine=not args.no_refine,
         node_limit=args.node_limit,
+        mip_gap=args.mip_gap,
     )
     side_a = EntityInput(
         path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
@@ -101,6 +102,8 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="ILP time limit in seconds (default 10; the best assignment found is returned)")
     p.add_argument("--node-limit", type=int,
                    help="branch-and-bound node cap: a reproducible limit (a time-out depends on machine load)")
+    p.add_argument("--mip-gap", type=float, default=0.01,
+                   help="relative optimality gap at which the ILP stops (default 0.01; 0 = prove optimality)")
     p.add_argument("--seed", type=int, default=0,
                    help="random seed (same seed -> same split when the ILP ends by optimality or --node-limit)")
     p.add_argument("--no-refine", action="store_true", help="skip the micro-cluster refinement of the ILP solution")
@@ -127,7 +130,65 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_split_command)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_split_parser]
+def _leakage_command(args: argparse.Namespace) -> int:
+    import json
+
+    from benchdesign.splitting.evaluate import evaluate_split_files, format_report
+    from benchdesign.splitting.pipeline import write_atomic
+
+    report = evaluate_split_files(
+        args.input, args.split, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
+        feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
+        metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
+        drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
+        test=args.test, train=args.train, quantiles=args.quantiles,
+    )
+    print(format_report(report))
+    if args.json:
+        write_atomic(args.json, json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
+    """``benchdesign leakage``: leakage of an existing split, L(pi) (eq. 2), scaled L(pi) (eq. 20), eq. (1)."""
+    from benchdesign.splitting.evaluate import DEFAULT_QUANTILES
+
+    p = subparsers.add_parser(
+        "leakage",
+        help="measure the similarity-induced leakage of an existing split (from any tool)",
+        description=(
+            "Evaluate a split file (one row per entity: id and fold name) against an entity table. Prints "
+            "L(pi) (eq. 2), scaled L(pi) (eq. 20) and, per test fold, statistics of the maximum similarity "
+            "of each test sample to the training folds (eq. 1: their mean). Computed tile by tile, no n x n "
+            "matrix. Entities missing from the split file, or labelled 'unassigned' or empty, are left out."
+        ),
+    )
+    p.add_argument("--input", required=True, help="entity table (CSV/TSV, may be gzipped)")
+    p.add_argument("--split", required=True, help="split table (CSV/TSV) with an id and a fold column")
+    p.add_argument("--id-col", help="id column of --input (default: 0-based row number, as in `split`)")
+    p.add_argument("--split-id-col", default="id", help="id column of --split (default id)")
+    p.add_argument("--split-col", default="split", help="fold column of --split (default split)")
+    rep = p.add_mutually_exclusive_group(required=True)
+    rep.add_argument("--smiles-col", help="SMILES column -> ECFP4 Tanimoto similarity")
+    rep.add_argument("--sequence-col", help="sequence column -> k-mer cosine similarity")
+    rep.add_argument("--feature-cols", nargs="+", help="numeric feature columns -> --metric similarity")
+    rep.add_argument("--matrix", help="precomputed matrix, .npy (dense) or .npz (scipy sparse), row order of --input")
+    p.add_argument("--matrix-kind", choices=("similarity", "distance"), default="similarity")
+    p.add_argument("--metric", choices=("cosine", "euclidean"), default="cosine", help="for --feature-cols")
+    p.add_argument("--drop-invalid", action="store_true",
+                   help="leave rows with invalid SMILES/sequences/features out instead of failing")
+    p.add_argument("--test", nargs="+", help="fold(s) to report eq. (1) statistics for (default: every fold)")
+    p.add_argument("--train", nargs="+", help="training fold(s) of eq. (1) (default: all other folds)")
+    p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),
+                   help="quantiles of the max-train-similarity distribution to report")
+    p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
+    p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")
+    p.add_argument("--kmer", type=int, default=3, help="k of the sequence k-mers (default 3)")
+    p.add_argument("--json", help="also write the report as JSON (atomically)")
+    p.set_defaults(func=_leakage_command)
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_split_parser, add_leakage_parser]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,10 +2,12 @@
 
 Pipeline: similarity (:mod:`.similarity`) -> clustering into K clusters (:mod:`.clustering`) ->
 ILP of eqs. (12)-(18) over the clusters (:mod:`.ilp`) -> folds (:mod:`.tasks`); leakage measures of
-eqs. (1), (2) and (20) in :mod:`.leakage`; file-level entry point in :mod:`.pipeline`.
+eqs. (1), (2) and (20) in :mod:`.leakage` (of any split file: :mod:`.evaluate`); file-level entry
+point in :mod:`.pipeline`.
 """
 
 from benchdesign.splitting.clustering import Clustering, GroupSimilarity, cluster_entities
+from benchdesign.splitting.evaluate import evaluate_split, evaluate_split_files
 from benchdesign.splitting.ilp import ClusterInstance, IlpResult, InfeasibleSplitError, solve_split_ilp
 from benchdesign.splitting.inputs import entities_from_table, index_interactions, read_table
 from benchdesign.splitting.leakage import (
@@ -22,6 +24,8 @@ from benchdesign.splitting.similarity import (
     MatrixSimilarity,
     SimilaritySource,
     VectorSimilarity,
+    morgan_fingerprints,
+    smiles_fingerprints,
 )
 from benchdesign.splitting.tasks import (
     TASKS,
@@ -52,13 +56,17 @@ __all__ = [
     "VectorSimilarity",
     "cluster_entities",
     "entities_from_table",
+    "evaluate_split",
+    "evaluate_split_files",
     "index_interactions",
     "leakage",
     "leakage_summary",
     "max_train_similarity",
+    "morgan_fingerprints",
     "read_table",
     "run_split",
     "scaled_leakage",
+    "smiles_fingerprints",
     "solve_split_ilp",
     "split_entities",
     "split_interactions",

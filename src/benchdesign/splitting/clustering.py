@@ -20,12 +20,13 @@ of eq. (2) of the entity split.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from sklearn.cluster import AgglomerativeClustering, SpectralClustering
+import scipy.linalg
+import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 
@@ -39,6 +40,8 @@ __all__ = [
     "linkage_similarity",
     "cluster_groups",
     "cluster_entities",
+    "kmeans",
+    "spectral_labels",
 ]
 
 Linkage = Literal["average", "single", "complete"]
@@ -137,7 +140,9 @@ def leader_labels(source: SimilaritySource, n_leaders: int, rng: np.random.Gener
         total = d2.sum()
         if total <= 0:
             break
-        nxt = int(rng.choice(n, p=d2 / total))
+        # inverse-CDF draw, the same as rng.choice(n, p=d2 / total) without its per-call checks
+        cdf = np.cumsum(d2)
+        nxt = min(int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right")), n - 1)
         sims = source.one_vs_all(nxt).astype(np.float64)
         sims[nxt] = 1.0
         closer = sims > best
@@ -258,6 +263,76 @@ def linkage_similarity(groups: GroupSimilarity, linkage: Linkage = "average") ->
     return s
 
 
+def kmeans(points: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 10, max_iter: int = 300) -> np.ndarray:
+    """Lloyd's k-means with k-means++ seeding, best of ``n_init`` runs by inertia; labels (m,) in [0, k).
+
+    An emptied cluster is re-seeded with the point farthest from its centre, so all k labels stay in use
+    whenever the points hold at least k distinct rows.
+    """
+    x = np.asarray(points, dtype=np.float64)
+    m = x.shape[0]
+    if not 1 <= k <= m:
+        raise ValueError(f"k must be in [1, {m}], got {k}")
+    sq = np.einsum("ij,ij->i", x, x)
+    best_labels, best_inertia = np.zeros(m, dtype=np.int64), np.inf
+    for _ in range(n_init):
+        centres = np.empty((k, x.shape[1]))
+        centres[0] = x[rng.integers(m)]
+        d2 = np.maximum(sq - 2.0 * x @ centres[0] + centres[0] @ centres[0], 0.0)
+        for j in range(1, k):
+            total = d2.sum()
+            idx = int(rng.integers(m)) if total <= 0 else min(
+                int(np.searchsorted(np.cumsum(d2), rng.random() * total, side="right")), m - 1)
+            centres[j] = x[idx]
+            d2 = np.minimum(d2, np.maximum(sq - 2.0 * x @ centres[j] + centres[j] @ centres[j], 0.0))
+        labels = np.full(m, -1, dtype=np.int64)
+        for _ in range(max_iter):
+            dist = sq[:, None] - 2.0 * x @ centres.T + np.einsum("ij,ij->i", centres, centres)[None, :]
+            new = np.argmin(dist, axis=1)
+            counts = np.bincount(new, minlength=k)
+            for j in np.flatnonzero(counts == 0):  # re-seed empty clusters with the worst-fitted point
+                far = int(np.argmax(dist[np.arange(m), new]))
+                new[far] = j
+                dist[far] = -np.inf  # never move the same point twice
+                counts = np.bincount(new, minlength=k)
+            if np.array_equal(new, labels):
+                break
+            labels = new
+            member = sp.csr_matrix((np.ones(m), (labels, np.arange(m))), shape=(k, m))
+            centres = (member @ x) / counts[:, None]
+        inertia = float(np.sum((x - centres[labels]) ** 2))
+        if inertia < best_inertia - 1e-12:
+            best_labels, best_inertia = labels, inertia
+    return best_labels
+
+
+def spectral_labels(affinity: np.ndarray, n_clusters: int, seed: int = 0, n_init: int = 10) -> np.ndarray:
+    """Normalised spectral clustering (Ng-Jordan-Weiss / Shi-Malik embedding) of a dense affinity.
+
+    The same steps as scikit-learn's ``SpectralClustering(affinity="precomputed")``: the
+    ``n_clusters`` leading eigenvectors of D^-1/2 A D^-1/2 (exact dense ``eigh`` of the M x M matrix,
+    M <= a few thousand), divided by D^1/2, then k-means (``n_init`` runs). Avoids importing
+    scikit-learn (~1 s) and its ARPACK shift-invert solve.
+    """
+    a = np.asarray(affinity, dtype=np.float64)
+    m = a.shape[0]
+    if a.shape != (m, m):
+        raise ValueError(f"affinity must be square, got shape {a.shape}")
+    if not 1 <= n_clusters <= m:
+        raise ValueError(f"n_clusters must be in [1, {m}], got {n_clusters}")
+    deg = a.sum(axis=1) - np.diag(a)  # the normalised Laplacian ignores self-loops
+    d = np.sqrt(np.where(deg > 0, deg, 1.0))
+    off = a - np.diag(np.diag(a))
+    normed = off / d[:, None] / d[None, :]
+    # single-threaded BLAS: these matrices are small, and threads only add overhead (or worse, on a busy machine)
+    with threadpool_limits(limits=1, user_api="blas"):
+        _, vecs = scipy.linalg.eigh(normed, subset_by_index=[m - n_clusters, m - 1])
+        emb = vecs / d[:, None]
+        signs = np.sign(emb[np.argmax(np.abs(emb), axis=0), np.arange(n_clusters)])  # deterministic signs
+        emb *= np.where(signs == 0, 1.0, signs)[None, :]
+        return kmeans(emb, n_clusters, np.random.default_rng(seed), n_init=n_init)
+
+
 def cluster_groups(
     groups: GroupSimilarity,
     n_clusters: int,
@@ -267,9 +342,9 @@ def cluster_groups(
 ) -> np.ndarray:
     """Cluster M groups into ``n_clusters`` (paper: spectral for similarities, agglomerative for distances).
 
-    Spectral clustering uses sim_C under ``linkage`` as affinity, agglomerative clustering the
-    distance 1 - sim_C (with the same linkage). Returns labels (M,) in [0, K'), K' <= n_clusters,
-    every label used.
+    Spectral clustering (:func:`spectral_labels`) uses sim_C under ``linkage`` as affinity,
+    agglomerative clustering (scikit-learn, imported only here) the distance 1 - sim_C (with the same
+    linkage). Returns labels (M,) in [0, K'), K' <= n_clusters, every label used.
     """
     m = groups.m
     if not 1 <= n_clusters <= m:
@@ -279,14 +354,10 @@ def cluster_groups(
     if n_clusters == 1:
         return np.zeros(m, dtype=np.int64)
     if method == "spectral":
-        affinity = linkage_similarity(groups, linkage)
-        model = SpectralClustering(
-            n_clusters=n_clusters, affinity="precomputed", random_state=seed, assign_labels="kmeans"
-        )
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # "graph is not fully connected"
-            labels = model.fit_predict(affinity)
+        labels = spectral_labels(linkage_similarity(groups, linkage), n_clusters, seed=seed)
     elif method == "agglomerative":
+        from sklearn.cluster import AgglomerativeClustering  # imported here: ~1 s, only this branch needs it
+
         dist = 1.0 - linkage_similarity(groups, linkage)
         np.fill_diagonal(dist, 0.0)
         model = AgglomerativeClustering(n_clusters=n_clusters, metric="precomputed", linkage=linkage)

@@ -15,6 +15,18 @@ with positive weight. In matrix form:
 zeta is declared continuous in [0, 1] instead of boolean (18): for any integral X the minimum over
 zeta is attained at zeta = [pi(a) != pi(b)] (eq. 19), so the optimum is unchanged while the solver
 branches only on X.
+
+Two folds (the usual train/test case) use an equivalent but much tighter formulation. With
+x_a = X[a, 1] and y_ab standing for x_a x_b ("a and b both in fold 1"), the cut indicator of eq. (19)
+is zeta_ab = x_a + x_b - 2 y_ab, and (16) becomes the product bounds y_ab <= x_a, y_ab <= x_b plus the
+reformulation-linearisation (RLT) products of the size bounds (14) with x_a and 1 - x_a:
+
+          sum_b kappa_b y_ab <= (U_1 - kappa_a) x_a                       (14) x x_a
+          sum_b kappa_b (x_b - y_ab) >= L_1 (1 - x_a)                     (14) x (1 - x_a)
+
+(L_1, U_1 = lower/upper size bounds of fold 1). Every integral X with y = x_a x_b satisfies them, and
+minimisation pushes y up to x_a x_b, so the optimum of (12)-(18) is unchanged; but the LP relaxation
+no longer collapses to 0 (x = s everywhere), which cuts HiGHS's time to proven optimality several-fold.
 """
 
 from __future__ import annotations
@@ -115,14 +127,31 @@ def _merge(base: dict, extra: dict) -> dict:
     return out
 
 
-def solver_options(solver: str, time_limit: float, seed: int = 0, node_limit: int | None = None) -> dict:
+_MIP_GAP_OPTIONS = {
+    "HIGHS": lambda g: {"mip_rel_gap": g},
+    "SCIPY": lambda g: {"scipy_options": {"mip_rel_gap": g}},
+    "SCIP": lambda g: {"scip_params": {"limits/gap": g}},
+    "GUROBI": lambda g: {"MIPGap": g},
+    "MOSEK": lambda g: {"mosek_params": {"MSK_DPAR_MIO_TOL_REL_GAP": g}},
+    "COPT": lambda g: {"RelGap": g},
+}
+
+
+def solver_options(
+    solver: str, time_limit: float, seed: int = 0, node_limit: int | None = None, mip_gap: float | None = None
+) -> dict:
     """cvxpy keyword arguments that impose ``time_limit`` seconds (and a seed where supported).
 
     ``node_limit`` caps the branch-and-bound nodes instead of relying on wall time alone: a run
     stopped by it is reproducible, whereas the best assignment at a time-out depends on machine load.
+    ``mip_gap`` is the relative optimality gap at which the solver stops and reports optimality
+    (None: the solver's default, 1e-4 for HiGHS); solvers without a known gap option
+    (see :data:`_MIP_GAP_OPTIONS`) keep their default.
     """
     if node_limit is not None and node_limit < 1:
         raise ValueError(f"node_limit must be >= 1, got {node_limit}")
+    if mip_gap is not None and not 0 <= mip_gap < 1:
+        raise ValueError(f"mip_gap must lie in [0, 1), got {mip_gap}")
     if time_limit <= 0:
         raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
     name = solver.upper()
@@ -143,11 +172,14 @@ def solver_options(solver: str, time_limit: float, seed: int = 0, node_limit: in
     }
     if name not in options:
         raise ValueError(f"no time-limit option known for solver {solver!r}; use one of {sorted(options)}")
+    out = options[name]
+    if mip_gap is not None and name in _MIP_GAP_OPTIONS:
+        out = _merge(out, _MIP_GAP_OPTIONS[name](float(mip_gap)))
     if node_limit is None:
-        return options[name]
+        return out
     if name not in _NODE_LIMIT_OPTIONS:
         raise ValueError(f"no node-limit option known for solver {solver!r}; use one of {sorted(_NODE_LIMIT_OPTIONS)}")
-    return _merge(options[name], _NODE_LIMIT_OPTIONS[name](int(node_limit)))
+    return _merge(out, _NODE_LIMIT_OPTIONS[name](int(node_limit)))
 
 
 def lower_bounds(total: float, fractions: np.ndarray, slack: float) -> np.ndarray:
@@ -222,6 +254,40 @@ def _leakage_terms(inst: ClusterInstance, x: cp.Variable, scale: float) -> tuple
     return (w / scale) @ zeta[:, 0], cons
 
 
+def _leakage_terms_two_folds(
+    inst: ClusterInstance, x: cp.Variable, scale: float, epsilon: float
+) -> tuple[cp.Expression | None, list]:
+    """Objective (12) and constraints (16) for F = 2 in the tightened product form (module docstring).
+
+    One continuous y_ab >= 0 per upper-triangle pair of positive weight; the cut indicator
+    zeta_ab = x_a + x_b - 2 y_ab equals [pi(a) != pi(b)] at the optimum for integral x.
+    """
+    ia, ib, w = _pairs(np.asarray(inst.weights, dtype=float))
+    if w.size == 0:
+        return None, []
+    kappa = np.asarray(inst.kappa, dtype=float)
+    k, p = kappa.size, w.size
+    low = lower_bounds(kappa.sum(), inst.fractions, epsilon)  # (14): size of fold i >= low[i]
+    hi1 = float(kappa.sum() - low[0])  # fold 1 holds what fold 0 leaves over
+    x1 = x[:, 1]
+    pair = np.arange(p)
+    ea = sp.csr_matrix((np.ones(p), (pair, ia)), shape=(p, k))
+    eb = sp.csr_matrix((np.ones(p), (pair, ib)), shape=(p, k))
+    # m[a, pair] = kappa of the pair's other end, so (m @ y)[a] = sum_b kappa_b y_ab
+    m = sp.csr_matrix((np.r_[kappa[ib], kappa[ia]], (np.r_[ia, ib], np.r_[pair, pair])), shape=(k, p))
+    y = cp.Variable(p, nonneg=True)
+    others_in_fold1 = kappa @ x1 - cp.multiply(kappa, x1)  # [a] = sum_{b != a} kappa_b x_b
+    cons = [
+        y <= ea @ x1,
+        y <= eb @ x1,
+        m @ y <= cp.multiply(hi1 - kappa, x1),  # (14) upper bound of fold 1, times x_a
+        others_in_fold1 - m @ y >= low[1] * (1 - x1),  # (14) lower bound of fold 1, times 1 - x_a
+    ]
+    ws = w / scale
+    linear = (ea + eb).T @ ws  # coefficient of x_a: the total weight of a's pairs
+    return linear @ x1 - 2.0 * (ws @ y), cons
+
+
 @functools.cache
 def _silence_highs_banner() -> None:
     """highspy prints a banner to stdout when the first Highs object is created; swallow it once."""
@@ -239,9 +305,10 @@ def _silence_highs_banner() -> None:
 
 
 def _solve(
-    problem: cp.Problem, solver: str, time_limit: float, seed: int, node_limit: int | None = None
+    problem: cp.Problem, solver: str, time_limit: float, seed: int, node_limit: int | None = None,
+    mip_gap: float | None = None,
 ) -> tuple[str, float]:
-    options = solver_options(solver, time_limit, seed, node_limit)
+    options = solver_options(solver, time_limit, seed, node_limit, mip_gap)
     if solver.upper() == "HIGHS":
         _silence_highs_banner()
     start = time.perf_counter()
@@ -297,11 +364,14 @@ def solve_split_ilp(
     time_limit: float = 10.0,
     seed: int = 0,
     node_limit: int | None = None,
+    mip_gap: float | None = None,
 ) -> IlpResult:
     """Solve eqs. (12)-(18) jointly for all entity types (R = len(instances); one for S1, two for S2).
 
     Returns the optimal assignment, or on time-out the best feasible one found (status 'time_limit';
-    'node_limit' when ``node_limit`` branch-and-bound nodes were explored first).
+    'node_limit' when ``node_limit`` branch-and-bound nodes were explored first). With ``mip_gap``
+    the solver stops at that relative gap between the assignment and its lower bound, and
+    'optimal' then means optimal within that gap (``IlpResult.extra['mip_gap_tolerance']``).
     Raises :class:`InfeasibleSplitError` naming the violated constraint family and the smallest
     epsilon/delta that would be feasible, and RuntimeError when the time limit passes before any
     feasible assignment is found.
@@ -318,13 +388,16 @@ def solve_split_ilp(
         x = cp.Variable((inst.kappa.size, np.asarray(inst.fractions).size), boolean=True)
         xs.append(x)
         cons += _fold_constraints(inst, x, epsilon, delta)
-        term, pair_cons = _leakage_terms(inst, x, scale)
+        if np.asarray(inst.fractions).size == 2:
+            term, pair_cons = _leakage_terms_two_folds(inst, x, scale, epsilon)
+        else:
+            term, pair_cons = _leakage_terms(inst, x, scale)
         cons += pair_cons
         if term is not None:
             terms.append(term)
     objective = cp.Minimize(cp.sum(cp.hstack(terms)) if terms else cp.Constant(0.0))
     problem = cp.Problem(objective, cons)
-    status, seconds = _solve(problem, solver, time_limit, seed, node_limit)
+    status, seconds = _solve(problem, solver, time_limit, seed, node_limit, mip_gap)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
         raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed))
     assignments = []
@@ -343,14 +416,15 @@ def solve_split_ilp(
         assignments.append(folds)
     objective_value = sum(assignment_objective(i, a) for i, a in zip(instances, assignments, strict=True))
     bound = None
-    extra = {}
+    extra: dict = {"mip_gap_tolerance": mip_gap}
     stats = problem.solver_stats
     info = getattr(stats, "extra_stats", None) if stats is not None else None
     if info is not None and hasattr(info, "mip_dual_bound"):
         bound = float(info.mip_dual_bound) * scale
         extra["mip_gap"] = float(info.mip_gap)
     if status == cps.OPTIMAL:
-        label, message = "optimal", "optimal assignment found"
+        label = "optimal"
+        message = f"optimal assignment within the relative gap {mip_gap:g}" if mip_gap else "optimal assignment found"
     elif status in (cps.USER_LIMIT, cps.OPTIMAL_INACCURATE):
         by_nodes = node_limit is not None and seconds < 0.95 * time_limit
         label = "node_limit" if by_nodes else "time_limit"

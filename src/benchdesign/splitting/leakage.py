@@ -121,14 +121,17 @@ def leakage_summary(
     active = np.flatnonzero(np.any(np.stack([c >= 0 for c in codes_list]), axis=0)) if codes_list else np.array([], int)
     totals = np.zeros(len(codes_list))
     same = np.zeros(len(codes_list))
-    masks = [(c[active] >= 0).astype(np.float64) * w[active] for c in codes_list]
-    onehots = []
+    # per split, columns [w * onehot(fold) | w] (0 for unassigned): for a tile S, with A, B these
+    # columns over its rows / columns, sum_f A_f^T S B_f is the same-fold mass and its last column the total
+    weighted = []
     for c in codes_list:
         ca = c[active]
-        oh = np.zeros((active.size, max(int(c.max()) + 1, 1)))
         ok = ca >= 0
-        oh[np.flatnonzero(ok), ca[ok]] = 1.0
-        onehots.append(oh)
+        cols = np.zeros((active.size, max(int(c.max()) + 1, 1) + 1))
+        cols[np.flatnonzero(ok), ca[ok]] = w[active][ok]
+        cols[:, -1] = np.where(ok, w[active], 0.0)
+        weighted.append(cols)
+    stacked = np.hstack(weighted) if weighted else np.zeros((active.size, 0))
     m = active.size
     for r0 in range(0, m, block_size):
         r1 = min(r0 + block_size, m)
@@ -136,10 +139,13 @@ def leakage_summary(
             c1 = min(c0 + block_size, m)
             tile = src.block(active[r0:r1], active[c0:c1]).astype(np.float64)
             factor = 1.0 if c0 == r0 else 2.0  # off-diagonal tiles stand for both orders
-            for j, (mw, oh) in enumerate(zip(masks, onehots, strict=True)):
-                t = tile * mw[r0:r1, None] * mw[None, c0:c1]
-                totals[j] += factor * t.sum()
-                same[j] += factor * np.einsum("if,if->", t @ oh[c0:c1], oh[r0:r1])
+            products = stacked[r0:r1] * (tile @ stacked[c0:c1])  # one GEMM for every split
+            start = 0
+            for j, cols in enumerate(weighted):
+                sums = products[:, start:start + cols.shape[1]].sum(axis=0)
+                start += cols.shape[1]
+                totals[j] += factor * sums[-1]
+                same[j] += factor * sums[:-1].sum()
     out = []
     for j, codes in enumerate(codes_list):
         cross = totals[j] - same[j]

@@ -1,0 +1,201 @@
+"""Leakage of an existing split (made by any tool): the engine of ``benchdesign leakage``.
+
+Given the entities (with their similarity) and a table of (id, fold) rows, reports
+- L(pi) of eq. (2) and scaled L(pi) of eq. (20) (:func:`~benchdesign.splitting.leakage.leakage_summary`),
+- for each evaluated test fold, statistics of the eq. (1) summand max_{x' in train} sim(x, x') over
+  its samples x (mean = eq. (1) itself, median, quantiles, min, max),
+all computed tile by tile (no n x n matrix). Entities of the table that the split file does not list,
+or lists as unassigned, belong to no fold and are left out of every sum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
+from benchdesign.splitting.leakage import encode_folds, leakage_summary, max_train_similarity
+from benchdesign.splitting.tasks import EntitySet
+
+__all__ = [
+    "DEFAULT_QUANTILES",
+    "fold_labels_for_entities",
+    "max_similarity_stats",
+    "evaluate_split",
+    "evaluate_split_files",
+    "format_report",
+]
+
+DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def fold_labels_for_entities(
+    entity_ids: Sequence[object], split_ids: Sequence[object], split_labels: Sequence[object]
+) -> tuple[np.ndarray, int]:
+    """Fold label per entity (None where the split does not list it) and the count of such entities.
+
+    Raises ValueError naming split ids that are missing from the entity table, or listed twice.
+    """
+    ids = pd.Index([str(i).strip() for i in entity_ids])
+    sid = pd.Series([str(i).strip() for i in split_ids])
+    if len(sid) != len(split_labels):
+        raise ValueError(f"split has {len(sid)} ids but {len(split_labels)} labels")
+    dup = sid[sid.duplicated()].unique()
+    if dup.size:
+        raise ValueError(
+            f"split file: {dup.size} ids listed more than once: {', '.join(map(str, dup[:10]))}"
+            + (" ..." if dup.size > 10 else "")
+        )
+    pos = pd.Series(np.arange(len(ids)), index=ids).reindex(sid.to_numpy())
+    unknown = pos.isna().to_numpy()
+    if unknown.any():
+        bad = sid.to_numpy()[unknown]
+        raise ValueError(
+            f"split file: {bad.size} ids are not in the entity table: {', '.join(map(str, bad[:10]))}"
+            + (" ..." if bad.size > 10 else "") + " (check --id-col / --split-id-col)"
+        )
+    labels = np.full(len(ids), None, dtype=object)
+    labels[pos.to_numpy().astype(np.int64)] = np.asarray(split_labels, dtype=object)
+    return labels, int(len(ids) - len(sid))
+
+
+def max_similarity_stats(values: np.ndarray, quantiles: Sequence[float] = DEFAULT_QUANTILES) -> dict:
+    """Summary of the per-test-sample max-train similarities; ``mean`` is eq. (1)."""
+    v = np.asarray(values, dtype=float)
+    if v.size == 0:
+        raise ValueError("no values to summarise")
+    q = [float(x) for x in quantiles]
+    if any(not 0 <= x <= 1 for x in q):
+        raise ValueError(f"quantiles must lie in [0, 1], got {q}")
+    return {
+        "n_test": int(v.size),
+        "mean": float(v.mean()),
+        "median": float(np.median(v)),
+        "std": float(v.std()),
+        "min": float(v.min()),
+        "max": float(v.max()),
+        "quantiles": {f"{x:g}": float(np.quantile(v, x)) for x in q},
+    }
+
+
+def evaluate_split(
+    entities: EntitySet,
+    split_ids: Sequence[object],
+    split_labels: Sequence[object],
+    test: Sequence[str] | None = None,
+    train: Sequence[str] | None = None,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    block_size: int | None = None,
+) -> dict:
+    """Leakage report of a split of ``entities`` given as (id, fold label) pairs.
+
+    Parameters
+    ----------
+    entities : the entities and their similarity (over the valid entities)
+    split_ids, split_labels : one row of the split file each; unassigned labels ("unassigned", "")
+        and entities not listed belong to no fold
+    test : fold names whose eq. (1) statistics are reported (default: every fold)
+    train : training folds for eq. (1) (default: all folds other than the test fold)
+    """
+    if entities.similarity is None:
+        raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
+    labels, n_unlisted = fold_labels_for_entities(entities.ids, split_ids, split_labels)
+    valid = np.asarray(entities.valid, dtype=bool)
+    codes_all, _ = encode_folds(labels)
+    n_invalid_assigned = int(((codes_all >= 0) & ~valid).sum())
+    folds = labels[valid]
+    codes, names = encode_folds(folds)
+    if (codes >= 0).sum() == 0:
+        raise ValueError("no valid entity of the table is assigned to a fold by the split file")
+    fold_names = [str(x) for x in names]
+    kwargs = {} if block_size is None else {"block_size": block_size}
+    summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
+    report: dict = {
+        "n_entities": int(len(entities.ids)),
+        "n_valid": int(valid.sum()),
+        "n_assigned": summary.n_assigned,
+        "n_not_in_split": n_unlisted,
+        "n_invalid_assigned": n_invalid_assigned,
+        "fold_sizes": {f: int((codes == i).sum()) for i, f in enumerate(fold_names)},
+        "leakage": summary.leakage,
+        "total_similarity": summary.total,
+        "scaled_leakage": summary.scaled,
+    }
+    tests = list(test) if test else fold_names
+    for t in tests:
+        if t not in fold_names:
+            raise ValueError(f"test fold {t!r} is not in the split; folds are {fold_names}")
+    if train:
+        for t in train:
+            if t not in fold_names:
+                raise ValueError(f"training fold {t!r} is not in the split; folds are {fold_names}")
+    named = np.array([fold_names[c] if c >= 0 else None for c in codes], dtype=object)
+    per_fold = {}
+    for t in tests:
+        train_folds = [f for f in (train or fold_names) if f != t]
+        if not train_folds:
+            continue
+        values = max_train_similarity(entities.similarity, named, t, train_folds, **kwargs)
+        per_fold[t] = {"train_folds": train_folds, **max_similarity_stats(values, quantiles)}
+    report["max_train_similarity"] = per_fold
+    return report
+
+
+def evaluate_split_files(
+    table: str,
+    split: str,
+    *,
+    id_col: str | None = None,
+    smiles_col: str | None = None,
+    sequence_col: str | None = None,
+    feature_cols: Sequence[str] = (),
+    matrix: str | None = None,
+    matrix_kind: str = "similarity",
+    metric: str = "cosine",
+    split_id_col: str = "id",
+    split_col: str = "split",
+    drop_invalid: bool = False,
+    radius: int = 2,
+    n_bits: int = 1024,
+    kmer: int = 3,
+    test: Sequence[str] | None = None,
+    train: Sequence[str] | None = None,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+) -> dict:
+    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate."""
+    if not any([smiles_col, sequence_col, feature_cols, matrix]):
+        raise ValueError("give the representation of the entities: a SMILES, sequence or feature columns, or a matrix")
+    df = read_table(table, [c for c in (id_col,) if c])
+    ent = entities_from_table(
+        df, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
+        matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=drop_invalid,
+        metric=metric, radius=radius, n_bits=n_bits, kmer=kmer, what="input",
+    )
+    sp_df = read_table(split, [split_id_col, split_col])
+    for col, what in ((split_id_col, "--split-id-col"), (split_col, "--split-col")):
+        if col not in sp_df.columns:
+            raise ValueError(f"column {col!r} ({what}) not in the split file; columns are {list(sp_df.columns)}")
+    if sp_df[split_id_col].isna().any():
+        rows = np.flatnonzero(sp_df[split_id_col].isna().to_numpy())
+        raise ValueError(f"split file: missing ids in column {split_id_col!r} at rows {rows[:10].tolist()}")
+    report = evaluate_split(ent, sp_df[split_id_col].tolist(), sp_df[split_col].tolist(), test, train, quantiles)
+    return {"input": str(table), "split": str(split), **report}
+
+
+def format_report(report: dict) -> str:
+    """Human-readable lines of an :func:`evaluate_split` report."""
+    sizes = ", ".join(f"{k} {v}" for k, v in report["fold_sizes"].items())
+    lines = [
+        f"{report['n_assigned']} of {report['n_valid']} valid entities assigned ({sizes}); "
+        f"not in split {report['n_not_in_split']}",
+        f"L(pi) (eq. 2) {report['leakage']:.6g}; scaled L(pi) (eq. 20) {report['scaled_leakage']:.4f}",
+    ]
+    for fold, st in report["max_train_similarity"].items():
+        qs = ", ".join(f"q{k} {v:.3f}" for k, v in st["quantiles"].items())
+        lines.append(
+            f"max similarity of {fold} samples to {'+'.join(st['train_folds'])} (eq. 1): mean {st['mean']:.4f}, "
+            f"median {st['median']:.4f}, {qs}"
+        )
+    return "\n".join(lines)
