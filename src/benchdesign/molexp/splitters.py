@@ -348,7 +348,7 @@ def lohi_split(
     model.max_mip_gap = max_mip_gap
     model.threads = threads
     model.emphasis = 2
-    model.seed = seed
+    model.seed = seed % 2**31  # CBC takes a C int
     model.verbose = 0
     status = model.optimize(max_seconds=float("inf") if time_limit is None else float(time_limit))
     if status == mip.OptimizationStatus.NO_SOLUTION_FOUND:
