@@ -218,7 +218,7 @@ def test_lohi_split_is_a_hi_split(coarsening):
 @needs_lohi
 def test_lohi_split_accepts_seeds_beyond_a_c_int():
     """The workflow's per-repeat seeds are 32-bit unsigned; CBC takes a signed C int."""
-    folds = lohi_split(LOHI_60, seed=2**32 - 1, time_limit=30)
+    folds = lohi_split(LOHI_60, seed=2**32 - 1, coarsening_threshold=None, time_limit=30)
     assert set(np.unique(folds)) <= {-1, 0, 1} and (folds == 1).any()
 
 
