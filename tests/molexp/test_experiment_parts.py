@@ -166,3 +166,33 @@ def test_model_overrides_per_task_type():
     assert model_overrides(options, "regression") == {"n_estimators": 100, "max_features": "sqrt"}
     assert model_overrides(options, "classification") == {"n_estimators": 50}
     assert model_overrides({}, "regression") == {}
+
+
+def _tiny_experiment():
+    from benchdesign.molexp.experiment import experiment_from_molecules
+    from benchdesign.molexp.features import molecule_fingerprints
+
+    table = pd.DataFrame({"id": [f"M{i}" for i in range(len(SMILES))], "smiles": SMILES,
+                          "SR-ARE": [0, 1] * 6})
+    return experiment_from_molecules(dataset_info("sr_are"), table, molecule_fingerprints(SMILES))
+
+
+def test_run_split_records_a_failing_competitor(monkeypatch):
+    import benchdesign.molexp.splitters as splitters
+    from benchdesign.molexp.experiment import run_split
+
+    def no_split(*args, **kwargs):
+        raise ValueError("No solution is found")
+
+    monkeypatch.setattr(splitters, "lohi_split", no_split)
+    data = _tiny_experiment()
+    folds, record = run_split(data, "lohi", 0, (0.75, 0.25), 1, {"lohi": {}})
+    assert record["status"] == "failed: ValueError: No solution is found" and (folds == -1).all()
+    assert np.isnan(record["scaled_leakage"]) and record["n_dropped"] == len(SMILES)
+    _, skipped = run_split(data, "lohi", 0, (0.75, 0.25), 1, {"lohi": {}, "max_molecules": 5})
+    assert skipped["status"].startswith("skipped: 12 molecules > max_peer_molecules 5")
+    monkeypatch.setattr(splitters, "scaffold_split", no_split)  # this project's own methods are not excused
+    with pytest.raises(ValueError, match="No solution"):
+        run_split(data, "scaffold", 0, (0.75, 0.25), 1, {"scaffold": {}})
+    folds, record = run_split(data, "s1", 0, (0.75, 0.25), 1, {"s1": {"clusters": 6, "delta": 0.5}})
+    assert record["status"] == "ok" and record["n_test"] > 0 and 0 < record["scaled_leakage"] < 1

@@ -22,6 +22,7 @@ __all__ = ["ExperimentData", "load_experiment", "run_split", "read_folds", "run_
 
 FOLD_NAMES = ("train", "test")
 UNASSIGNED = "unassigned"
+COMPETITOR_TOOLS = ("lohi", "datasail_s1")
 
 
 @dataclass(frozen=True)
@@ -100,11 +101,11 @@ def run_split(data: ExperimentData, method: str, repeat: int, fractions: Sequenc
               options: Mapping[str, object]) -> tuple[np.ndarray, dict]:
     """Folds of one (method, repeat) split and its record for split_leakage.csv (+ status and report).
 
-    A competitor method is skipped when the data has more molecules than ``options['max_molecules']``;
-    a competitor that exceeds its time limit (PeerTimeout) is recorded as ``timeout``. Either way every
-    sample is unassigned and scaled_leakage is NaN.
+    A competitor tool (LoHi, datasail) is skipped when the data has more molecules than
+    ``options['max_molecules']`` or its package is missing, recorded as ``timeout`` when it exceeds its time
+    limit and as ``failed`` when it finds no split; then every sample is unassigned and scaled_leakage is NaN.
     """
-    from benchdesign.molexp.peers import PeerTimeout
+    from benchdesign.molexp.peers import PeerError, PeerTimeout
 
     seed_r = repeat_seed(seed, data.info.name, method, repeat)
     n_mol = len(data.molecules)
@@ -131,6 +132,10 @@ def run_split(data: ExperimentData, method: str, repeat: int, fractions: Sequenc
             status = f"timeout: {exc}"
         except ImportError as exc:  # a competitor's package is not installed (optional extras)
             status = f"skipped: {exc}"
+        except (PeerError, TimeoutError, ValueError) as exc:  # a competitor tool found no split
+            if method not in COMPETITOR_TOOLS:
+                raise
+            status = f"failed: {type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - start
     folds = np.asarray(folds, dtype=np.int64)
     if status == "ok":

@@ -6,11 +6,11 @@ import copy
 from typing import Any
 
 from benchdesign.molexp.datasets import dataset_info
+from benchdesign.molexp.experiment import COMPETITOR_TOOLS
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 
 __all__ = ["MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
 
-PEER_METHODS = ("lohi", "datasail_s1")
 MOL_DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "datasets": ["qm8", "tox21", "sr_are", "davis"],
@@ -66,7 +66,7 @@ def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:
     options: dict[str, Any] = {"s1": dict(settings["s1"])}
     if method not in ("random", "s1") and dataset_info(dataset).kind == "1d":
         options[method] = dict(settings["method_options"].get(method, {}))
-    limit = settings["max_peer_molecules"].get(method) if method in PEER_METHODS else None
+    limit = settings["max_peer_molecules"].get(method) if method in COMPETITOR_TOOLS else None
     if limit is not None:
         options["max_molecules"] = int(limit)
     return options
