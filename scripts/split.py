@@ -24,6 +24,7 @@ spec = SplitSpec(
     n_micro=int(par.micro_clusters),
     refine=bool(par.refine),
     node_limit=None if par.node_limit is None else int(par.node_limit),
+    mip_gap=par.mip_gap,
 )
 side_a = EntityInput(
     path=inp.table, id_col=par.id_col, smiles_col=par.smiles_col, sequence_col=par.sequence_col,

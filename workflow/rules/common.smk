@@ -12,6 +12,13 @@ from benchdesign.config import (
 )
 from benchdesign.data.sources import load_manifest
 from benchdesign.domains import domain_source_paths
+from benchdesign.molexp.datasets import dataset_info, source_paths
+from benchdesign.molexp.workflow import (
+    ablation_points,
+    dataset_methods,
+    mol_settings,
+    split_options,
+)
 
 
 validate(config, "../schemas/config.schema.yaml")
@@ -19,6 +26,7 @@ validate(config, "../schemas/config.schema.yaml")
 MANIFEST = load_manifest(workflow.source_path("../../data/sources.yaml"))
 DOMAINS = enabled_domains(config)
 DATA_CACHE = "resources/data"
+MOL = mol_settings(config)
 
 
 wildcard_constraints:
@@ -93,4 +101,47 @@ def final_targets():
     if config["synthetic"]["enabled"]:
         targets += expand("results/tables/table4_synthetic.{ext}", ext=["csv", "md"])
         targets += expand("results/figures/synthetic.{ext}", ext=["png", "pdf"])
+    return targets
+
+
+# ---- molecular experiments (molecules.smk)
+
+
+def mol_dataset_files(wc):
+    names = ("samples", "molecules", "proteins")
+    return {n: f"results/molecules/{wc.dataset}/{n}.csv" for n in names}
+
+
+def mol_split_files(dataset):
+    return [
+        f"results/molecules/{dataset}/splits/{m}/{r}.{ext}"
+        for m in dataset_methods(MOL, dataset)
+        for r in range(MOL["repeats"])
+        for ext in ("tsv", "json")
+    ]
+
+
+def mol_score_files(dataset):
+    return [
+        f"results/molecules/{dataset}/scores/{m}/{r}/{model}.json"
+        for m in dataset_methods(MOL, dataset)
+        for r in range(MOL["repeats"])
+        for model in MOL["models"]
+    ]
+
+
+def mol_targets():
+    if not MOL["enabled"]:
+        return []
+    targets = expand("results/tables/{name}.csv", name=["split_leakage", "split_performance"])
+    targets.append("results/tables/split_summary.md")
+    targets += expand(
+        "results/figures/{kind}_{dataset}.{ext}",
+        kind=["molecules", "tsne"],
+        dataset=MOL["datasets"],
+        ext=["png", "pdf"],
+    )
+    if MOL["ablation"]["enabled"]:
+        targets += expand("results/tables/ablation_{sweep}.csv", sweep=["clusters", "margins", "size"])
+        targets += expand("results/figures/fig6_ablation.{ext}", ext=["png", "pdf"])
     return targets

@@ -2,63 +2,12 @@
 # one split job per (dataset, method, repeat) -> one model job per (dataset, method, repeat, model)
 # -> tables split_leakage.csv / split_performance.csv and figures; plus the Fig. 6 ablations.
 
-from benchdesign.molexp.datasets import dataset_info, source_paths
-from benchdesign.molexp.workflow import (
-    ablation_points,
-    dataset_methods,
-    mol_settings,
-    split_options,
-)
-
-MOL = mol_settings(config)
-
-
 wildcard_constraints:
     dataset="[a-z0-9_]+",
     method="[a-z0-9_]+",
     repeat=r"\d+",
     model="rf|svm|gb|mlp",
     sweep="clusters|margins|size",
-
-
-def mol_dataset_files(wc):
-    names = ("samples", "molecules", "proteins")
-    return {n: f"results/molecules/{wc.dataset}/{n}.csv" for n in names}
-
-
-def mol_split_files(dataset):
-    return [
-        f"results/molecules/{dataset}/splits/{m}/{r}.{ext}"
-        for m in dataset_methods(MOL, dataset)
-        for r in range(MOL["repeats"])
-        for ext in ("tsv", "json")
-    ]
-
-
-def mol_score_files(dataset):
-    return [
-        f"results/molecules/{dataset}/scores/{m}/{r}/{model}.json"
-        for m in dataset_methods(MOL, dataset)
-        for r in range(MOL["repeats"])
-        for model in MOL["models"]
-    ]
-
-
-def mol_targets():
-    if not MOL["enabled"]:
-        return []
-    targets = expand("results/tables/{name}.csv", name=["split_leakage", "split_performance"])
-    targets.append("results/tables/split_summary.md")
-    targets += expand(
-        "results/figures/{kind}_{dataset}.{ext}",
-        kind=["molecules", "tsne"],
-        dataset=MOL["datasets"],
-        ext=["png", "pdf"],
-    )
-    if MOL["ablation"]["enabled"]:
-        targets += expand("results/tables/ablation_{sweep}.csv", sweep=["clusters", "margins", "size"])
-        targets += expand("results/figures/fig6_ablation.{ext}", ext=["png", "pdf"])
-    return targets
 
 
 rule mol_dataset:

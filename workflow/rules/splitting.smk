@@ -40,6 +40,7 @@ rule split_dataset:
         solver=config["splitting"].get("solver", "HIGHS"),
         time_limit=config["splitting"].get("time_limit", 10),
         node_limit=config["splitting"].get("node_limit"),
+        mip_gap=config["splitting"].get("mip_gap", 0.01),
         seed=config["splitting"].get("seed", 0),
         refine=config["splitting"].get("refine", True),
         fp_bits=config["splitting"].get("fp_bits", 1024),

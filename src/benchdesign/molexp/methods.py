@@ -26,7 +26,7 @@ ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1
 TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2")
 _TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
                 "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
-_ILP_KEYS = ("clusters", "epsilon", "delta", "solver", "time_limit", "node_limit", "linkage", "micro_clusters",
+_ILP_KEYS = ("clusters", "epsilon", "delta", "solver", "time_limit", "node_limit", "mip_gap", "linkage", "micro_clusters",
              "refine")
 
 
@@ -42,10 +42,8 @@ def ilp_spec(options: Mapping[str, object], fractions: Sequence[float], seed: in
     if unknown:
         raise ValueError(f"unknown s1 option(s) {sorted(unknown)}; allowed: {', '.join(_ILP_KEYS)}")
     names = ("train", "test") if len(fractions) == 2 else tuple(f"fold{i}" for i in range(len(fractions)))
-    kw = {"n_clusters": options.get("clusters"), "epsilon": options.get("epsilon"), "delta": options.get("delta"),
-          "solver": options.get("solver"), "time_limit": options.get("time_limit"),
-          "node_limit": options.get("node_limit"), "linkage": options.get("linkage"),
-          "n_micro": options.get("micro_clusters"), "refine": options.get("refine")}
+    renamed = {"clusters": "n_clusters", "micro_clusters": "n_micro"}
+    kw = {renamed.get(key, key): options.get(key) for key in _ILP_KEYS}
     kw = {k: v for k, v in kw.items() if v is not None}
     return SplitSpec(fractions=tuple(float(f) for f in fractions), names=names, seed=seed, **kw)
 
