@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from benchdesign.molexp.models import HIGHER_IS_BETTER
 from benchdesign.plotting import _new_figure
 
 __all__ = ["performance_figure", "fingerprint_tsne", "tsne_figure", "ablation_figure"]
 
 FOLD_COLORS = {"train": "#1f77b4", "test": "#ff7f0e", "unassigned": "#c7c7c7", "both": "#9467bd"}
-LOWER_IS_BETTER = {"mae": True, "rmse": True, "roc_auc": False}
 
 
 def _methods_in_order(leakage: pd.DataFrame) -> list[str]:
@@ -37,7 +37,7 @@ def performance_figure(leakage: pd.DataFrame, performance: pd.DataFrame, dataset
         stats = perf[perf["split_method"] == method].groupby("model")["value"].agg(["mean", "std"]).reindex(models)
         x = np.arange(len(models)) + (j - (len(methods) - 1) / 2) * width
         ax_perf.bar(x, stats["mean"], width, yerr=stats["std"].fillna(0), label=method, color=colors[j], capsize=2)
-    direction = "lower is better" if LOWER_IS_BETTER.get(metric, False) else "higher is better"
+    direction = "higher is better" if HIGHER_IS_BETTER.get(metric, True) else "lower is better"
     ax_perf.set_xticks(np.arange(len(models)), models)
     ax_perf.set_ylabel(f"test {metric.upper()} ({direction})")
     ax_perf.legend(fontsize=7, ncols=min(len(methods), 4))
