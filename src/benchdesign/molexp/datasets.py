@@ -14,8 +14,8 @@ and targets, and ``P<drug row>_<target column>`` for pairs.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +46,7 @@ class MolDataset:
     kind : "1d" (molecules) or "2d" (drug-target pairs); files : manifest paths of its sources
     task_type : "regression" | "classification"; metric : "mae" | "rmse" | "roc_auc"
     targets : label columns; stratify : split with the label as class (eq. 4), as for SR-ARE
+    drop_unlabelled : drop rows without any label; smiles_col : the SMILES column of the source file
     """
 
     name: str
@@ -57,7 +58,7 @@ class MolDataset:
     stratify: bool = False
     drop_unlabelled: bool = False
     description: str = ""
-    extra: Mapping[str, str] = field(default_factory=dict)
+    smiles_col: str = "smiles"
 
 
 def _moleculenet(name: str, file: str, description: str, **kw) -> MolDataset:
@@ -81,7 +82,7 @@ DATASETS: dict[str, MolDataset] = {
         _moleculenet("esol", "delaney.csv", "ESOL (Delaney) solubility"),
         _moleculenet("freesolv", "freesolv.csv", "FreeSolv hydration free energy"),
         _moleculenet("lipo", "lipo.csv", "Lipophilicity"),
-        _moleculenet("bace", "bace.csv", "BACE", task_type="classification", metric="roc_auc"),
+        _moleculenet("bace", "bace.csv", "BACE", task_type="classification", metric="roc_auc", smiles_col="mol"),
         _moleculenet("bbbp", "bbbp.csv", "BBBP", task_type="classification", metric="roc_auc"),
         _moleculenet("clintox", "clintox.csv", "ClinTox", task_type="classification", metric="roc_auc"),
         _moleculenet("sider", "sider.csv", "SIDER", task_type="classification", metric="roc_auc"),
@@ -126,8 +127,9 @@ def load_molecules(info: MolDataset, path: str | Path) -> tuple[pd.DataFrame, pd
     without a label. Targets missing from the file are an error naming the file and the columns found.
     """
     raw = pd.read_csv(path)
-    if "smiles" not in raw.columns:
-        raise ValueError(f"{path}: no 'smiles' column (columns: {', '.join(raw.columns)})")
+    if info.smiles_col not in raw.columns:
+        raise ValueError(f"{path}: no {info.smiles_col!r} column (columns: {', '.join(raw.columns)})")
+    raw = raw.rename(columns={info.smiles_col: "smiles"})
     targets = list(info.targets) or [c for c in raw.columns if c != "smiles" and
                                       pd.api.types.is_numeric_dtype(raw[c])]
     missing = [t for t in targets if t not in raw.columns]
