@@ -136,9 +136,8 @@ def load_molecules(info: MolDataset, path: str | Path) -> tuple[pd.DataFrame, pd
     if missing:
         raise ValueError(f"{path}: label column(s) {missing} of dataset {info.name!r} not found "
                          f"(columns: {', '.join(raw.columns)})")
-    table = pd.DataFrame({"id": [f"M{i:06d}" for i in range(len(raw))], "smiles": raw["smiles"]})
-    for t in targets:
-        table[t] = pd.to_numeric(raw[t], errors="coerce")
+    labels = {t: pd.to_numeric(raw[t], errors="coerce") for t in targets}
+    table = pd.DataFrame({"id": [f"M{i:06d}" for i in range(len(raw))], "smiles": raw["smiles"], **labels})
     reasons = pd.Series("", index=table.index)
     reasons[~valid_smiles_mask(table["smiles"].tolist())] = "invalid_smiles"
     if info.drop_unlabelled:
