@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from workflow_helpers import REPO, TINY, snakemake
+from test_report import plain
+from workflow_helpers import MOLECULE_CAPTIONS, MOLECULES, REPO, TINY, snakemake
 
 pytestmark = pytest.mark.workflow
-MOLECULES = REPO / ".test" / "config" / "molecules.yaml"
 SETTINGS = yaml.safe_load(MOLECULES.read_text())["molecules"]
 METRIC = {"qm8": "mae", "tox21": "roc_auc", "sr_are": "roc_auc", "davis": "rmse"}
 
@@ -114,3 +114,13 @@ def test_rerun_gives_identical_split_and_score(mol_run, tmp_path, mirror_dir):
         assert first == second, target
     for split in ("qm8/splits/s1/0.tsv", "davis/splits/s2/0.tsv"):
         assert (mol_run / "results/molecules" / split).read_bytes() == (tmp_path / "results/molecules" / split).read_bytes()
+
+
+def test_report_holds_the_molecule_tables_figures_and_captions(mol_run, mirror_dir, tmp_path):
+    snakemake(mol_run, "--config", f"mirror={mirror_dir}", "--report", str(tmp_path / "report.html"),
+              configfiles=(TINY, MOLECULES))
+    page = plain((tmp_path / "report.html").read_text())
+    for caption in MOLECULE_CAPTIONS:
+        assert plain((REPO / "workflow/report" / caption).read_text()) in page, caption
+    for name in ("split_leakage.csv", "molecules_tox21.png", "tsne_davis.png", "fig6_ablation.png"):
+        assert name in page, name

@@ -8,6 +8,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = REPO / ".test" / "config" / "config.yaml"
+MOLECULES = REPO / ".test" / "config" / "molecules.yaml"
+# Captions of the molecular experiments: checked on the report of the molecules run (test_molecules_workflow).
+MOLECULE_CAPTIONS = ("ablation.rst", "molecules_figure.rst", "split_leakage.rst", "split_performance.rst", "tsne.rst")
 
 
 def snakemake_cmd(workdir: Path, *args: str, configfiles=(TINY,)) -> list[str]:

@@ -132,6 +132,9 @@ rule mol_figure:
         pdf="results/figures/molecules_{dataset}.pdf",
     log:
         "logs/molecules/{dataset}/figure.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
     conda:
         "../envs/benchdesign.yaml"
     script:
@@ -204,6 +207,9 @@ rule mol_ablation_report:
         pdf="results/figures/fig6_ablation.pdf",
     log:
         "logs/molecules/ablation/report.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
     conda:
         "../envs/benchdesign.yaml"
     script:
