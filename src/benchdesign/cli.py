@@ -59,6 +59,20 @@ def _split_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> None:
+    """Options that say how to compare the entities of --input (shared by `split` and `leakage`)."""
+    rep = p.add_mutually_exclusive_group(required=required)
+    rep.add_argument("--smiles-col", help="SMILES column -> ECFP4 Tanimoto similarity")
+    rep.add_argument("--sequence-col", help="sequence column -> k-mer cosine similarity")
+    rep.add_argument("--feature-cols", nargs="+", help="numeric feature columns -> --metric similarity")
+    rep.add_argument("--matrix", help="precomputed matrix, .npy (dense) or .npz (scipy sparse), row order of --input")
+    p.add_argument("--matrix-kind", choices=("similarity", "distance"), default="similarity")
+    p.add_argument("--metric", choices=("cosine", "euclidean"), default="cosine", help="for --feature-cols")
+    p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
+    p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")
+    p.add_argument("--kmer", type=int, default=3, help="k of the sequence k-mers (default 3)")
+
+
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign split``: leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2)."""
     from benchdesign.splitting.clustering import DEFAULT_MICRO, LINKAGES
@@ -81,13 +95,7 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--splits", required=True, nargs="+", type=float, help="split fractions, summing to 1")
     p.add_argument("--names", nargs="+", help="fold names (default split0 split1 ...)")
     p.add_argument("--id-col", help="id column (default: row number)")
-    rep = p.add_mutually_exclusive_group()
-    rep.add_argument("--smiles-col", help="SMILES column -> ECFP4 Tanimoto similarity")
-    rep.add_argument("--sequence-col", help="sequence column -> k-mer cosine similarity")
-    rep.add_argument("--feature-cols", nargs="+", help="numeric feature columns -> --metric similarity")
-    rep.add_argument("--matrix", help="precomputed matrix, .npy (dense) or .npz (scipy sparse), row order of --input")
-    p.add_argument("--matrix-kind", choices=("similarity", "distance"), default="similarity")
-    p.add_argument("--metric", choices=("cosine", "euclidean"), default="cosine", help="for --feature-cols")
+    _add_similarity_arguments(p, required=False)
     p.add_argument("--class-col", nargs="+", action="extend", help="class column(s) for stratification (eq. 4)")
     p.add_argument("--drop-invalid", action="store_true",
                    help="leave rows with invalid SMILES/sequences/features unassigned instead of failing")
@@ -107,9 +115,6 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0,
                    help="random seed (same seed -> same split when the ILP ends by optimality or --node-limit)")
     p.add_argument("--no-refine", action="store_true", help="skip the micro-cluster refinement of the ILP solution")
-    p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
-    p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")
-    p.add_argument("--kmer", type=int, default=3, help="k of the sequence k-mers (default 3)")
     p.add_argument("--report", help="write a JSON report (solver status, leakage, fold sizes)")
     g2 = p.add_argument_group("2-D data")
     g2.add_argument("--interactions", help="interaction table with one row per (id_a, id_b) pair")
@@ -168,22 +173,13 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--id-col", help="id column of --input (default: 0-based row number, as in `split`)")
     p.add_argument("--split-id-col", default="id", help="id column of --split (default id)")
     p.add_argument("--split-col", default="split", help="fold column of --split (default split)")
-    rep = p.add_mutually_exclusive_group(required=True)
-    rep.add_argument("--smiles-col", help="SMILES column -> ECFP4 Tanimoto similarity")
-    rep.add_argument("--sequence-col", help="sequence column -> k-mer cosine similarity")
-    rep.add_argument("--feature-cols", nargs="+", help="numeric feature columns -> --metric similarity")
-    rep.add_argument("--matrix", help="precomputed matrix, .npy (dense) or .npz (scipy sparse), row order of --input")
-    p.add_argument("--matrix-kind", choices=("similarity", "distance"), default="similarity")
-    p.add_argument("--metric", choices=("cosine", "euclidean"), default="cosine", help="for --feature-cols")
+    _add_similarity_arguments(p, required=True)
     p.add_argument("--drop-invalid", action="store_true",
                    help="leave rows with invalid SMILES/sequences/features out instead of failing")
     p.add_argument("--test", nargs="+", help="fold(s) to report eq. (1) statistics for (default: every fold)")
     p.add_argument("--train", nargs="+", help="training fold(s) of eq. (1) (default: all other folds)")
     p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),
                    help="quantiles of the max-train-similarity distribution to report")
-    p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
-    p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")
-    p.add_argument("--kmer", type=int, default=3, help="k of the sequence k-mers (default 3)")
     p.add_argument("--json", help="also write the report as JSON (atomically)")
     p.set_defaults(func=_leakage_command)
 
