@@ -12,7 +12,7 @@ from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 __all__ = ["MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
 
 MOL_DEFAULTS: dict[str, Any] = {
-    "enabled": True,
+    "enabled": False,  # a config without a molecules: block runs none of it
     "datasets": ["qm8", "tox21", "sr_are", "davis"],
     "max_molecules": {},
     "repeats": 5,
