@@ -25,7 +25,7 @@ from benchdesign.data.sources import (
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "data" / "sources.yaml"
 SOURCES = {"tsc_bakeoff2023", "recsys_shevchenko2024", "nlp_mteb_table11", "nlp_mteb_metadata",
-           "nlp_mteb_results_json"}
+           "nlp_mteb_results_json", "mol_moleculenet", "mol_davis", "mol_kiba"}
 
 
 def _sha(data: bytes) -> str:
@@ -66,6 +66,9 @@ def test_repo_manifest_loads_with_expected_sources():
     others = [f for f in m.values() if f.source != "tsc_bakeoff2023"]
     assert all(f.url.startswith("https://raw.githubusercontent.com/") for f in others)
     assert all(f.archive is not None for f in files_of(m, "nlp_mteb_results_json"))
+    assert len(files_of(m, "mol_moleculenet")) == 12
+    assert [f.path.rsplit("/", 1)[1] for f in files_of(m, "mol_davis")] == [
+        "ligands_can.txt", "proteins.txt", "affinities_Kd_nM.txt"]
 
 
 def test_files_of_unknown_source():
