@@ -130,12 +130,11 @@ def run_split(data: ExperimentData, method: str, repeat: int, fractions: Sequenc
                                             fractions, seed_r, method_options)
         except PeerTimeout as exc:
             status = f"timeout: {exc}"
-        except ImportError as exc:  # a competitor's package is not installed (optional extras)
-            status = f"skipped: {exc}"
-        except (PeerError, TimeoutError, ValueError) as exc:  # a competitor tool found no split
+        except (ImportError, PeerError, TimeoutError, ValueError) as exc:
             if method not in COMPETITOR_TOOLS:
                 raise
-            status = f"failed: {type(exc).__name__}: {exc}"
+            missing = isinstance(exc, ImportError)  # the tool's optional extra is not installed
+            status = f"skipped: {exc}" if missing else f"failed: {type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - start
     folds = np.asarray(folds, dtype=np.int64)
     if status == "ok":
