@@ -3,13 +3,13 @@ dataset, one repeat, rf + svm), checking the contents of the tables and that eve
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pandas as pd
 import pytest
 import yaml
 
+from markers import has
 from test_report import plain
 from workflow_helpers import MOLECULE_CAPTIONS, MOLECULES, REPO, TINY, snakemake
 
@@ -49,7 +49,7 @@ def test_split_leakage_table(mol_run):
         assert by[(dataset, "s1")] < by[(dataset, "random")], dataset
     assert by[("davis", "s2")] < by[("davis", "random")]
     assert (table.loc[table["split_method"] == "i2", "n_dropped"] > 0).all()  # pairs across folds dropped
-    if importlib.util.find_spec("datasail") is None:
+    if not has("datasail"):
         assert table.loc[table["split_method"] == "datasail_s1", "status"].str.startswith("skipped").all()
 
 

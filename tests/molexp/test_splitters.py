@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from markers import needs_datasail, needs_lohi
 from rdkit import Chem, DataStructs
 from rdkit.Chem import rdFingerprintGenerator
 
@@ -38,14 +39,6 @@ SCAFFOLD_SMILES = [
     "Cc1ccc(-c2ccccc2)cc1",  # 15 biphenyl
 ]
 SETS = [range(0, 5), range(5, 8), range(8, 11), range(11, 14), [14], [15]]
-
-
-def _has_lohi() -> bool:
-    return importlib.util.find_spec("lohi_splitter") is not None and importlib.util.find_spec("mip") is not None
-
-
-def _has_datasail() -> bool:
-    return importlib.util.find_spec("datasail") is not None
 
 
 # --------------------------------------------------------------------------- validation
@@ -189,10 +182,6 @@ def test_fingerprint_split_rejects_four_folds_and_empty_train():
 
 # --------------------------------------------------------------------------- LoHi
 
-needs_lohi = pytest.mark.skipif(not _has_lohi(), reason="lohi-splitter / mip not importable "
-                                "(pip install --no-deps lohi-splitter==1.1 && pip install mip==1.17.6)")
-
-
 @needs_lohi
 def test_neighborhood_graph_equals_lohi():
     import lohi_splitter as lohi
@@ -272,9 +261,6 @@ def test_lohi_split_rejects_three_folds_and_too_small_fractions():
 
 
 # --------------------------------------------------------------------------- DataSAIL peer
-
-needs_datasail = pytest.mark.skipif(not _has_datasail(), reason="datasail not importable (pip install datasail==1.4.0)")
-
 
 @needs_datasail
 def test_datasail_s1_split_on_60_molecules():
