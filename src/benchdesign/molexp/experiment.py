@@ -15,13 +15,13 @@ from benchdesign.molexp.datasets import MolDataset, dataset_info
 from benchdesign.molexp.features import pair_features
 from benchdesign.molexp.evaluation import molecule_leakage, pair_leakage
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
-from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity
+from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, SplitResult
+from benchdesign.splitting.tasks import UNASSIGNED
 
 __all__ = ["ExperimentData", "load_experiment", "run_split", "read_folds", "run_model", "FOLD_NAMES",
            "experiment_from_molecules", "entity_fold_labels", "fold_labels"]
 
 FOLD_NAMES = ("train", "test")
-UNASSIGNED = "unassigned"
 COMPETITOR_TOOLS = ("lohi", "datasail_s1")
 
 
@@ -150,9 +150,9 @@ def run_split(data: ExperimentData, method: str, repeat: int, fractions: Sequenc
 
 
 def fold_labels(folds: np.ndarray) -> np.ndarray:
-    """Fold index -> name (train/test), -1 -> unassigned."""
-    names = np.asarray(list(FOLD_NAMES) + [UNASSIGNED], dtype=object)
-    return names[np.where(folds >= 0, folds, len(FOLD_NAMES))]
+    """Fold index -> name (train/test), -1 -> unassigned (as the splitting library writes them)."""
+    folds = np.asarray(folds)
+    return SplitResult(folds, np.full(folds.shape, "", dtype=object), FOLD_NAMES).labels()
 
 
 def read_folds(path: str | Path, sample_ids: Sequence[str]) -> np.ndarray:
