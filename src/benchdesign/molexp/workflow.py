@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 from typing import Any
 
 from benchdesign.molexp.datasets import dataset_info
-from benchdesign.molexp.experiment import COMPETITOR_TOOLS
+from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 
 __all__ = ["MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
@@ -52,6 +53,9 @@ def mol_settings(config: dict) -> dict[str, Any]:
             merged[key] = copy.deepcopy(value)
     for name in merged["datasets"]:
         dataset_info(name)
+    if merged["enabled"] and GRAPH_MODEL in merged["models"] and importlib.util.find_spec("chemprop") is None:
+        raise ValueError(f"molecules: models lists {GRAPH_MODEL!r}, which needs the chemprop extra: "
+                         'pip install torch==2.13.0 -e ".[chemprop]" (or remove it from the list)')
     return merged
 
 
