@@ -12,6 +12,10 @@ Usage (from the repository root):
     # ItalyPowerDemand, OSULeaf)
     python benchmarks/features.py
 
+    # or: sum the pipeline's own per-job measurements (Snakemake `benchmark:` files of the
+    # tsc_dataset_features jobs, which include interpreter start-up and imports) in a working directory
+    python benchmarks/features.py --from-jobs results_dir_of_the_run
+
 Each (representation, dataset) is timed in this one process, calling `dataset_features` as the
 pipeline's per-dataset job does, with BLAS threads limited to the job's threads (1; --n-jobs for
 tsfresh). Not included: the job's interpreter start-up and imports (a few seconds per job), and
@@ -47,11 +51,16 @@ def main(argv=None) -> int:
     parser.add_argument("--datasets", nargs="+", default=None, help="default: all of the 112 found")
     parser.add_argument("--max-series", type=int, default=DEFAULT_SETTINGS["max_series"])
     parser.add_argument("--tsfresh-parameters", default=DEFAULT_SETTINGS["tsfresh_parameters"])
+    parser.add_argument("--tsfresh-max-series", type=int, default=DEFAULT_SETTINGS["tsfresh_max_series"])
     parser.add_argument("--n-jobs", type=int, default=1, help="tsfresh worker processes")
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--out", help="CSV of per-dataset timings")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every dataset's time")
+    parser.add_argument("--from-jobs", metavar="WORKDIR",
+                        help="summarise the pipeline's job measurements in WORKDIR instead of timing here")
     args = parser.parse_args(argv)
+    if args.from_jobs:
+        return summarise_jobs(Path(args.from_jobs), args.out)
 
     checksums = load_checksums()
     names = args.datasets or list(UCR112)
@@ -61,7 +70,7 @@ def main(argv=None) -> int:
     missing = table.loc[~table["available"], "dataset"].tolist()
     listed = ", ".join(missing) if len(missing) <= 10 else f"{len(missing)} datasets"
     print(f"{len(present)} of {len(names)} datasets available; missing: {listed or 'none'}", flush=True)
-    settings = resolve_settings({"max_series": args.max_series,
+    settings = resolve_settings({"max_series": args.max_series, "tsfresh_max_series": args.tsfresh_max_series,
                                  "tsfresh_parameters": args.tsfresh_parameters}, seed=args.seed)
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,6 +116,26 @@ def main(argv=None) -> int:
             if args.out:
                 pd.DataFrame(rows, columns=["representation", "dataset", "n_series", "length",
                                             "n_features", "seconds"]).to_csv(args.out, index=False)
+    return 0
+
+
+def summarise_jobs(workdir: Path, out: str | None) -> int:
+    """Per representation: jobs, summed wall and CPU time, slowest job and peak memory, from the
+    `benchmark:` files the rule tsc_dataset_features writes (one TSV per job, Snakemake's format)."""
+    files = sorted((workdir / "logs/benchmarks/tsc_dataset_features").glob("*/*.tsv"))
+    if not files:
+        print(f"no job measurements under {workdir}/logs/benchmarks/tsc_dataset_features", file=sys.stderr)
+        return 2
+    jobs = pd.DataFrame([{"representation": f.parent.name, "dataset": f.stem,
+                          **pd.read_csv(f, sep="\t").iloc[-1][["s", "cpu_time", "max_rss"]].to_dict()}
+                         for f in files])
+    for rep, rows in jobs.groupby("representation", sort=False):
+        slowest = rows.loc[rows["s"].idxmax()]
+        print(f"{rep:12s} {rows['s'].sum():9.1f} s wall, {rows['cpu_time'].sum():9.1f} s CPU for {len(rows)} "
+              f"datasets (slowest {slowest['dataset']} {slowest['s']:.1f} s; peak RSS {rows['max_rss'].max():.0f} MB)")
+    print(f"{'all':12s} {jobs['s'].sum():9.1f} s wall, {jobs['cpu_time'].sum():9.1f} s CPU for {len(jobs)} jobs")
+    if out:
+        jobs.to_csv(out, index=False)
     return 0
 
 

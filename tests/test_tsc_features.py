@@ -280,7 +280,9 @@ def test_settings_and_options():
     assert representation_options("simple", s) == {}
     assert representation_options("summary", s) == {"max_series": 50, "seed": 9,
                                                      "acf_lags": DEFAULT_SETTINGS["summary_acf_lags"]}
-    assert "tsfresh_parameters" in representation_options("tsfresh", s)
+    assert representation_options("tsfresh", s) == {"max_series": 100, "seed": 9, "tsfresh_parameters": "efficient"}
+    own_cap_off = resolve_settings({"max_series": 50, "tsfresh_max_series": None}, seed=9)
+    assert representation_options("tsfresh", own_cap_off)["max_series"] == 50
     assert set(REPRESENTATIONS) == {"simple", "catch22", "tsfresh", "summary", "minirocket",
                                     "landmarking"}
 
