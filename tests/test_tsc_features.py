@@ -348,3 +348,13 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     assert raw.is_file()
     log = (tmp_path / "logs" / "features" / "tsc_available.log").read_text()
     assert "missing: Rock" in log
+    # every job's measurement, summed per representation by the features benchmark
+    summary = subprocess.run([sys.executable, str(REPO / "benchmarks" / "features.py"), "--from-jobs",
+                              str(tmp_path), "--out", str(tmp_path / "jobs.csv")],
+                             capture_output=True, text=True, env=env, timeout=300)
+    assert summary.returncode == 0, summary.stderr[-3000:]
+    jobs = pd.read_csv(tmp_path / "jobs.csv")
+    assert sorted(zip(jobs["representation"], jobs["dataset"])) == sorted(
+        (r, d) for r in WORKFLOW_REPRESENTATIONS for d in present)
+    assert (jobs["s"] > 0).all() and (jobs["max_rss"] > 0).all()
+    assert "for 3 datasets" in summary.stdout and f"for {len(jobs)} jobs" in summary.stdout
