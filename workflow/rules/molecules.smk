@@ -45,6 +45,8 @@ rule mol_features:
         n_bits=MOL["fingerprint_bits"],
     log:
         "logs/molecules/{dataset}/features.log",
+    benchmark:
+        "logs/benchmarks/molecules/{dataset}/features.tsv"
     resources:
         mem_mb=2000,
         runtime=10,
@@ -68,6 +70,8 @@ rule mol_split:
         options=lambda wc: split_options(MOL, wc.dataset, wc.method),
     log:
         "logs/molecules/{dataset}/splits/{method}/{repeat}.log",
+    benchmark:
+        "logs/benchmarks/molecules/{dataset}/splits/{method}/{repeat}.tsv"
     threads: 1
     resources:
         mem_mb=lambda wc: 12000 if wc.method in ("datasail_s1", "lohi") else 4000,
@@ -91,6 +95,8 @@ rule mol_model:
         seed=config["seed"],
     log:
         "logs/molecules/{dataset}/scores/{method}/{repeat}/{model}.log",
+    benchmark:
+        "logs/benchmarks/molecules/{dataset}/scores/{method}/{repeat}/{model}.tsv"
     threads: 1
     resources:
         mem_mb=4000,
@@ -160,6 +166,8 @@ rule mol_tsne:
         seed=config["seed"],
     log:
         "logs/molecules/{dataset}/tsne.log",
+    benchmark:
+        "logs/benchmarks/molecules/{dataset}/tsne.tsv"
     resources:
         mem_mb=3000,
         runtime=20,
@@ -181,6 +189,8 @@ rule mol_ablation_point:
         seed=config["seed"],
     log:
         "logs/molecules/ablation/{sweep}/{point}.log",
+    benchmark:
+        "logs/benchmarks/molecules/ablation/{sweep}/{point}.tsv"
     threads: 1
     resources:
         mem_mb=12000,
