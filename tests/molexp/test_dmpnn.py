@@ -74,12 +74,16 @@ def test_extra_descriptors_are_learned_from_raw_values():
     ({"dropout": 1.5}, r"dropout must be in \[0, 1\)"),
     ({"layers": 2}, r"unknown dmpnn option\(s\) \['layers'\]"),
     ({"extra_train": np.zeros((3, 2))}, "for both training and test rows"),
+    ({"extra_train": np.zeros((2, 2)), "extra_test": np.zeros((1, 2))}, r"got \(2, 2\) for 3 .* rows"),
+    ({"Y_train": np.ones(2)}, r"one row per training SMILES \(3\)"),
+    ({"task_type": "classification", "Y_train": np.array([0, 1, 2])}, "0/1 labels"),
 ])
 def test_bad_options_name_the_value(kwargs, message):
     from benchdesign.molexp.dmpnn import fit_predict_dmpnn
 
+    arguments = {"task_type": "regression", "Y_train": np.ones(3)} | kwargs
     with pytest.raises(ValueError, match=message):
-        fit_predict_dmpnn("regression", ["C", "CC", "CCC"], np.ones(3), ["CO"], seed=0, **kwargs)
+        fit_predict_dmpnn(smiles_train=["C", "CC", "CCC"], smiles_test=["CO"], seed=0, **arguments)
 
 
 @needs_chemprop

@@ -61,17 +61,13 @@ def _datapoints(smiles: Sequence[str], Y: np.ndarray | None, extra: np.ndarray |
 
 
 def _check_inputs(smiles_train, Y_train, smiles_test, extra_train, extra_test, classification):
-    y = np.asarray(Y_train, dtype=np.float64)
-    y = y[:, None] if y.ndim == 1 else y
-    if y.ndim != 2 or y.shape[0] != len(smiles_train):
+    from benchdesign.molexp.models import _as_2d_targets, _check_binary
+
+    y = _as_2d_targets(Y_train, "Y_train")
+    if y.shape[0] != len(smiles_train):
         raise ValueError(f"Y_train must have one row per training SMILES ({len(smiles_train)}), got shape {y.shape}")
-    if np.isinf(y).any():
-        raise ValueError(f"Y_train contains inf at row {int(np.argwhere(np.isinf(y))[0][0])}")
     if classification:
-        labels = y[~np.isnan(y)]
-        bad = labels[(labels != 0) & (labels != 1)]
-        if bad.size:
-            raise ValueError(f"Y_train must hold 0/1 labels (NaN = missing) for classification, found {bad[0]!r}")
+        _check_binary(y, "Y_train")
     if (extra_train is None) != (extra_test is None):
         raise ValueError("give extra descriptors for both training and test rows, or for neither")
     if extra_train is not None:
