@@ -77,10 +77,12 @@ synthetic:
 
 def _run_until(workdir: Path, configfiles, n_trials: int, sig: int, log: Path, *args: str) -> list[Path]:
     """Start snakemake in its own session, wait for n_trials trial files, then send sig to the whole
-    process group (as Ctrl-C does / as a crashed node would); return the trial files present at that moment."""
+    process group (as Ctrl-C does / as a crashed node would); return the trial files present at that moment.
+    Snakemake and its jobs run at a lower CPU priority than this watcher, so that on a busy machine the
+    watcher still signals before the remaining jobs (a few seconds each) are done."""
     with log.open("w") as fh:
         proc = subprocess.Popen(snakemake_cmd(workdir, *args, configfiles=configfiles), stdout=fh,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+                                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=lambda: os.nice(10))
         try:
             deadline = time.monotonic() + 900
             while len(_trial_files(workdir)) < n_trials:
