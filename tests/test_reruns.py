@@ -78,11 +78,12 @@ synthetic:
 def _run_until(workdir: Path, configfiles, n_trials: int, sig: int, log: Path, *args: str) -> list[Path]:
     """Start snakemake in its own session, wait for n_trials trial files, then send sig to the whole
     process group (as Ctrl-C does / as a crashed node would); return the trial files present at that moment.
-    Snakemake and its jobs run at a lower CPU priority than this watcher, so that on a busy machine the
-    watcher still signals before the remaining jobs (a few seconds each) are done."""
+    SIGINT is reset to its default in the child: a test run started in the background (`cmd &` in a script)
+    inherits SIGINT ignored, and snakemake would then never see the Ctrl-C."""
     with log.open("w") as fh:
         proc = subprocess.Popen(snakemake_cmd(workdir, *args, configfiles=configfiles), stdout=fh,
-                                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=lambda: os.nice(10))
+                                stderr=subprocess.STDOUT, start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             deadline = time.monotonic() + 900
             while len(_trial_files(workdir)) < n_trials:
