@@ -14,7 +14,7 @@ Usage (from the repository root):
 
     # or: sum the pipeline's own per-job measurements (Snakemake `benchmark:` files of the
     # tsc_dataset_features jobs, which include interpreter start-up and imports) in a working directory
-    python benchmarks/features.py --from-jobs results_dir_of_the_run
+    python benchmarks/features.py --from-jobs WORKDIR   # the directory snakemake ran in (holds logs/)
 
 Each (representation, dataset) is timed in this one process, calling `dataset_features` as the
 pipeline's per-dataset job does, with BLAS threads limited to the job's threads (1; --n-jobs for
