@@ -209,3 +209,17 @@ def test_every_registered_dataset_reads_from_the_mirror(mirror_dir, tmp_path):
             pd.read_csv(mirror_dir / info.files[0], nrows=50).to_csv(head, index=False)
             table, dropped = load_molecules(info, head)
             assert len(table) + len(dropped) == 50 and len(table) > 0, info.name
+
+
+@pytest.mark.parametrize("name, n_drugs, n_targets, n_pairs, label_range", [
+    ("davis", 68, 442, 30_056, (5.0, 10.8)),     # pKd; DAVIS' unmeasured Kd is 10,000 nM = pKd 5
+    ("kiba", 2_111, 229, 118_254, (0.0, 17.3)),  # KIBA scores, nan = unmeasured
+])
+def test_pair_datasets_from_the_mirror_have_the_papers_sizes(mirror_dir, name, n_drugs, n_targets, n_pairs,
+                                                             label_range):
+    """DeepDTA's DAVIS and KIBA files give the sizes the DataSAIL paper reports, with no drug dropped."""
+    info = dataset_info(name)
+    tables = load_pairs(info, *(mirror_dir / f for f in info.files))
+    assert (len(tables.drugs), len(tables.targets), len(tables.pairs)) == (n_drugs, n_targets, n_pairs)
+    assert tables.dropped.empty and tables.pairs["id"].is_unique
+    assert label_range[0] <= tables.pairs["label"].min() < tables.pairs["label"].max() <= label_range[1]
