@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from workflow_helpers import snakemake
+from workflow_helpers import REPO, snakemake
 
 STRATEGIES = {"random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal"}
 METRICS = {"mae", "spearman", "kendall", "ndcg5", "mrr"}
@@ -79,3 +79,33 @@ def test_missing_input_says_where_it_looked(tmp_path):
     assert result.returncode != 0
     logs = "".join(p.read_text() for p in (tmp_path / "logs").rglob("*.log"))
     assert "Datafeatures_and_metrics.csv" in logs and "no-mirror" in logs and "mirror=" in logs
+
+
+def _job_counts(dry_run_output: str) -> dict[str, int]:
+    """Rule -> number of jobs from the 'Job stats' table of a snakemake dry run."""
+    table = dry_run_output.split("Job stats:")[1].split("total")[0]
+    rows = (line.split() for line in table.splitlines()[3:])
+    return {row[0]: int(row[1]) for row in rows if len(row) == 2}
+
+
+@pytest.mark.parametrize("overlay, targets, expected", [
+    # 3 repeats x (3 1-D sets x 6 methods + DAVIS x 7 methods), 4 models each; 61 Fig. 6 points
+    ("molecules_only.yaml", [], {"mol_split": 75, "mol_model": 300, "mol_ablation_point": 61, "mol_figure": 4}),
+    # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); 6 TSC representations
+    ("paper.yaml", [], {"mol_split": 160, "mol_model": 640, "mol_ablation_point": 88, "tsc_gather_features": 6}),
+    ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
+])
+def test_every_named_config_builds_its_jobs(tmp_path, mirror_dir, overlay, targets, expected):
+    """Each overlay in config/ passes the schema on top of config/config.yaml and plans the jobs it names."""
+    (tmp_path / "tests").symlink_to(REPO / "tests")  # splitting.yaml's input is relative to the repository
+    result = snakemake(tmp_path, *targets, "--dry-run", "--config", f"mirror={mirror_dir}",
+                       configfiles=(REPO / "config/config.yaml", REPO / "config" / overlay))
+    counts = _job_counts(result.stdout)
+    assert {rule: counts.get(rule) for rule in expected} == expected
+    if overlay == "molecules_only.yaml":
+        assert all(rule.startswith("mol_") or rule in ("fetch", "all") for rule in counts), counts
+
+
+def test_the_named_config_tests_cover_every_overlay():
+    tested = {"molecules_only.yaml", "paper.yaml", "splitting.yaml"}
+    assert {p.name for p in (REPO / "config").glob("*.yaml")} - {"config.yaml"} == tested
