@@ -14,6 +14,7 @@ from benchdesign.data.sources import load_manifest
 from benchdesign.domains import domain_source_paths
 from benchdesign.molexp.datasets import dataset_info, source_paths
 from benchdesign.molexp.workflow import (
+    MODEL_NAMES,
     ablation_points,
     dataset_methods,
     mol_settings,

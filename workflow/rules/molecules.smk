@@ -6,7 +6,7 @@ wildcard_constraints:
     dataset="[a-z0-9_]+",
     method="[a-z0-9_]+",
     repeat=r"\d+",
-    model="rf|svm|gb|mlp|dmpnn",
+    model="|".join(MODEL_NAMES),
     sweep="clusters|margins|size",
 
 

@@ -9,8 +9,12 @@ from typing import Any
 from benchdesign.molexp.datasets import dataset_info
 from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
+from benchdesign.molexp.models import MODELS
 
-__all__ = ["MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
+__all__ = ["MODEL_NAMES", "MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
+
+MODEL_NAMES: tuple[str, ...] = (*MODELS, GRAPH_MODEL)
+"""Every model a config may list: the fingerprint models and the optional D-MPNN."""
 
 MOL_DEFAULTS: dict[str, Any] = {
     "enabled": False,  # a config without a molecules: block runs none of it
@@ -20,7 +24,7 @@ MOL_DEFAULTS: dict[str, Any] = {
     "fractions": [0.8, 0.2],
     "methods_1d": list(ONE_D_METHODS),
     "methods_2d": list(TWO_D_METHODS),
-    "models": ["rf", "svm", "gb", "mlp"],
+    "models": list(MODELS),
     "model_options": {},
     "fingerprint_bits": 1024,
     "s1": {},
