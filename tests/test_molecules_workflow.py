@@ -139,3 +139,41 @@ def test_dmpnn_switch_runs_chemprop_jobs(tmp_path, mirror_dir):
         assert record["metric"] == METRIC[target.split("/")[2]]
         assert 0 < record["value"] < (1 if record["metric"] == "roc_auc" else 10), target
         assert record["n_train"] > 3 * record["n_test"] > 0
+
+
+def _lp_pdbbind_like(mirror_dir, n_pairs: int) -> pd.DataFrame:
+    """An LP_PDBBind.csv-shaped table (PDB id, smiles, seq, value, ...) built from DAVIS pairs of the mirror,
+    plus one row without a label and one with an invalid SMILES."""
+    from benchdesign.molexp.datasets import dataset_info, load_pairs, subsample_rows
+
+    info = dataset_info("davis")
+    davis = load_pairs(info, *(mirror_dir / f for f in info.files))
+    pairs = davis.pairs.iloc[subsample_rows(len(davis.pairs), n_pairs, seed=1)]
+    smiles = davis.drugs.set_index("id")["smiles"]
+    sequence = davis.targets.set_index("id")["sequence"]
+    table = pd.DataFrame({"smiles": smiles[pairs["drug_id"]].to_numpy(),
+                          "seq": sequence[pairs["target_id"]].to_numpy(),
+                          "value": pairs["label"].to_numpy(), "kd/ki": "Kd", "new_split": "train"},
+                         index=[f"{i:04d}" for i in range(n_pairs)])
+    extra = pd.DataFrame({"smiles": ["CCO", "not_a_smiles"], "seq": ["MKV", "MKV"], "value": [None, 6.0],
+                          "kd/ki": "Ki", "new_split": "test"}, index=["9nol", "9bad"])
+    return pd.concat([table, extra])
+
+
+def test_lp_pdbbind_runs_from_a_provided_file(tmp_path, mirror_dir):
+    """LP-PDBBind has no offline copy: a file placed in the data cache runs through the 2-D experiment."""
+    cached = tmp_path / "resources/data/mol/lp_pdbbind/LP_PDBBind.csv"
+    cached.parent.mkdir(parents=True)
+    _lp_pdbbind_like(mirror_dir, 150).to_csv(cached)
+    config = tmp_path / "lp.yaml"
+    config.write_text(yaml.safe_dump({"molecules": {"datasets": ["lp_pdbbind"], "methods_2d": ["random", "s2"],
+                                                    "models": ["rf"]}}))
+    targets = [f"results/molecules/lp_pdbbind/scores/{m}/0/rf.json" for m in ("random", "s2")]
+    snakemake(tmp_path, *targets, "--config", f"mirror={mirror_dir}", "allow_download=False",
+              configfiles=(TINY, MOLECULES, config))
+    dropped = pd.read_csv(tmp_path / "results/molecules/lp_pdbbind/dropped.csv")
+    assert dropped.set_index("id")["reason"].to_dict() == {"9nol": "no_label", "9bad": "invalid_smiles"}
+    assert len(pd.read_csv(tmp_path / "results/molecules/lp_pdbbind/samples.csv")) == 150
+    for target in targets:
+        record = json.loads((tmp_path / target).read_text())
+        assert record["status"] == "ok" and record["metric"] == "rmse" and 0 < record["value"] < 5, target

@@ -4,6 +4,8 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import io
+import re
+import subprocess
 import tarfile
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from benchdesign.data.sources import (
     SourceFile,
     fetch,
     files_of,
+    git_blob_id,
     load_manifest,
     sha256_file,
 )
@@ -25,7 +28,7 @@ from benchdesign.data.sources import (
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "data" / "sources.yaml"
 SOURCES = {"tsc_bakeoff2023", "recsys_shevchenko2024", "nlp_mteb_table11", "nlp_mteb_metadata",
-           "nlp_mteb_results_json", "mol_moleculenet", "mol_davis", "mol_kiba"}
+           "nlp_mteb_results_json", "mol_moleculenet", "mol_davis", "mol_kiba", "mol_lp_pdbbind"}
 
 
 def _sha(data: bytes) -> str:
@@ -69,6 +72,9 @@ def test_repo_manifest_loads_with_expected_sources():
     assert len(files_of(m, "mol_moleculenet")) == 12
     assert [f.path.rsplit("/", 1)[1] for f in files_of(m, "mol_davis")] == [
         "ligands_can.txt", "proteins.txt", "affinities_Kd_nM.txt"]
+    [lp] = files_of(m, "mol_lp_pdbbind")  # no offline copy: checked by its git blob id
+    assert (lp.sha256, lp.git_blob) == (None, "8706a40a") and "/THGLab/LP-PDBBind/0ec619e" in lp.url
+    assert all(f.sha256 is not None and f.git_blob is None for f in m.values() if f is not lp)
 
 
 def test_files_of_unknown_source():
@@ -76,7 +82,7 @@ def test_files_of_unknown_source():
         files_of(load_manifest(MANIFEST), "nope")
 
 
-@pytest.mark.parametrize("drop", ["path", "sha256", "url"])
+@pytest.mark.parametrize("drop", ["path", "url"])
 def test_manifest_missing_key_names_entry(tmp_path, drop):
     entry = {k: v for k, v in GOOD.items() if k != drop}
     with pytest.raises(ValueError, match=rf"source 's', file #0.*missing key\(s\) \['{drop}'\]"):
@@ -91,6 +97,9 @@ def test_manifest_missing_key_names_path(tmp_path):
 
 @pytest.mark.parametrize("bad, pattern", [
     ({**GOOD, "sha256": "abc"}, "sha256 must be 64"),
+    ({k: v for k, v in GOOD.items() if k != "sha256"}, "give exactly one of sha256 and git_blob"),
+    ({**GOOD, "git_blob": "8706a40a"}, "give exactly one of sha256 and git_blob"),
+    ({"path": "a/b.csv", "git_blob": "87A6", "url": "https://example.org/b.csv"}, "git_blob must be 7 to 40"),
     ({**GOOD, "path": "/abs/b.csv"}, "path must be relative"),
     ({**GOOD, "path": "a/../b.csv"}, "path must be relative"),
     ({**GOOD, "url": "not a url"}, "url must be an absolute URL"),
@@ -245,6 +254,33 @@ def test_fetch_url_checksum_mismatch(tmp_path):
     assert _leftovers(dest.parent) == []
 
 
+def test_git_blob_id_equals_git_hash_object(tmp_path):
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"id,smiles\n1abc,CCO\n" * 1000)
+    git = subprocess.run(["git", "hash-object", str(path)], capture_output=True, text=True, check=True)
+    assert git_blob_id(path) == git.stdout.strip()
+    path.write_bytes(b"")
+    assert git_blob_id(path) == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's empty blob
+
+
+def test_fetch_checks_the_git_blob_id_where_no_sha256_is_known(tmp_path):
+    data = b"pdb,smiles,seq,value\n1abc,CCO,MKV,6.5\n"
+    mirror = tmp_path / "mirror"
+    (mirror / "x").mkdir(parents=True)
+    (mirror / "x" / "file.csv").write_bytes(data)
+    blob = git_blob_id(mirror / "x" / "file.csv")
+    entry = SourceFile(source="test", path="x/file.csv", sha256=None, url="https://example.invalid/f.csv",
+                       git_blob=blob[:8])
+    dest = tmp_path / "cache" / "x" / "file.csv"
+    assert fetch(entry, dest, mirror=mirror, allow_download=False) == "mirror"
+    assert dest.read_bytes() == data
+    dest.unlink()
+    (mirror / "x" / "file.csv").write_bytes(data + b"2xyz,CCN,MK,5.0\n")
+    with pytest.raises(ChecksumError, match=f"expected a git blob id starting {blob[:8]}"):
+        fetch(entry, dest, mirror=mirror, allow_download=False)
+    assert _leftovers(dest.parent) == []
+
+
 def test_fetch_missing_everywhere_names_every_place(tmp_path):
     mirror = tmp_path / "mirror"
     mirror.mkdir()
@@ -294,6 +330,10 @@ def test_every_manifest_file_fetches_from_mirror(mirror_dir, tmp_path):
     m = load_manifest(MANIFEST)
     for rel, entry in m.items():
         dest = tmp_path / rel
+        if entry.git_blob is not None:  # LP-PDBBind: no offline copy, so the error says where to get it
+            with pytest.raises(FileNotFoundError, match=re.escape(entry.url)):
+                fetch(entry, dest, mirror=mirror_dir, allow_download=False)
+            continue
         assert fetch(entry, dest, mirror=mirror_dir, allow_download=False) == "mirror", rel
         assert sha256_file(dest) == entry.sha256
     assert not list(tmp_path.rglob("*.part"))

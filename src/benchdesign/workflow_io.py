@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from collections.abc import Sequence
@@ -53,6 +54,15 @@ def read_trials(paths: Sequence[str]) -> pd.DataFrame:
     if len(paths) == 0:
         raise ValueError("no trial files to read")
     return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+
+
+def source_file_to_dict(entry: SourceFile) -> dict:
+    """A manifest entry as plain data for a rule's params; ``git_blob`` only where it is set, so entries
+    with a sha256 keep the params they had before that field existed (no rerun of their fetch jobs)."""
+    fields = dataclasses.asdict(entry)
+    if fields["git_blob"] is None:
+        del fields["git_blob"]
+    return fields
 
 
 def source_file_from_dict(entry: dict) -> SourceFile:

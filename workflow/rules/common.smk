@@ -1,5 +1,3 @@
-import dataclasses
-
 from snakemake.utils import validate
 
 from benchdesign.config import (
@@ -11,6 +9,7 @@ from benchdesign.config import (
     trial_combinations,
 )
 from benchdesign.data.sources import load_manifest
+from benchdesign.workflow_io import source_file_to_dict
 from benchdesign.domains import domain_source_paths
 from benchdesign.molexp.datasets import dataset_info, source_paths
 from benchdesign.molexp.workflow import (

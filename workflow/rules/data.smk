@@ -5,7 +5,7 @@ rule fetch:
     params:
         # The manifest entry fixes the content (sha256), so the mirror location is read from the
         # config in the script and changing it does not rerun anything.
-        entry=lambda wc: dataclasses.asdict(MANIFEST[wc.path]),
+        entry=lambda wc: source_file_to_dict(MANIFEST[wc.path]),
     log:
         "logs/fetch/{path}.log",
     wildcard_constraints:

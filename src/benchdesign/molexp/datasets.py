@@ -4,11 +4,13 @@ One-dimensional sets (one row per molecule): QM8 (regression, 12 targets, MAE), 
 tasks with missing labels, ROC-AUC), SR-ARE (the Tox21 task SR-ARE alone, rows with a label, a
 two-class stratified problem) and the MoleculeNet sets used only for the runtime-vs-size benchmark.
 Two-dimensional sets (one row per drug-target pair): DAVIS (pKd = -log10(Kd / 1e9)) and KIBA (KIBA
-score), built from DeepDTA's affinity matrix, ligand and protein JSON files (RMSE).
+score), built from DeepDTA's affinity matrix, ligand and protein JSON files, and LP-PDBBind (pK of
+protein-ligand complexes; a download only, no offline copy exists), all with RMSE.
 
 Loaders read the fetched source files and return tables with stable ids: ``M<row>`` for molecules
 (row number in the source CSV, so ids survive dropping invalid SMILES), the source ids for drugs
-and targets, and ``P<drug row>_<target column>`` for pairs.
+and targets (LP-PDBBind: ``D<n>`` / ``T<n>`` in order of first appearance), and ``P<drug row>_<target
+column>`` for DeepDTA pairs, the PDB id for LP-PDBBind complexes.
 """
 
 from __future__ import annotations
@@ -30,12 +32,16 @@ __all__ = [
     "source_paths",
     "load_molecules",
     "load_pairs",
+    "load_deepdta_pairs",
+    "load_lp_pdbbind",
     "subsample_rows",
 ]
 
 MOLECULENET = "mol/chemprop_moleculenet/"
 TOX21_TASKS = ("NR-AR", "NR-AR-LBD", "NR-AhR", "NR-Aromatase", "NR-ER", "NR-ER-LBD", "NR-PPAR-gamma",
                "SR-ARE", "SR-ATAD5", "SR-HSE", "SR-MMP", "SR-p53")
+LP_PDBBIND = "mol/lp_pdbbind/LP_PDBBind.csv"
+LP_PDBBIND_COLUMNS = ("smiles", "seq", "value")  # ligand SMILES, protein sequence, pK = -log10(Kd or Ki [M])
 QM8_TARGETS = tuple(f"{q}-{m}" for m in ("CC2", "PBE0", "CAM") for q in ("E1", "E2", "f1", "f2"))
 
 
@@ -91,6 +97,8 @@ DATASETS: dict[str, MolDataset] = {
         _moleculenet("muv", "muv.csv.gz", "MUV", task_type="classification", metric="roc_auc"),
         _deepdta("davis", "affinities_Kd_nM.txt", "DAVIS kinase Kd, 68 drugs x 442 kinases"),
         _deepdta("kiba", "kiba_binding_affinity_v2.txt", "KIBA scores, 2,111 drugs x 229 kinases"),
+        MolDataset(name="lp_pdbbind", kind="2d", files=(LP_PDBBIND,), task_type="regression", metric="rmse",
+                   targets=("label",), description="LP-PDBBind: pK of 19,443 protein-ligand complexes"),
     )
 }
 
@@ -171,7 +179,16 @@ def pair_labels(name: str, matrix: np.ndarray) -> np.ndarray:
     return -np.log10(matrix / 1e9) if name == "davis" else matrix
 
 
-def load_pairs(info: MolDataset, ligands: str | Path, proteins: str | Path, matrix: str | Path) -> PairTables:
+def load_pairs(info: MolDataset, *paths: str | Path) -> PairTables:
+    """The pairs of a 2-D dataset from its source files, in ``info.files`` order: LP-PDBBind's CSV
+    (:func:`load_lp_pdbbind`) or DeepDTA's ligands, proteins and matrix (:func:`load_deepdta_pairs`)."""
+    if info.files == (LP_PDBBIND,):
+        return load_lp_pdbbind(info, *paths)
+    return load_deepdta_pairs(info, *paths)
+
+
+def load_deepdta_pairs(info: MolDataset, ligands: str | Path, proteins: str | Path,
+                       matrix: str | Path) -> PairTables:
     """Pairs of a DeepDTA dataset: every measured (drug, target) cell of the affinity matrix.
 
     Drugs whose SMILES RDKit cannot parse are dropped with all their pairs (listed in ``dropped``).
@@ -206,3 +223,38 @@ def subsample_rows(n: int, max_rows: int | None, seed: int) -> np.ndarray:
     if max_rows is None or max_rows >= n:
         return np.arange(n)
     return np.sort(np.random.default_rng(seed).choice(n, size=max_rows, replace=False))
+
+
+def _first_appearance_ids(values: pd.Series, prefix: str) -> tuple[pd.Series, pd.DataFrame]:
+    """Ids ``<prefix><n>`` numbering the distinct values in order of first appearance, and the id table."""
+    codes, uniques = pd.factorize(values)
+    ids = np.array([f"{prefix}{i:05d}" for i in range(len(uniques))], dtype=object)
+    return pd.Series(ids[codes], index=values.index), pd.DataFrame({"id": ids, "value": np.asarray(uniques)})
+
+
+def load_lp_pdbbind(info: MolDataset, path: str | Path) -> PairTables:
+    """Pairs of LP-PDBBind's ``LP_PDBBind.csv``: one per complex (first column = PDB id) with a SMILES, a
+    protein sequence and a pK ``value``. Rows missing one of them, or with a SMILES RDKit cannot parse, are
+    dropped (``no_smiles`` / ``no_sequence`` / ``no_label`` / ``invalid_smiles``). Identical SMILES are one
+    drug and identical sequences one target."""
+    raw = pd.read_csv(path, index_col=0)
+    missing = [c for c in LP_PDBBIND_COLUMNS if c not in raw.columns]
+    if missing:
+        raise ValueError(f"{path}: column(s) {missing} of LP-PDBBind not found (columns: {', '.join(raw.columns)})")
+    duplicated = raw.index[raw.index.duplicated()]
+    if len(duplicated):
+        raise ValueError(f"{path}: PDB id(s) {sorted(map(str, set(duplicated)))[:5]} listed more than once")
+    table = pd.DataFrame({"id": raw.index.astype(str), "smiles": raw["smiles"].to_numpy(),
+                          "sequence": raw["seq"].to_numpy(),
+                          "label": pd.to_numeric(raw["value"], errors="coerce").to_numpy()})
+    reasons = pd.Series("", index=table.index)
+    for column, reason in (("smiles", "no_smiles"), ("sequence", "no_sequence"), ("label", "no_label")):
+        reasons[(reasons == "") & table[column].isna()] = reason
+    reasons[(reasons == "") & ~valid_smiles_mask(table["smiles"].where(reasons == "").tolist())] = "invalid_smiles"
+    dropped = table.loc[reasons != "", ["id", "smiles"]].assign(reason=reasons[reasons != ""])
+    kept = table[reasons == ""].reset_index(drop=True)
+    drug_ids, drugs = _first_appearance_ids(kept["smiles"], "D")
+    target_ids, targets = _first_appearance_ids(kept["sequence"], "T")
+    pairs = pd.DataFrame({"id": kept["id"], "drug_id": drug_ids, "target_id": target_ids, "label": kept["label"]})
+    return PairTables(pairs, drugs.rename(columns={"value": "smiles"}), targets.rename(columns={"value": "sequence"}),
+                      dropped.reset_index(drop=True))
