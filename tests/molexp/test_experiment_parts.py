@@ -229,14 +229,17 @@ def test_load_lp_pdbbind_numbers_drugs_and_targets_and_drops_incomplete_rows(tmp
     path = tmp_path / "LP_PDBBind.csv"
     pd.DataFrame({"smiles": ["CCO", "c1ccccc1", "CCO", None, "CCN", "xx"],
                   "seq": ["MKV", "MKV", "GGA", "MKV", None, "GG"], "value": [6.0, 7.5, 5.0, 4.0, 3.0, 2.0]},
-                 index=["1abc", "2abc", "3abc", "4abc", "5abc", "6abc"]).to_csv(path)
+                 index=["1abc", "1e66", "3abc", "4abc", "5abc", "6abc"]).to_csv(path)
     tables = load_pairs(dataset_info("lp_pdbbind"), path)
-    assert tables.pairs.to_dict("list") == {"id": ["1abc", "2abc", "3abc"], "drug_id": ["D00000", "D00001", "D00000"],
+    assert tables.pairs.to_dict("list") == {"id": ["1abc", "1e66", "3abc"], "drug_id": ["D00000", "D00001", "D00000"],
                                             "target_id": ["T00000", "T00000", "T00001"], "label": [6.0, 7.5, 5.0]}
     assert tables.drugs.to_dict("list") == {"id": ["D00000", "D00001"], "smiles": ["CCO", "c1ccccc1"]}
     assert tables.targets.to_dict("list") == {"id": ["T00000", "T00001"], "sequence": ["MKV", "GGA"]}
     assert tables.dropped.set_index("id")["reason"].to_dict() == {
         "4abc": "no_smiles", "5abc": "no_sequence", "6abc": "invalid_smiles"}
+    pd.DataFrame({"smiles": ["CCO", "CCN"], "seq": ["MKV", "MK"], "value": [6.0, 5.0]},
+                 index=["1e66", "2e10"]).to_csv(path)  # PDB ids that read as numbers
+    assert load_pairs(dataset_info("lp_pdbbind"), path).pairs["id"].tolist() == ["1e66", "2e10"]
 
 
 def test_load_lp_pdbbind_names_bad_files(tmp_path):

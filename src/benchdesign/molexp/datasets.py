@@ -237,7 +237,8 @@ def load_lp_pdbbind(info: MolDataset, path: str | Path) -> PairTables:
     protein sequence and a pK ``value``. Rows missing one of them, or with a SMILES RDKit cannot parse, are
     dropped (``no_smiles`` / ``no_sequence`` / ``no_label`` / ``invalid_smiles``). Identical SMILES are one
     drug and identical sequences one target."""
-    raw = pd.read_csv(path, index_col=0)
+    raw = pd.read_csv(path, dtype=str)  # as text: a PDB id such as 1e66 is not a number
+    raw = raw.set_index(raw.columns[0])
     missing = [c for c in LP_PDBBIND_COLUMNS if c not in raw.columns]
     if missing:
         raise ValueError(f"{path}: column(s) {missing} of LP-PDBBind not found (columns: {', '.join(raw.columns)})")
