@@ -9,7 +9,6 @@ from benchdesign.config import (
     trial_combinations,
 )
 from benchdesign.data.sources import load_manifest
-from benchdesign.workflow_io import source_file_to_dict
 from benchdesign.domains import domain_source_paths
 from benchdesign.molexp.datasets import dataset_info, source_paths
 from benchdesign.molexp.workflow import (
@@ -19,6 +18,7 @@ from benchdesign.molexp.workflow import (
     mol_settings,
     split_options,
 )
+from benchdesign.workflow_io import source_file_to_dict
 
 
 validate(config, "../schemas/config.schema.yaml")

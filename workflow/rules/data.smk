@@ -3,7 +3,7 @@ rule fetch:
     output:
         "resources/data/{path}",
     params:
-        # The manifest entry fixes the content (sha256), so the mirror location is read from the
+        # The manifest entry fixes the content (sha256 or git blob id), so the mirror location is read from the
         # config in the script and changing it does not rerun anything.
         entry=lambda wc: source_file_to_dict(MANIFEST[wc.path]),
     log:

@@ -122,11 +122,7 @@ def _file_checksum(entry: dict, where: str) -> tuple[str | None, str | None]:
 
 def git_blob_id(path: str | os.PathLike) -> str:
     """Git's object id of a file's bytes: sha1 of ``b"blob <size>\\0"`` followed by the bytes."""
-    h = hashlib.sha1(f"blob {os.path.getsize(path)}\0".encode())
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(_CHUNK), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    return _hash_file(hashlib.sha1(f"blob {os.path.getsize(path)}\0".encode()), path)
 
 
 def _check_relpath(value, where: str) -> str:
@@ -211,13 +207,17 @@ def files_of(manifest: dict[str, SourceFile], source: str) -> list[SourceFile]:
 
 # ------------------------------------------------------------------------------------------ fetch
 
-def sha256_file(path: str | os.PathLike) -> str:
-    """Hex sha256 of a file, read in chunks."""
-    h = hashlib.sha256()
+def _hash_file(h, path: str | os.PathLike) -> str:
+    """Hex digest of ``h`` updated with a file's bytes, read in chunks."""
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(_CHUNK), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    """Hex sha256 of a file, read in chunks."""
+    return _hash_file(hashlib.sha256(), path)
 
 
 def _package_file(pkg: PackageFile) -> tuple[Path | None, str]:
@@ -255,19 +255,16 @@ def _copy_verified(stream: BinaryIO, entry: SourceFile, dest: Path, expected: st
             out.flush()
             os.fsync(out.fileno())
         got = h.hexdigest()
-        if expected is None:
+        if expected is not None:
+            mismatch = "" if got == expected else f"expected sha256 {expected}, got {got}"
+        else:
             blob = git_blob_id(tmp)
-            if not blob.startswith(entry.git_blob):
-                raise ChecksumError(
-                    f"checksum mismatch for {entry.path} (source {entry.source}) obtained from "
-                    f"{origin_kind} {origin}: expected a git blob id starting {entry.git_blob}, got {blob} "
-                    f"(sha256 {got}); nothing was written to {dest}"
-                )
-        elif got != expected:
+            mismatch = ("" if blob.startswith(entry.git_blob) else
+                        f"expected a git blob id starting {entry.git_blob}, got {blob} (sha256 {got})")
+        if mismatch:
             raise ChecksumError(
                 f"checksum mismatch for {entry.path} (source {entry.source}) obtained from "
-                f"{origin_kind} {origin}: expected sha256 {expected}, got {got}; nothing was written "
-                f"to {dest}"
+                f"{origin_kind} {origin}: {mismatch}; nothing was written to {dest}"
             )
         os.replace(tmp, dest)
     except BaseException:

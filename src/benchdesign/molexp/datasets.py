@@ -225,11 +225,12 @@ def subsample_rows(n: int, max_rows: int | None, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng(seed).choice(n, size=max_rows, replace=False))
 
 
-def _first_appearance_ids(values: pd.Series, prefix: str) -> tuple[pd.Series, pd.DataFrame]:
-    """Ids ``<prefix><n>`` numbering the distinct values in order of first appearance, and the id table."""
+def _first_appearance_ids(values: pd.Series, prefix: str, column: str) -> tuple[pd.Series, pd.DataFrame]:
+    """Ids ``<prefix><n>`` numbering the distinct values in order of first appearance, and the table
+    (id, ``column``) of those values."""
     codes, uniques = pd.factorize(values)
     ids = np.array([f"{prefix}{i:05d}" for i in range(len(uniques))], dtype=object)
-    return pd.Series(ids[codes], index=values.index), pd.DataFrame({"id": ids, "value": np.asarray(uniques)})
+    return pd.Series(ids[codes], index=values.index), pd.DataFrame({"id": ids, column: np.asarray(uniques)})
 
 
 def load_lp_pdbbind(info: MolDataset, path: str | Path) -> PairTables:
@@ -254,8 +255,7 @@ def load_lp_pdbbind(info: MolDataset, path: str | Path) -> PairTables:
     reasons[(reasons == "") & ~valid_smiles_mask(table["smiles"].where(reasons == "").tolist())] = "invalid_smiles"
     dropped = table.loc[reasons != "", ["id", "smiles"]].assign(reason=reasons[reasons != ""])
     kept = table[reasons == ""].reset_index(drop=True)
-    drug_ids, drugs = _first_appearance_ids(kept["smiles"], "D")
-    target_ids, targets = _first_appearance_ids(kept["sequence"], "T")
+    drug_ids, drugs = _first_appearance_ids(kept["smiles"], "D", "smiles")
+    target_ids, targets = _first_appearance_ids(kept["sequence"], "T", "sequence")
     pairs = pd.DataFrame({"id": kept["id"], "drug_id": drug_ids, "target_id": target_ids, "label": kept["label"]})
-    return PairTables(pairs, drugs.rename(columns={"value": "smiles"}), targets.rename(columns={"value": "sequence"}),
-                      dropped.reset_index(drop=True))
+    return PairTables(pairs, drugs, targets, dropped.reset_index(drop=True))
