@@ -177,3 +177,22 @@ def test_lp_pdbbind_runs_from_a_provided_file(tmp_path, mirror_dir):
     for target in targets:
         record = json.loads((tmp_path / target).read_text())
         assert record["status"] == "ok" and record["metric"] == "rmse" and 0 < record["value"] < 5, target
+
+
+def test_benchmark_summary_groups_the_runs_jobs(mol_run):
+    """benchmarks/molecules.py sums the run's per-job measurements: one row per model, split method, sweep."""
+    import subprocess
+    import sys
+
+    out = mol_run.parent / "molecule_jobs.csv"
+    subprocess.run([sys.executable, str(REPO / "benchmarks/molecules.py"), "--from-jobs", str(mol_run),
+                    "--out", str(out)], check=True, capture_output=True)
+    summary = pd.read_csv(out).set_index(["kind", "name"])
+    leak = pd.read_csv(mol_run / "results/tables/split_leakage.csv")
+    n_splits = leak.groupby("split_method").size()
+    for model in SETTINGS["models"]:
+        assert summary.loc[("model", model), "jobs"] == len(leak)
+    for method, n in n_splits.items():
+        assert summary.loc[("split", method), "jobs"] == n
+    assert summary.loc[("ablation", "size"), "jobs"] == 4  # 2 datasets x 2 methods
+    assert (summary["wall_s"] > 0).all() and (summary["cpu_s"] >= 0).all()
