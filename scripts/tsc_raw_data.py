@@ -10,7 +10,8 @@ from benchdesign.workflow_io import write_csv
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
 config = snakemake.config
-raw_wheels = ((config.get("features") or {}).get("tsc") or {}).get("raw_wheels")
+raw_wheels = (snakemake.input.get("wheels")
+              or ((config.get("features") or {}).get("tsc") or {}).get("raw_wheels"))
 sources = dict(mirror=config.get("mirror"), wheels_dir=raw_wheels, installed=True, log=log.info)
 
 if snakemake.rule == "tsc_available":

@@ -7,6 +7,7 @@ from benchdesign.config import (
     enabled_domains,
     synthetic_settings,
     trial_combinations,
+    trial_settings,
 )
 from benchdesign.data.sources import load_manifest
 from benchdesign.domains import domain_source_paths
