@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchdesign.selection import STRATEGIES
+from benchdesign.tsc_features import REPRESENTATIONS as TSC_REPRESENTATIONS
 
 DOMAIN_NAMES = ("tsc", "recsys", "nlp")
 PROTOCOL_DEFAULTS: dict[str, Any] = {
@@ -18,13 +19,13 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "design_lambda": 1.0,
 }
 DOMAIN_REPRESENTATIONS = {
-    "tsc": ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking", "oracle"),
+    "tsc": (*TSC_REPRESENTATIONS, "oracle"),
     "recsys": ("interaction", "oracle"),
     "nlp": ("description", "metadata", "oracle"),
 }
 # Representations computed by the feature rules into results/features/<domain>/<name>.csv.
 FEATURE_REPRESENTATIONS = {
-    "tsc": ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking"),
+    "tsc": tuple(TSC_REPRESENTATIONS),
     "nlp": ("description",),
 }
 SYNTHETIC_KEYS = (
