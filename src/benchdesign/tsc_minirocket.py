@@ -182,7 +182,7 @@ def load_parameters(path) -> MiniRocketParameters:
             files = set(data.files)
             values = {f: data[f].copy() for f in _FIELDS if f in files}
             length = int(data["length"]) if "length" in files else None
-    except (OSError, EOFError, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as exc:
         raise ValueError(f"{path}: cannot read the MiniRocket transform ({exc})") from exc
     missing = [k for k in _FIELDS if k not in values] + (["length"] if length is None else [])
     if missing:
