@@ -31,8 +31,9 @@ no longer collapses to 0 (x = s everywhere), which cuts HiGHS's time to proven o
 Three or more folds (k-fold CV) use the same construction per fold: y_abi stands for X[a, i] X[b, i],
 the cut indicator is zeta_ab = 1 - sum_i y_abi, y_abi <= X[a, i], y_abi <= X[b, i], and the size
 bounds of every fold i are multiplied by X[a, i] and 1 - X[a, i] (U_i = (1 + epsilon) s_i n for
-balanced folds, else n minus the other folds' lower bounds). The plain form (16) is kept as
-:func:`_leakage_terms` (its LP bound is 0, so branch-and-bound proves little within a time limit).
+balanced folds, else n minus the other folds' lower bounds). It is used for balanced (k-fold) splits;
+other splits into three or more folds keep the plain form (16), whose LP is smaller (a feasible
+assignment comes sooner) but whose LP bound is 0.
 """
 
 from __future__ import annotations
@@ -464,8 +465,10 @@ def solve_split_ilp(
         cons += _fold_constraints(inst, x, epsilon, delta, balanced)
         if np.asarray(inst.fractions).size == 2:
             term, pair_cons = _leakage_terms_two_folds(inst, x, scale, epsilon, balanced)
-        else:
+        elif balanced:
             term, pair_cons = _leakage_terms_many_folds(inst, x, scale, epsilon, balanced)
+        else:
+            term, pair_cons = _leakage_terms(inst, x, scale)
         cons += pair_cons
         if term is not None:
             terms.append(term)
