@@ -57,9 +57,9 @@ def split_certificate(
     per = [summaries[i * (k + 1):(i + 1) * (k + 1)] for i in range(len(groups))]
     own = per[0]
     cert: dict = {
-        "scaled_leakage": own[0].scaled,
-        "leakage": own[0].leakage,
-        "fold_scaled_leakage": {name: own[1 + i].scaled for i, name in enumerate(names)},
+        "scaled_leakage": float(own[0].scaled),
+        "leakage": float(own[0].leakage),
+        "fold_scaled_leakage": {name: float(own[1 + i].scaled) for i, name in enumerate(names)},
     }
     if random_splits:
         rand = np.array([p[0].scaled for p in per[1:]])
@@ -68,7 +68,7 @@ def split_certificate(
         cert["random_scaled_leakage"] = float(rand.mean())
         cert["random_scaled_leakage_std"] = float(rand.std())
         cert["random_fold_scaled_leakage"] = {name: float(rand_folds[:, i].mean()) for i, name in enumerate(names)}
-        cert["leakage_reduction"] = 1.0 - own[0].scaled / rand.mean() if rand.mean() > 0 else 0.0
+        cert["leakage_reduction"] = float(1.0 - own[0].scaled / rand.mean()) if rand.mean() > 0 else 0.0
     denom = own[0].total if total is None else total
     if ilp_objective is not None and denom > 0:
         cert["ilp_scaled_objective"] = 2.0 * ilp_objective / denom
