@@ -377,13 +377,16 @@ def _solve(
     mip_gap: float | None = None, verbose: bool = False,
 ) -> tuple[str, float]:
     options = solver_options(solver, time_limit, seed, node_limit, mip_gap)
-    if solver.upper() == "HIGHS":
+    highs = solver.upper() == "HIGHS"
+    if highs:
         _silence_highs_banner()
+        if verbose:  # HiGHS's own log only, not cvxpy's verbose chatter (which goes to Python's stdout)
+            options.update(output_flag=True, log_to_console=True)
     start = time.perf_counter()
     try:
         with warnings.catch_warnings(), (_stdout_to(2) if verbose else contextlib.nullcontext()):
             warnings.simplefilter("ignore", UserWarning)  # "Solution may be inaccurate" on time-out
-            problem.solve(solver=solver.upper(), verbose=verbose, **options)
+            problem.solve(solver=solver.upper(), verbose=verbose and not highs, **options)
     except cp.error.SolverError as err:
         raise RuntimeError(f"solver {solver} failed: {err}") from err
     return problem.status, time.perf_counter() - start
