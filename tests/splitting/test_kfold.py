@@ -39,9 +39,9 @@ def _brute_force(inst: ClusterInstance, eps: float, balanced: bool) -> float:
     return best
 
 
-@pytest.mark.parametrize("seed,folds", [(0, 3), (1, 3), (2, 4), (3, 2)])
-def test_balanced_kfold_ilp_is_optimal(seed, folds):
-    inst = _instance(np.random.default_rng(seed), 7, folds)
+@pytest.mark.parametrize("seed,folds,k", [(0, 3, 7), (1, 3, 7), (1, 4, 6), (3, 2, 7)])
+def test_balanced_kfold_ilp_is_optimal(seed, folds, k):
+    inst = _instance(np.random.default_rng(seed), k, folds)
     res = solve_split_ilp([inst], 0.25, 0.1, mip_gap=0.0, balanced=True)
     assert check_assignment(inst, res.assignments[0], 0.25, 0.1, balanced=True) == []
     assert res.objective == pytest.approx(_brute_force(inst, 0.25, True), rel=1e-6)
@@ -49,8 +49,8 @@ def test_balanced_kfold_ilp_is_optimal(seed, folds):
 
 
 def test_upper_bounds_make_folds_equal():
-    inst = _instance(np.random.default_rng(5), 8, 4)
-    folds = np.zeros(8, dtype=int)
+    inst = _instance(np.random.default_rng(5), 6, 4)
+    folds = np.zeros(6, dtype=int)
     assert any("upper" in v for v in check_assignment(inst, folds, 0.1, 0.1, balanced=True))
     assert not any("upper" in v for v in check_assignment(inst, folds, 0.99, 0.1, balanced=False))
     res = solve_split_ilp([inst], 0.3, 0.1, balanced=True)
