@@ -19,6 +19,7 @@ fold (the inner splitter's similarity is restricted to that fold) and a grid sea
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -96,8 +97,18 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
     return VectorSimilarity(x, metric=metric)
 
 
+_COMMON_PARAMS = ("similarity", "kind", "metric", "kmer", "task", "n_clusters", "epsilon", "delta", "stratify",
+                  "linkage", "solver", "time_limit", "mip_gap", "n_micro", "max_similarity", "threshold_action",
+                  "random_state")
+
+
 class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
     """Shared parameters and fitting of :class:`LeakageKFold` and :class:`LeakageSplit`."""
+
+    def _set_common(self, params: dict) -> None:
+        """Store the shared constructor arguments unchanged (scikit-learn's get_params / clone contract)."""
+        for name in _COMMON_PARAMS:
+            setattr(self, name, params[name])
 
     def _spec(self) -> SplitSpec:
         raise NotImplementedError
@@ -212,23 +223,7 @@ class LeakageKFold(_LeakageSplitter):
                  mip_gap: float | None = 0.01, n_micro: int = DEFAULT_MICRO, max_similarity: float | None = None,
                  threshold_action: str = "drop", random_state=None):
         self.n_splits = n_splits
-        self.similarity = similarity
-        self.kind = kind
-        self.metric = metric
-        self.kmer = kmer
-        self.task = task
-        self.n_clusters = n_clusters
-        self.epsilon = epsilon
-        self.delta = delta
-        self.stratify = stratify
-        self.linkage = linkage
-        self.solver = solver
-        self.time_limit = time_limit
-        self.mip_gap = mip_gap
-        self.n_micro = n_micro
-        self.max_similarity = max_similarity
-        self.threshold_action = threshold_action
-        self.random_state = random_state
+        self._set_common(locals())
 
     def _spec(self) -> SplitSpec:
         return kfold_spec(self.n_splits, self._common_spec())
@@ -262,27 +257,9 @@ class LeakageSplit(_LeakageSplitter):
         self.fractions = fractions
         self.names = names
         self.test = test
-        self.similarity = similarity
-        self.kind = kind
-        self.metric = metric
-        self.kmer = kmer
-        self.task = task
-        self.n_clusters = n_clusters
-        self.epsilon = epsilon
-        self.delta = delta
-        self.stratify = stratify
-        self.linkage = linkage
-        self.solver = solver
-        self.time_limit = time_limit
-        self.mip_gap = mip_gap
-        self.n_micro = n_micro
-        self.max_similarity = max_similarity
-        self.threshold_action = threshold_action
-        self.random_state = random_state
+        self._set_common(locals())
 
     def _spec(self) -> SplitSpec:
-        import dataclasses
-
         return dataclasses.replace(self._common_spec(), fractions=tuple(float(f) for f in self.fractions),
                                    names=tuple(str(n) for n in self.names))
 

@@ -146,10 +146,28 @@ def evaluate_split(
 
 
 def _entities_and_split_reader(
-    table: str, *, id_col, smiles_col, sequence_col, feature_cols, matrix, matrix_kind, metric, drop_invalid,
-    radius, n_bits, kmer, sequence_similarity, split_id_col, split_col,
+    table: str,
+    *,
+    id_col: str | None = None,
+    smiles_col: str | None = None,
+    sequence_col: str | None = None,
+    feature_cols: Sequence[str] = (),
+    matrix: str | None = None,
+    matrix_kind: str = "similarity",
+    metric: str = "cosine",
+    split_id_col: str = "id",
+    split_col: str = "split",
+    drop_invalid: bool = False,
+    radius: int = 2,
+    n_bits: int = 1024,
+    kmer: int = 3,
+    sequence_similarity: str = "kmer",
 ):
-    """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks."""
+    """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
+
+    The keyword arguments (the "representation" of :func:`evaluate_split_files` and
+    :func:`compare_split_files`) say how to read the entity table and the split files.
+    """
     if not any([smiles_col, sequence_col, feature_cols, matrix]):
         raise ValueError("give the representation of the entities: a SMILES, sequence or feature columns, or a matrix")
     df = read_table(table, [c for c in (id_col,) if c])
@@ -176,31 +194,18 @@ def evaluate_split_files(
     table: str,
     split: str,
     *,
-    id_col: str | None = None,
-    smiles_col: str | None = None,
-    sequence_col: str | None = None,
-    feature_cols: Sequence[str] = (),
-    matrix: str | None = None,
-    matrix_kind: str = "similarity",
-    metric: str = "cosine",
-    split_id_col: str = "id",
-    split_col: str = "split",
-    drop_invalid: bool = False,
-    radius: int = 2,
-    n_bits: int = 1024,
-    kmer: int = 3,
     test: Sequence[str] | None = None,
     train: Sequence[str] | None = None,
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
-    sequence_similarity: str = "kmer",
+    **representation,
 ) -> dict:
-    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate."""
-    ent, read_split = _entities_and_split_reader(
-        table, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
-        matrix=matrix, matrix_kind=matrix_kind, metric=metric, drop_invalid=drop_invalid, radius=radius,
-        n_bits=n_bits, kmer=kmer, sequence_similarity=sequence_similarity, split_id_col=split_id_col,
-        split_col=split_col,
-    )
+    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate.
+
+    ``representation``: ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``,
+    ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``,
+    ``n_bits``, ``kmer``, ``sequence_similarity`` (defaults in :func:`_entities_and_split_reader`).
+    """
+    ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
     report = evaluate_split(ent, ids, labels, test, train, quantiles)
     return {"input": str(table), "split": str(split), **report}
@@ -210,37 +215,20 @@ def compare_split_files(
     table: str,
     splits: Sequence[str],
     *,
-    id_col: str | None = None,
-    smiles_col: str | None = None,
-    sequence_col: str | None = None,
-    feature_cols: Sequence[str] = (),
-    matrix: str | None = None,
-    matrix_kind: str = "similarity",
-    metric: str = "cosine",
-    split_id_col: str = "id",
-    split_col: str = "split",
-    drop_invalid: bool = False,
-    radius: int = 2,
-    n_bits: int = 1024,
-    kmer: int = 3,
     test: Sequence[str] | None = None,
     train: Sequence[str] | None = None,
-    sequence_similarity: str = "kmer",
+    **representation,
 ) -> dict:
     """Evaluate several split files of the same entity table (e.g. made by different tools).
 
-    The entities and their similarity are built once. Returns ``{"input", "splits": [row, ...]}`` with
-    one row per split file: its fold sizes, L(pi), scaled L(pi) and, per test fold, the mean of
-    eq. (1) (``eq1_mean``) and the mean over the test folds (``eq1_mean_over_folds``).
+    ``representation``: as in :func:`evaluate_split_files`. The entities and their similarity are
+    built once. Returns ``{"input", "n_valid", "splits": [row, ...]}`` with one row per split file: its
+    fold sizes, L(pi), scaled L(pi), per test fold the mean of eq. (1) (``eq1_mean``) and the mean of
+    those over the test folds (``eq1_mean_over_folds``).
     """
     if len(splits) < 1:
         raise ValueError("give at least one split file to compare")
-    ent, read_split = _entities_and_split_reader(
-        table, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
-        matrix=matrix, matrix_kind=matrix_kind, metric=metric, drop_invalid=drop_invalid, radius=radius,
-        n_bits=n_bits, kmer=kmer, sequence_similarity=sequence_similarity, split_id_col=split_id_col,
-        split_col=split_col,
-    )
+    ent, read_split = _entities_and_split_reader(table, **representation)
     rows = []
     for path in splits:
         ids, labels = read_split(path)
