@@ -198,6 +198,7 @@ def alignment(args) -> dict:
     folds["random"] = np.random.default_rng(0).permutation(np.arange(n) < round(0.2 * n)).astype(np.int64)
     scores = leakage_summary(MatrixSimilarity(mats["full"]), list(folds.values()))
     res["s1_scaled_leakage_scored_with_full_identity"] = {k: s.scaled for k, s in zip(folds, scores, strict=True)}
+    res["s1_test_fraction"] = {k: float(np.mean(f == 1)) for k, f in folds.items()}
     print(json.dumps(res, indent=1))
     return res
 
