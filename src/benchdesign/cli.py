@@ -93,7 +93,8 @@ def _add_crossval_arguments(p: argparse.ArgumentParser) -> None:
 
     g = p.add_argument_group("k-fold, threshold and certificate")
     g.add_argument("--folds", type=int,
-                   help="k equal folds fold0 .. fold{k-1} from one ILP (instead of --splits); adds a `fold` column 0..k-1")
+                   help="k equal folds fold0 .. fold{k-1} from one ILP (instead of --splits); "
+                        "adds a `fold` column 0..k-1")
     g.add_argument("--max-similarity", type=float,
                    help="hard threshold t: afterwards no sample has a neighbour above t in another fold")
     g.add_argument("--threshold-action", choices=THRESHOLD_ACTIONS, default="drop",

@@ -93,3 +93,12 @@ def test_split_entities_reports_each_dropped_sample(rand_sim):
     for s in part["samples"]:
         row = int(s["id"][1:])
         assert res.reason[row] == REASON_DROPPED and "> 0.9" in s["reason"]
+
+
+def test_threshold_is_refused_for_interactions(rand_sim):
+    from benchdesign.splitting.tasks import split_interactions
+
+    sim = MatrixSimilarity(rand_sim(2, np.random.default_rng(0)))
+    ent = EntitySet(np.array(["a", "b"], dtype=object), np.ones(2, bool), sim)
+    with pytest.raises(ValueError, match="1-D splits only"):
+        split_interactions("R", np.array([0, 1]), np.array([0, 1]), ent, ent, SplitSpec(max_similarity=0.5))

@@ -138,7 +138,9 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
     def _fit(self, X, y=None) -> SplitResult:
         task = str(self.task).upper()
         if task not in _ONE_D_TASKS:
-            raise ValueError(f"task must be one of {_ONE_D_TASKS} for split(); use split_pairs for 2-D tasks, got {task!r}")
+            raise ValueError(
+                f"task must be one of {_ONE_D_TASKS} for split(); use split_pairs for 2-D tasks, got {task!r}"
+            )
         n = _num_samples(X)
         source = self._source(X) if task == "S1" or self.max_similarity is not None else None
         if source is not None and source.n != n:

@@ -181,7 +181,9 @@ def _entities_and_split_reader(
         sp_df = read_table(split, [split_id_col, split_col])
         for col, what in ((split_id_col, "--split-id-col"), (split_col, "--split-col")):
             if col not in sp_df.columns:
-                raise ValueError(f"column {col!r} ({what}) not in the split file {split}; columns are {list(sp_df.columns)}")
+                raise ValueError(
+                    f"column {col!r} ({what}) not in the split file {split}; columns are {list(sp_df.columns)}"
+                )
         if sp_df[split_id_col].isna().any():
             rows = np.flatnonzero(sp_df[split_id_col].isna().to_numpy())
             raise ValueError(f"split file {split}: missing ids in column {split_id_col!r} at rows {rows[:10].tolist()}")

@@ -488,7 +488,8 @@ def solve_split_ilp(
                 f"(time limit {time_limit} s); increase the time limit"
             )
         folds = np.argmax(x.value, axis=1)
-        if not np.allclose(x.value.sum(axis=1), 1, atol=1e-6) or check_assignment(inst, folds, epsilon, delta, balanced):
+        integral = np.allclose(x.value.sum(axis=1), 1, atol=1e-6)
+        if not integral or check_assignment(inst, folds, epsilon, delta, balanced):
             raise RuntimeError(
                 f"solver {solver} found no feasible assignment within the time limit of {time_limit} s "
                 f"(status {status!r}); increase the time limit"

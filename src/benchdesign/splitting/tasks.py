@@ -491,6 +491,8 @@ def split_interactions(
         raise ValueError(f"unknown task {task!r}; use one of {TASKS}")
     if side not in ("a", "b"):
         raise ValueError(f"side must be 'a' or 'b', got {side!r}")
+    if spec.max_similarity is not None:
+        raise ValueError("max_similarity (hard threshold) applies to 1-D splits only, not to interaction tables")
     ia = np.asarray(inter_a, dtype=np.int64)
     ib = np.asarray(inter_b, dtype=np.int64)
     if ia.shape != ib.shape or ia.ndim != 1:
