@@ -7,11 +7,12 @@ import itertools
 import numpy as np
 import pytest
 
-from benchdesign.splitting.certificate import fold_vs_rest, split_certificate
+from benchdesign.splitting.certificate import fold_vs_rest, split_certificate, star_lower_bound
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     assignment_objective,
     check_assignment,
+    lower_bounds,
     solve_split_ilp,
     upper_bounds,
 )
@@ -109,4 +110,20 @@ def test_kfold_split_entities_certificate(rand_sim):
     assert cert["random_scaled_leakage"] == pytest.approx(1 - 5 * 0.2**2, abs=0.1)  # random: 1 - sum s_i^2
     assert set(cert["fold_scaled_leakage"]) == {f"fold{i}" for i in range(5)}
     assert cert["ilp_gap"] <= 0.01 + 1e-9  # optimal within the default mip_gap
+    assert 0 < cert["scaled_lower_bound"] <= cert["scaled_leakage"] + 1e-12 and 0 <= cert["gap"] < 1
     assert res.clusters.shape == (40,) and len(set(res.clusters.tolist())) == 5
+
+
+@pytest.mark.parametrize("seed,folds,balanced", [(0, 3, True), (1, 2, False), (2, 2, True)])
+def test_star_lower_bound_is_below_every_feasible_assignment(seed, folds, balanced):
+    inst = _instance(np.random.default_rng(seed), 7, folds)
+    n = inst.kappa.sum()
+    if balanced:
+        capacity = upper_bounds(n, inst.fractions, 0.3).max()
+    else:
+        low = lower_bounds(n, inst.fractions, 0.3)
+        capacity = (n - (low.sum() - low)).max()
+    bound = star_lower_bound(inst.weights, inst.kappa, capacity)
+    best = _brute_force(inst, 0.3, balanced)
+    assert 0 < bound <= best + 1e-9
+    assert star_lower_bound(inst.weights, inst.kappa, n) == pytest.approx(0.0)  # one fold may hold everything

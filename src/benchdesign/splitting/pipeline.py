@@ -187,6 +187,8 @@ def certificate_line(cert: dict) -> str:
                  f"{cert['leakage_reduction']:.1%} less)")
     if len(cert.get("fold_scaled_leakage", {})) > 2:
         line += "; per fold " + ", ".join(f"{k} {v:.4f}" for k, v in cert["fold_scaled_leakage"].items())
+    if "gap" in cert:
+        line += f"; lower bound {cert['scaled_lower_bound']:.4f} (gap {cert['gap']:.1%})"
     if "ilp_gap" in cert:
         line += (f"; ILP at cluster level {cert['ilp_scaled_objective']:.4f}, lower bound "
                  f"{cert['ilp_scaled_lower_bound']:.4f} (gap {cert['ilp_gap']:.1%})")

@@ -26,10 +26,12 @@ from benchdesign.splitting.clustering import LINKAGES, DEFAULT_MICRO, cluster_en
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     available_milp_solvers,
+    lower_bounds,
+    upper_bounds,
     solve_group_counts,
     solve_split_ilp,
 )
-from benchdesign.splitting.certificate import split_certificate
+from benchdesign.splitting.certificate import split_certificate, star_lower_bound
 from benchdesign.splitting.refine import refine_assignment
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 from benchdesign.splitting.threshold import (
@@ -462,7 +464,15 @@ def _certificate(source: SimilaritySource, folds: np.ndarray, res, groups, fract
         randoms.append(r)
     total = 2.0 * groups.total + groups.self_sum  # eq. (20) denominator over all entities of the ILP
     objective, bound = (None, None) if res is None else (res.objective, res.bound)
-    return split_certificate(source, folds, spec.names, randoms, weights, objective, bound, total, spec.block_size)
+    n = float(groups.kappa.sum())
+    if spec.balanced:
+        capacity = float(upper_bounds(n, fractions, spec.epsilon).max())
+    else:
+        low = lower_bounds(n, fractions, spec.epsilon)
+        capacity = float((n - (low.sum() - low)).max())  # a fold holds what the others leave at least
+    star = star_lower_bound(groups.cross, groups.kappa, capacity)
+    return split_certificate(source, folds, spec.names, randoms, weights, objective, bound, total, spec.block_size,
+                             star)
 
 
 def split_interactions(
