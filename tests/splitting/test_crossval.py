@@ -107,3 +107,14 @@ def test_split_pairs():
     assert len(folds) == 3
     for train, test in folds:  # S1 on side a: all pairs of a drug are on one side
         assert not set(ia[train]) & set(ia[test])
+
+
+def test_precomputed_matrix_with_hard_threshold(rand_sim):
+    sim = rand_sim(12, np.random.default_rng(5)) * 0.3
+    sim[:6, :6] = 0.99  # a group of 6 that no fold of at most 1.3 * 12 / 3 samples can hold
+    np.fill_diagonal(sim, 1.0)
+    cv = LeakageKFold(3, similarity=sim, n_clusters=12, epsilon=0.3, max_similarity=0.97, time_limit=1.0)
+    for train, test in cv.split(np.zeros((12, 1))):
+        assert test.size and sim[np.ix_(test, train)].max() <= 0.97  # brute force: no test sample near a training one
+    dropped = np.flatnonzero(cv.folds_ < 0)
+    assert cv.report_["max_similarity"]["n_dropped"] == dropped.size > 0
