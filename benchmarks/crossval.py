@@ -7,7 +7,8 @@ benchmarks/vs_datasail.py). Each tool runs in its own child process (wall time, 
 wait4); both splits are scored by the same function: scaled L(pi) (eq. 20) of every train/test pair
 "fold i vs the other four" on ECFP4 Tanimoto, and of a random 5-fold split (mean of 3 seeds).
 
-Part ``alignment``: the 442 DAVIS kinases (mirror: mol/deepdta_davis/proteins.txt). Children measure
+Part ``alignment``: the 442 DAVIS kinases (mirror: mol/deepdta_davis/proteins.txt; ``--proteins kiba``:
+the 229 KIBA kinases). Children measure
 time and peak memory of (a) the full all-vs-all Smith-Waterman identity (parasail), (b) the k-mer
 prefiltered identity (sparse), (c) the k-mer cosine. Then: Pearson/Spearman correlation of (b) and
 (c) with (a) over all pairs, and the scaled L(pi) -- scored with (a) -- of an 80/20 S1 split of the
@@ -158,7 +159,7 @@ def alignment(args) -> dict:
     from benchdesign.splitting.tasks import EntitySet, SplitSpec, split_entities
     from benchdesign.splitting.leakage import leakage_summary
 
-    seq_file = mirror_root() / "mol" / "deepdta_davis" / "proteins.txt"
+    seq_file = mirror_root() / "mol" / f"deepdta_{args.proteins}" / "proteins.txt"
     if not seq_file.is_file():
         raise SystemExit(f"not found: {seq_file}")
     work = Path(args.workdir or tempfile.mkdtemp(prefix="align_"))
@@ -207,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("part", choices=("kfold", "alignment"))
     ap.add_argument("--dataset", default="tox21")
+    ap.add_argument("--proteins", choices=("davis", "kiba"), default="davis", help="alignment part: whose targets")
     ap.add_argument("--clusters", type=int, default=50)
     ap.add_argument("--epsilon", type=float, default=0.1)
     ap.add_argument("--time-limit", type=float, default=10.0)
