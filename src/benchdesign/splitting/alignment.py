@@ -13,8 +13,8 @@ which the rest of the pipeline (clustering, ILP, leakage) takes as it is.
 
 Why parasail: on the 442 DAVIS kinases (mean length 789) parasail's striped 16-bit SW with a reused
 query profile aligns a pair with identity statistics in 0.60 ms here, against 3.5 ms for pyopal's
-``mode="full"``; pyswrd (SWORD) filters heuristically and returns only the hits that pass its
-E-value filter (README, "Alignment similarity").
+``mode="full"``; pyswrd (SWORD) runs its own heuristic k-mer filter and returns only the hits it
+keeps, so it cannot score a given list of candidate pairs (README, "Cross-validation, certificate ...").
 """
 
 from __future__ import annotations
