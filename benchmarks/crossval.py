@@ -17,6 +17,7 @@ targets made with each of (a), (b), (c), and of a random split.
     python benchmarks/crossval.py kfold --dataset tox21 --peer --json tox21_kfold.json
     python benchmarks/crossval.py kfold --dataset qm8 --json qm8_kfold.json
     python benchmarks/crossval.py alignment --json davis_alignment.json
+    python benchmarks/crossval.py libraries   # parasail vs pyopal vs pyswrd (pip install pyopal pyswrd)
 """
 
 from __future__ import annotations
@@ -204,9 +205,56 @@ def alignment(args) -> dict:
     return res
 
 
+def libraries(args) -> dict:
+    """Per-pair time of identity-giving aligners on 20 DAVIS queries x all 442 targets, one thread each."""
+    import time
+
+    import parasail
+
+    from benchdesign.splitting.alignment import GAP_EXTEND, GAP_OPEN
+
+    seqs = list(json.loads((mirror_root() / "mol" / "deepdta_davis" / "proteins.txt").read_text()).values())
+    queries = seqs[:20]
+    pairs = len(queries) * len(seqs)
+    res: dict = {"pairs": pairs}
+
+    def timed(name, fn):
+        start = time.perf_counter()
+        out = fn()
+        res[name] = {"ms_per_pair": 1e3 * (time.perf_counter() - start) / pairs}
+        return out
+
+    timed("parasail_sw_stats_striped_16", lambda: [
+        parasail.sw_stats_striped_16(a, b, GAP_OPEN, GAP_EXTEND, parasail.blosum62).matches
+        for a in queries for b in seqs])
+    timed("parasail_profile_striped_16", lambda: [
+        parasail.sw_stats_striped_profile_16(p, b, GAP_OPEN, GAP_EXTEND).matches
+        for p in (parasail.profile_create_stats_16(a, parasail.blosum62) for a in queries) for b in seqs])
+    try:
+        import pyopal
+
+        db = pyopal.Database(seqs)
+        timed("pyopal_full", lambda: [r.alignment.count("M") for a in queries for r in pyopal.align(
+            a, db, mode="full", algorithm="sw", gap_open=GAP_OPEN, gap_extend=GAP_EXTEND, threads=1)])
+        timed("pyopal_score_only", lambda: [r.score for a in queries for r in pyopal.align(
+            a, db, mode="score", algorithm="sw", gap_open=GAP_OPEN, gap_extend=GAP_EXTEND, threads=1)])
+    except ImportError as err:
+        res["pyopal"] = f"not installed: {err}"
+    try:
+        import pyswrd
+
+        hits = timed("pyswrd_search", lambda: list(pyswrd.search(queries, seqs, threads=1, max_evalue=1e9,
+                                                                   max_candidates=len(seqs))))
+        res["pyswrd_search"]["hits"] = len(hits)
+    except ImportError as err:
+        res["pyswrd"] = f"not installed: {err}"
+    print(json.dumps(res, indent=1))
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("part", choices=("kfold", "alignment"))
+    ap.add_argument("part", choices=("kfold", "alignment", "libraries"))
     ap.add_argument("--dataset", default="tox21")
     ap.add_argument("--proteins", choices=("davis", "kiba"), default="davis", help="alignment part: whose targets")
     ap.add_argument("--clusters", type=int, default=50)
@@ -219,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workdir")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
-    res = kfold(args) if args.part == "kfold" else alignment(args)
+    res = {"kfold": kfold, "alignment": alignment, "libraries": libraries}[args.part](args)
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=2, default=float) + "\n")
     return 0

@@ -11,10 +11,10 @@ propose candidate pairs -- every pair above ``min_kmer`` plus each sequence's ``
 sequences -- aligns only those, and returns a sparse MatrixSimilarity (missing pairs: similarity 0),
 which the rest of the pipeline (clustering, ILP, leakage) takes as it is.
 
-Why parasail: on the 442 DAVIS kinases (mean length 789) parasail's striped 16-bit SW with a reused
-query profile aligns a pair with identity statistics in 0.60 ms here, against 3.5 ms for pyopal's
-``mode="full"``; pyswrd (SWORD) runs its own heuristic k-mer filter and returns only the hits it
-keeps, so it cannot score a given list of candidate pairs (README, "Cross-validation, certificate ...").
+Why parasail: on DAVIS kinases (mean length 789) its striped 16-bit SW with statistics took 1.5 ms per
+pair here against 3.8 ms for pyopal's ``mode="full"``; pyswrd (SWORD) runs its own heuristic k-mer
+filter and returns only the hits it keeps, so it cannot score a given list of candidate pairs
+(``python benchmarks/crossval.py libraries``; README, "Cross-validation, certificate ...").
 """
 
 from __future__ import annotations
