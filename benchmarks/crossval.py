@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vs_datasail import DATASETS, check_peer, mirror_root, run_measured  # noqa: E402
+from vs_datasail import DATASETS, check_peer, mirror_root, run_measured, valid_molecules  # noqa: E402
 
 from benchdesign.molexp.peers import DATASAIL_CHILD  # noqa: E402
 
@@ -76,17 +76,12 @@ def _fold_scores(sim, folds: list[np.ndarray]) -> list[dict]:
 
 
 def kfold(args) -> dict:
-    from benchdesign.splitting.similarity import FingerprintSimilarity, smiles_fingerprints
+    from benchdesign.splitting.similarity import FingerprintSimilarity
 
     src = mirror_root() / "mol" / "chemprop_moleculenet" / DATASETS.get(args.dataset, args.dataset)
     if not src.is_file():
         raise SystemExit(f"dataset not found: {src}")
-    smiles = pd.read_csv(src)["smiles"].tolist()
-    bits, valid = smiles_fingerprints(smiles)
-    keep = np.flatnonzero(valid)
-    if args.limit:
-        keep, bits = keep[: args.limit], bits[: args.limit]
-    ids = [f"M{i:06d}" for i in keep]
+    smiles, bits, keep, ids = valid_molecules(src, args.limit)
     work = Path(args.workdir or tempfile.mkdtemp(prefix="crossval_"))
     work.mkdir(parents=True, exist_ok=True)
     data = work / "molecules.tsv"
