@@ -59,6 +59,18 @@ def run_measured(cmd: list[str], log: Path) -> dict:
     }
 
 
+def valid_molecules(path: Path, limit: int = 0) -> tuple[list, np.ndarray, np.ndarray, list[str]]:
+    """SMILES of ``path``, the ECFP4 bits and row numbers of the valid ones (first ``limit``), ids M<row>."""
+    from benchdesign.splitting.similarity import smiles_fingerprints
+
+    smiles = pd.read_csv(path)["smiles"].tolist()
+    bits, valid = smiles_fingerprints(smiles)
+    keep = np.flatnonzero(valid)
+    if limit:
+        keep, bits = keep[:limit], bits[:limit]
+    return smiles, bits, keep, [f"M{i:06d}" for i in keep]
+
+
 def check_peer(python: str) -> str | None:
     """None when ``python`` can import datasail, else the reason."""
     proc = subprocess.run([python, "-c", "import datasail, importlib.metadata as m; print(m.version('datasail'))"],
@@ -92,19 +104,14 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
     from benchdesign.splitting.leakage import leakage_summary
-    from benchdesign.splitting.similarity import FingerprintSimilarity, smiles_fingerprints
+    from benchdesign.splitting.similarity import FingerprintSimilarity
 
     src_path = Path(args.dataset) if Path(args.dataset).is_file() else \
         mirror_root() / "mol" / "chemprop_moleculenet" / DATASETS.get(args.dataset, args.dataset)
     if not src_path.is_file():
         print(f"dataset not found: {src_path}", file=sys.stderr)
         return 2
-    smiles = pd.read_csv(src_path)["smiles"].tolist()
-    bits, valid = smiles_fingerprints(smiles)
-    keep = np.flatnonzero(valid)
-    if args.limit:
-        keep, bits = keep[: args.limit], bits[: args.limit]
-    ids = [f"M{i:06d}" for i in keep]
+    smiles, bits, keep, ids = valid_molecules(src_path, args.limit)
     work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="vs_datasail_"))
     work.mkdir(parents=True, exist_ok=True)
     data = work / "molecules.tsv"

@@ -21,9 +21,11 @@ def _split_command(args: argparse.Namespace) -> int:
     from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split, summarize
     from benchdesign.splitting.tasks import SplitSpec
 
+    fractions, names, balanced = _fractions_and_names(args)
     spec = SplitSpec(
-        fractions=tuple(args.splits),
-        names=tuple(args.names) if args.names else tuple(f"split{i}" for i in range(len(args.splits))),
+        fractions=fractions,
+        names=names,
+        balanced=balanced,
         n_clusters=args.clusters,
         epsilon=args.epsilon,
         delta=args.delta,
@@ -35,11 +37,12 @@ def _split_command(args: argparse.Namespace) -> int:
         refine=not args.no_refine,
         node_limit=args.node_limit,
         mip_gap=args.mip_gap,
+        **_crossval_spec_options(args),
     )
     side_a = EntityInput(
         path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
-        metric=args.metric, class_cols=tuple(args.class_col or ()),
+        metric=args.metric, class_cols=tuple(args.class_col or ()), sequence_similarity=args.sequence_similarity,
     )
     side_b = None
     if args.input_b:
@@ -47,16 +50,59 @@ def _split_command(args: argparse.Namespace) -> int:
             path=args.input_b, id_col=args.id_col_b, smiles_col=args.smiles_col_b, sequence_col=args.sequence_col_b,
             feature_cols=tuple(args.feature_cols_b or ()), matrix=args.matrix_b, matrix_kind=args.matrix_kind_b,
             metric=args.metric_b, class_cols=tuple(args.class_col_b or ()),
+            sequence_similarity=args.sequence_similarity,
         )
     job = SplitJob(
         task=args.task, entities=side_a, out=args.out, spec=spec, interactions=args.interactions,
         inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col, inter_id_col=args.inter_id_col,
         entities_b=side_b, side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius,
-        n_bits=args.fp_bits, kmer=args.kmer, report=args.report,
+        n_bits=args.fp_bits, kmer=args.kmer, report=args.report, fold_column=bool(args.folds),
+        clusters_out=args.clusters_out,
     )
     result = run_split(job)
     print(summarize(result), file=sys.stderr)
     return 0
+
+
+def _crossval_spec_options(args: argparse.Namespace) -> dict:
+    """SplitSpec options of the k-fold / threshold / certificate / verbose flags (issue 14)."""
+    return {
+        "max_similarity": args.max_similarity, "threshold_action": args.threshold_action,
+        "certificate_seeds": args.certificate_seeds, "verbose": args.verbose,
+    }
+
+
+def _fractions_and_names(args: argparse.Namespace) -> tuple[tuple[float, ...], tuple[str, ...], bool]:
+    """Fractions, fold names and balance of --splits/--names, or of --folds k (k equal folds, balanced)."""
+    from benchdesign.splitting.tasks import kfold_spec
+
+    if args.folds is None:
+        if not args.splits:
+            raise ValueError("give the split fractions (--splits) or a number of folds (--folds)")
+        names = tuple(args.names) if args.names else tuple(f"split{i}" for i in range(len(args.splits)))
+        return tuple(args.splits), names, False
+    if args.splits or args.names:
+        raise ValueError("--folds makes k equal folds fold0 .. fold{k-1}; do not combine it with --splits/--names")
+    spec = kfold_spec(args.folds)
+    return spec.fractions, spec.names, spec.balanced
+
+
+def _add_crossval_arguments(p: argparse.ArgumentParser) -> None:
+    """k-fold CV, hard threshold, cluster output, certificate and solver log options of `split`."""
+    from benchdesign.splitting.threshold import THRESHOLD_ACTIONS
+
+    g = p.add_argument_group("k-fold, threshold and certificate")
+    g.add_argument("--folds", type=int,
+                   help="k equal folds fold0 .. fold{k-1} from one ILP (instead of --splits); "
+                        "adds a `fold` column 0..k-1")
+    g.add_argument("--max-similarity", type=float,
+                   help="hard threshold t: afterwards no sample has a neighbour above t in another fold")
+    g.add_argument("--threshold-action", choices=THRESHOLD_ACTIONS, default="drop",
+                   help="for --max-similarity: drop the fewest samples (default) or move whole components")
+    g.add_argument("--clusters-out", help="write the cluster id of every entity to this TSV (S1/S2)")
+    g.add_argument("--certificate-seeds", type=int, default=3,
+                   help="random splits scored as the certificate's baseline (default 3; 0 = none)")
+    g.add_argument("--verbose", action="store_true", help="print the MILP solver's log (e.g. HiGHS) to stderr")
 
 
 def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> None:
@@ -71,6 +117,9 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
     p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
     p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")
     p.add_argument("--kmer", type=int, default=3, help="k of the sequence k-mers (default 3)")
+    p.add_argument("--sequence-similarity", choices=("kmer", "alignment"), default="kmer",
+                   help="for --sequence-col: k-mer cosine (default) or Smith-Waterman identity (parasail) "
+                        "of the k-mer prefilter's candidate pairs")
 
 
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -92,7 +141,7 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--task", required=True, type=str.upper, choices=TASKS, help="splitting task")
     p.add_argument("--input", required=True, help="entity table (CSV/TSV, may be gzipped); side a for 2-D data")
     p.add_argument("--out", required=True, help="output TSV (written atomically)")
-    p.add_argument("--splits", required=True, nargs="+", type=float, help="split fractions, summing to 1")
+    p.add_argument("--splits", nargs="+", type=float, help="split fractions, summing to 1 (or --folds)")
     p.add_argument("--names", nargs="+", help="fold names (default split0 split1 ...)")
     p.add_argument("--id-col", help="id column (default: row number)")
     _add_similarity_arguments(p, required=False)
@@ -115,7 +164,8 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0,
                    help="random seed (same seed -> same split when the ILP ends by optimality or --node-limit)")
     p.add_argument("--no-refine", action="store_true", help="skip the micro-cluster refinement of the ILP solution")
-    p.add_argument("--report", help="write a JSON report (solver status, leakage, fold sizes)")
+    p.add_argument("--report", help="write a JSON report (solver status, leakage, fold sizes, certificate)")
+    _add_crossval_arguments(p)
     g2 = p.add_argument_group("2-D data")
     g2.add_argument("--interactions", help="interaction table with one row per (id_a, id_b) pair")
     g2.add_argument("--inter-a-col", default="id_a", help="column of side-a ids (default id_a)")
@@ -135,18 +185,40 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_split_command)
 
 
+def _leakage_compare_command(args: argparse.Namespace) -> int:
+    """``benchdesign leakage --compare a.tsv b.tsv ...``: several splits of one dataset in one table."""
+    import json
+
+    from benchdesign.splitting.evaluate import compare_split_files, format_comparison
+    from benchdesign.splitting.pipeline import write_atomic
+
+    report = compare_split_files(
+        args.input, args.compare, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
+        feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
+        metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
+        drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
+        test=args.test, train=args.train, sequence_similarity=args.sequence_similarity,
+    )
+    print(format_comparison(report))
+    if args.json:
+        write_atomic(args.json, json.dumps(report, indent=2) + "\n")
+    return 0
+
+
 def _leakage_command(args: argparse.Namespace) -> int:
     import json
 
     from benchdesign.splitting.evaluate import evaluate_split_files, format_report
     from benchdesign.splitting.pipeline import write_atomic
 
+    if args.compare:
+        return _leakage_compare_command(args)
     report = evaluate_split_files(
         args.input, args.split, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
-        test=args.test, train=args.train, quantiles=args.quantiles,
+        test=args.test, train=args.train, quantiles=args.quantiles, sequence_similarity=args.sequence_similarity,
     )
     print(format_report(report))
     if args.json:
@@ -169,7 +241,10 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--input", required=True, help="entity table (CSV/TSV, may be gzipped)")
-    p.add_argument("--split", required=True, help="split table (CSV/TSV) with an id and a fold column")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--split", help="split table (CSV/TSV) with an id and a fold column")
+    which.add_argument("--compare", nargs="+", metavar="SPLIT",
+                       help="several split tables of the same entities (e.g. from different tools): one table")
     p.add_argument("--id-col", help="id column of --input (default: 0-based row number, as in `split`)")
     p.add_argument("--split-id-col", default="id", help="id column of --split (default id)")
     p.add_argument("--split-col", default="split", help="fold column of --split (default split)")

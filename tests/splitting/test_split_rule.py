@@ -69,3 +69,13 @@ def test_rule_failure_leaves_no_output(tmp_path, fixtures):
     assert proc.returncode != 0
     assert not (tmp_path / "results/splitting/tiny.tsv").exists()
     assert "K=41 is larger than the number of entities n=40" in (tmp_path / "logs/splitting/tiny.log").read_text()
+
+
+def test_rule_accepts_folds(tmp_path, fixtures):
+    write_workflow(tmp_path, fixtures, folds=3, class_cols=[], epsilon=0.3)
+    proc = run(tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    table = pd.read_csv(tmp_path / "results/splitting/tiny.tsv", sep="\t", keep_default_na=False)
+    assert list(table.columns) == ["id", "split", "reason", "fold"]
+    assert sorted(set(table["fold"])) == [0, 1, 2]
+    assert "certificate:" in (tmp_path / "logs/splitting/tiny.log").read_text()

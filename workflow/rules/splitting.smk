@@ -1,7 +1,8 @@
 # Leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2) of one dataset.
 # Config: the flat `splitting:` block (see config/splitting.yaml); optional keys fall back to the
-# defaults below. Output: results/splitting/<name>.tsv with columns id, split, reason, plus a JSON
-# report (solver status, leakage, fold sizes).
+# defaults below. Output: results/splitting/<name>.tsv with columns id, split, reason (plus fold
+# 0..k-1 when `folds: k` asks for k-fold CV), and a JSON report (solver status, leakage, fold sizes,
+# certificate).
 
 
 rule split_dataset:
@@ -32,6 +33,11 @@ rule split_dataset:
         drop_invalid=config["splitting"].get("drop_invalid", False),
         fractions=config["splitting"].get("fractions", [0.8, 0.2]),
         names=config["splitting"].get("names", ["train", "test"]),
+        folds=config["splitting"].get("folds"),
+        max_similarity=config["splitting"].get("max_similarity"),
+        threshold_action=config["splitting"].get("threshold_action", "drop"),
+        certificate_seeds=config["splitting"].get("certificate_seeds", 3),
+        sequence_similarity=config["splitting"].get("sequence_similarity", "kmer"),
         clusters=config["splitting"].get("clusters", 50),
         micro_clusters=config["splitting"].get("micro_clusters", 1000),
         epsilon=config["splitting"].get("epsilon", 0.1),

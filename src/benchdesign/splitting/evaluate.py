@@ -25,7 +25,9 @@ __all__ = [
     "max_similarity_stats",
     "evaluate_split",
     "evaluate_split_files",
+    "compare_split_files",
     "format_report",
+    "format_comparison",
 ]
 
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -143,9 +145,8 @@ def evaluate_split(
     return report
 
 
-def evaluate_split_files(
+def _entities_and_split_reader(
     table: str,
-    split: str,
     *,
     id_col: str | None = None,
     smiles_col: str | None = None,
@@ -160,28 +161,99 @@ def evaluate_split_files(
     radius: int = 2,
     n_bits: int = 1024,
     kmer: int = 3,
-    test: Sequence[str] | None = None,
-    train: Sequence[str] | None = None,
-    quantiles: Sequence[float] = DEFAULT_QUANTILES,
-) -> dict:
-    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate."""
+    sequence_similarity: str = "kmer",
+):
+    """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
+
+    The keyword arguments (the "representation" of :func:`evaluate_split_files` and
+    :func:`compare_split_files`) say how to read the entity table and the split files.
+    """
     if not any([smiles_col, sequence_col, feature_cols, matrix]):
         raise ValueError("give the representation of the entities: a SMILES, sequence or feature columns, or a matrix")
     df = read_table(table, [c for c in (id_col,) if c])
     ent = entities_from_table(
         df, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
         matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=drop_invalid,
-        metric=metric, radius=radius, n_bits=n_bits, kmer=kmer, what="input",
+        metric=metric, radius=radius, n_bits=n_bits, kmer=kmer, what="input", sequence_similarity=sequence_similarity,
     )
-    sp_df = read_table(split, [split_id_col, split_col])
-    for col, what in ((split_id_col, "--split-id-col"), (split_col, "--split-col")):
-        if col not in sp_df.columns:
-            raise ValueError(f"column {col!r} ({what}) not in the split file; columns are {list(sp_df.columns)}")
-    if sp_df[split_id_col].isna().any():
-        rows = np.flatnonzero(sp_df[split_id_col].isna().to_numpy())
-        raise ValueError(f"split file: missing ids in column {split_id_col!r} at rows {rows[:10].tolist()}")
-    report = evaluate_split(ent, sp_df[split_id_col].tolist(), sp_df[split_col].tolist(), test, train, quantiles)
+
+    def read_split(split: str) -> tuple[list, list]:
+        sp_df = read_table(split, [split_id_col, split_col])
+        for col, what in ((split_id_col, "--split-id-col"), (split_col, "--split-col")):
+            if col not in sp_df.columns:
+                raise ValueError(
+                    f"column {col!r} ({what}) not in the split file {split}; columns are {list(sp_df.columns)}"
+                )
+        if sp_df[split_id_col].isna().any():
+            rows = np.flatnonzero(sp_df[split_id_col].isna().to_numpy())
+            raise ValueError(f"split file {split}: missing ids in column {split_id_col!r} at rows {rows[:10].tolist()}")
+        return sp_df[split_id_col].tolist(), sp_df[split_col].tolist()
+
+    return ent, read_split
+
+
+def evaluate_split_files(
+    table: str,
+    split: str,
+    *,
+    test: Sequence[str] | None = None,
+    train: Sequence[str] | None = None,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    **representation,
+) -> dict:
+    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate.
+
+    ``representation``: ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``,
+    ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``,
+    ``n_bits``, ``kmer``, ``sequence_similarity`` (defaults in :func:`_entities_and_split_reader`).
+    """
+    ent, read_split = _entities_and_split_reader(table, **representation)
+    ids, labels = read_split(split)
+    report = evaluate_split(ent, ids, labels, test, train, quantiles)
     return {"input": str(table), "split": str(split), **report}
+
+
+def compare_split_files(
+    table: str,
+    splits: Sequence[str],
+    *,
+    test: Sequence[str] | None = None,
+    train: Sequence[str] | None = None,
+    **representation,
+) -> dict:
+    """Evaluate several split files of the same entity table (e.g. made by different tools).
+
+    ``representation``: as in :func:`evaluate_split_files`. The entities and their similarity are
+    built once. Returns ``{"input", "n_valid", "splits": [row, ...]}`` with one row per split file: its
+    fold sizes, L(pi), scaled L(pi), per test fold the mean of eq. (1) (``eq1_mean``) and the mean of
+    those over the test folds (``eq1_mean_over_folds``).
+    """
+    if len(splits) < 1:
+        raise ValueError("give at least one split file to compare")
+    ent, read_split = _entities_and_split_reader(table, **representation)
+    rows = []
+    for path in splits:
+        ids, labels = read_split(path)
+        rep = evaluate_split(ent, ids, labels, test, train, (0.5,))
+        eq1 = {f: st["mean"] for f, st in rep["max_train_similarity"].items()}
+        rows.append({
+            "split": str(path), "n_assigned": rep["n_assigned"], "n_not_in_split": rep["n_not_in_split"],
+            "fold_sizes": rep["fold_sizes"], "leakage": rep["leakage"], "scaled_leakage": rep["scaled_leakage"],
+            "eq1_mean": eq1, "eq1_mean_over_folds": float(np.mean(list(eq1.values()))) if eq1 else float("nan"),
+        })
+    return {"input": str(table), "n_valid": int(np.sum(ent.valid)), "splits": rows}
+
+
+def format_comparison(report: dict) -> str:
+    """A fixed-width table of a :func:`compare_split_files` report, one line per split file."""
+    width = max([len("split")] + [len(r["split"]) for r in report["splits"]])
+    head = f"{'split':<{width}}  {'assigned':>8}  {'folds':>5}  {'scaled L(pi)':>12}  {'eq.(1) mean':>11}"
+    lines = [f"{report['n_valid']} valid entities of {report['input']}", head]
+    for r in report["splits"]:
+        lines.append(f"{r['split']:<{width}}  {r['n_assigned']:>8}  {len(r['fold_sizes']):>5}  "
+                     f"{r['scaled_leakage']:>12.4f}  {r['eq1_mean_over_folds']:>11.4f}")
+    lines.append("scaled L(pi): eq. (20); eq.(1) mean: mean over test folds of the mean max similarity to training")
+    return "\n".join(lines)
 
 
 def format_report(report: dict) -> str:

@@ -27,10 +27,18 @@ reformulation-linearisation (RLT) products of the size bounds (14) with x_a and 
 (L_1, U_1 = lower/upper size bounds of fold 1). Every integral X with y = x_a x_b satisfies them, and
 minimisation pushes y up to x_a x_b, so the optimum of (12)-(18) is unchanged; but the LP relaxation
 no longer collapses to 0 (x = s everywhere), which cuts HiGHS's time to proven optimality several-fold.
+
+Three or more folds (k-fold CV) use the same construction per fold: y_abi stands for X[a, i] X[b, i],
+the cut indicator is zeta_ab = 1 - sum_i y_abi, y_abi <= X[a, i], y_abi <= X[b, i], and the size
+bounds of every fold i are multiplied by X[a, i] and 1 - X[a, i] (U_i = (1 + epsilon) s_i n for
+balanced folds, else n minus the other folds' lower bounds). It is used for balanced (k-fold) splits;
+other splits into three or more folds keep the plain form (16), whose LP is smaller (a feasible
+assignment comes sooner) but whose LP bound is 0.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -51,6 +59,7 @@ __all__ = [
     "available_milp_solvers",
     "solver_options",
     "lower_bounds",
+    "upper_bounds",
     "check_assignment",
     "assignment_objective",
     "solve_split_ilp",
@@ -187,8 +196,18 @@ def lower_bounds(total: float, fractions: np.ndarray, slack: float) -> np.ndarra
     return (1.0 - slack) * np.asarray(fractions, dtype=float) * total - _TOL * max(1.0, total)
 
 
-def check_assignment(inst: ClusterInstance, folds: np.ndarray, epsilon: float, delta: float) -> list[str]:
-    """Names of the violated constraints (empty list when ``folds`` is feasible)."""
+def upper_bounds(total: float, fractions: np.ndarray, slack: float) -> np.ndarray:
+    """(1 + slack) * s_i * total plus a float tolerance: the upper size bounds of balanced (k-fold) splits."""
+    return (1.0 + slack) * np.asarray(fractions, dtype=float) * total + _TOL * max(1.0, total)
+
+
+def check_assignment(
+    inst: ClusterInstance, folds: np.ndarray, epsilon: float, delta: float, balanced: bool = False
+) -> list[str]:
+    """Names of the violated constraints (empty list when ``folds`` is feasible).
+
+    ``balanced`` adds the upper size bounds (1 + epsilon) s_i n of every fold (k-fold CV).
+    """
     f = np.asarray(inst.fractions).size
     folds = np.asarray(folds)
     if folds.shape != (inst.kappa.size,) or folds.min(initial=0) < 0 or folds.max(initial=0) >= f:
@@ -200,6 +219,10 @@ def check_assignment(inst: ClusterInstance, folds: np.ndarray, epsilon: float, d
     lb = lower_bounds(inst.kappa.sum(), inst.fractions, epsilon)
     for i in np.flatnonzero(sizes < lb):
         bad.append(f"(14) fold {i}: size {sizes[i]:g} < {lb[i]:g}")
+    if balanced:
+        ub = upper_bounds(inst.kappa.sum(), inst.fractions, epsilon)
+        for i in np.flatnonzero(sizes > ub):
+            bad.append(f"(14, upper) fold {i}: size {sizes[i]:g} > {ub[i]:g}")
     if inst.classes is not None:
         cls = np.asarray(inst.classes, dtype=float)
         per = cls.T @ x
@@ -224,12 +247,17 @@ def _pairs(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ia[keep], ib[keep], w[keep]
 
 
-def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta) -> list:
-    """Eqs. (13)-(15); ``epsilon``/``delta`` may be floats or cvxpy scalars (relaxation ILPs)."""
+def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta, balanced: bool = False) -> list:
+    """Eqs. (13)-(15); ``epsilon``/``delta`` may be floats or cvxpy scalars (relaxation ILPs).
+
+    ``balanced`` adds the upper bounds kappa^T X <= (1 + epsilon) s n (equal folds for k-fold CV).
+    """
     s = np.asarray(inst.fractions, dtype=float)
     n = float(np.sum(inst.kappa))
     cons = [cp.sum(x, axis=1) == 1]  # (13)
     cons.append(inst.kappa @ x >= (1 - epsilon) * (s * n) - _TOL * max(1.0, n))  # (14)
+    if balanced:
+        cons.append(inst.kappa @ x <= (1 + epsilon) * (s * n) + _TOL * max(1.0, n))
     if inst.classes is not None and delta is not None:
         cls = np.asarray(inst.classes, dtype=float)
         keep = cls.sum(axis=0) > 0
@@ -254,8 +282,37 @@ def _leakage_terms(inst: ClusterInstance, x: cp.Variable, scale: float) -> tuple
     return (w / scale) @ zeta[:, 0], cons
 
 
+def _leakage_terms_many_folds(
+    inst: ClusterInstance, x: cp.Variable, scale: float, epsilon: float, balanced: bool = False
+) -> tuple[cp.Expression | None, list]:
+    """Objective (12) and constraints (16) for F >= 3 in the product (RLT) form (module docstring)."""
+    ia, ib, w = _pairs(np.asarray(inst.weights, dtype=float))
+    if w.size == 0:
+        return None, []
+    kappa = np.asarray(inst.kappa, dtype=float)
+    total = float(kappa.sum())
+    k, p, f = kappa.size, w.size, x.shape[1]
+    low = lower_bounds(total, inst.fractions, epsilon)
+    hi = upper_bounds(total, inst.fractions, epsilon) if balanced else total - (low.sum() - low)
+    pair = np.arange(p)
+    ea = sp.csr_matrix((np.ones(p), (pair, ia)), shape=(p, k))
+    eb = sp.csr_matrix((np.ones(p), (pair, ib)), shape=(p, k))
+    m = sp.csr_matrix((np.r_[kappa[ib], kappa[ia]], (np.r_[ia, ib], np.r_[pair, pair])), shape=(k, p))
+    y = cp.Variable((p, f), nonneg=True)  # y[ab, i] = X[a, i] X[b, i]
+    others = np.ones((k, 1)) @ (kappa @ x)[None, :] - cp.multiply(kappa[:, None], x)  # sum_{b != a} kappa_b X[b, i]
+    cons = [
+        y <= ea @ x,
+        y <= eb @ x,
+        m @ y <= cp.multiply(hi[None, :] - kappa[:, None], x),  # upper size bound of fold i, times X[a, i]
+        others - m @ y >= cp.multiply(low[None, :], 1 - x),  # lower size bound of fold i, times 1 - X[a, i]
+    ]
+    zeta = cp.Variable(p, nonneg=True)  # the cut indicator; no constant term (HiGHS's bound omits offsets)
+    cons.append(zeta >= 1 - cp.sum(y, axis=1))
+    return (w / scale) @ zeta, cons
+
+
 def _leakage_terms_two_folds(
-    inst: ClusterInstance, x: cp.Variable, scale: float, epsilon: float
+    inst: ClusterInstance, x: cp.Variable, scale: float, epsilon: float, balanced: bool = False
 ) -> tuple[cp.Expression | None, list]:
     """Objective (12) and constraints (16) for F = 2 in the tightened product form (module docstring).
 
@@ -269,6 +326,10 @@ def _leakage_terms_two_folds(
     k, p = kappa.size, w.size
     low = lower_bounds(kappa.sum(), inst.fractions, epsilon)  # (14): size of fold i >= low[i]
     hi1 = float(kappa.sum() - low[0])  # fold 1 holds what fold 0 leaves over
+    if balanced:  # and at most (1 + epsilon) s_1 n; fold 0's upper bound raises fold 1's lower bound
+        up = upper_bounds(kappa.sum(), inst.fractions, epsilon)
+        hi1 = min(hi1, float(up[1]))
+        low = np.array([low[0], max(low[1], float(kappa.sum() - up[0]))])
     x1 = x[:, 1]
     pair = np.arange(p)
     ea = sp.csr_matrix((np.ones(p), (pair, ia)), shape=(p, k))
@@ -288,49 +349,61 @@ def _leakage_terms_two_folds(
     return linear @ x1 - 2.0 * (ws @ y), cons
 
 
+@contextlib.contextmanager
+def _stdout_to(fd: int):
+    """Send fd 1 (where solver libraries such as HiGHS print) to the file descriptor ``fd`` for the block."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(fd, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 @functools.cache
 def _silence_highs_banner() -> None:
     """highspy prints a banner to stdout when the first Highs object is created; swallow it once."""
     import highspy
 
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), 1)
-            highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
+    with open(os.devnull, "w") as devnull, _stdout_to(devnull.fileno()):
+        highspy.Highs()
 
 
 def _solve(
     problem: cp.Problem, solver: str, time_limit: float, seed: int, node_limit: int | None = None,
-    mip_gap: float | None = None,
+    mip_gap: float | None = None, verbose: bool = False,
 ) -> tuple[str, float]:
     options = solver_options(solver, time_limit, seed, node_limit, mip_gap)
-    if solver.upper() == "HIGHS":
+    highs = solver.upper() == "HIGHS"
+    if highs:
         _silence_highs_banner()
+        if verbose:  # HiGHS's own log only, not cvxpy's verbose chatter (which goes to Python's stdout)
+            options.update(output_flag=True, log_to_console=True)
     start = time.perf_counter()
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), (_stdout_to(2) if verbose else contextlib.nullcontext()):
             warnings.simplefilter("ignore", UserWarning)  # "Solution may be inaccurate" on time-out
-            problem.solve(solver=solver.upper(), **options)
+            problem.solve(solver=solver.upper(), verbose=verbose and not highs, **options)
     except cp.error.SolverError as err:
         raise RuntimeError(f"solver {solver} failed: {err}") from err
     return problem.status, time.perf_counter() - start
 
 
-def _relaxation(instances, which: str, epsilon: float, solver: str, time_limit: float, seed: int) -> float | None:
+def _relaxation(
+    instances, which: str, epsilon: float, solver: str, time_limit: float, seed: int, balanced: bool = False
+) -> float | None:
     """Smallest epsilon (which='epsilon') or delta (which='delta', epsilon fixed) that admits an assignment."""
     t = cp.Variable(nonneg=True)
     cons = [t <= 1]
     for inst in instances:
         x = cp.Variable((inst.kappa.size, inst.fractions.size), boolean=True)
         if which == "epsilon":
-            cons += _fold_constraints(inst, x, t, None)
+            cons += _fold_constraints(inst, x, t, None, balanced)
         else:
-            cons += _fold_constraints(inst, x, epsilon, t)
+            cons += _fold_constraints(inst, x, epsilon, t, balanced)
     problem = cp.Problem(cp.Minimize(t), cons)
     status, _ = _solve(problem, solver, time_limit, seed)
     if status in (cps.OPTIMAL, cps.OPTIMAL_INACCURATE, cps.USER_LIMIT) and t.value is not None:
@@ -338,8 +411,8 @@ def _relaxation(instances, which: str, epsilon: float, solver: str, time_limit: 
     return None
 
 
-def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed) -> str:
-    eps_needed = _relaxation(instances, "epsilon", epsilon, solver, time_limit, seed)
+def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced=False) -> str:
+    eps_needed = _relaxation(instances, "epsilon", epsilon, solver, time_limit, seed, balanced)
     biggest = max(float(inst.kappa.max() / inst.kappa.sum()) for inst in instances)
     if eps_needed is None or eps_needed > epsilon + 1e-9:
         hint = f"; the smallest feasible epsilon is about {eps_needed:.3f}" if eps_needed is not None else ""
@@ -348,7 +421,7 @@ def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed) -> 
             f"(the largest of the clusters holds {biggest:.1%} of the data){hint}. "
             f"Use a larger epsilon or more clusters."
         )
-    delta_needed = _relaxation(instances, "delta", epsilon, solver, time_limit, seed)
+    delta_needed = _relaxation(instances, "delta", epsilon, solver, time_limit, seed, balanced)
     hint = f"; the smallest feasible delta is about {delta_needed:.3f}" if delta_needed is not None else ""
     return (
         f"infeasible: the stratification constraint (eq. 15) cannot hold with delta={delta} "
@@ -365,6 +438,8 @@ def solve_split_ilp(
     seed: int = 0,
     node_limit: int | None = None,
     mip_gap: float | None = None,
+    verbose: bool = False,
+    balanced: bool = False,
 ) -> IlpResult:
     """Solve eqs. (12)-(18) jointly for all entity types (R = len(instances); one for S1, two for S2).
 
@@ -372,6 +447,9 @@ def solve_split_ilp(
     'node_limit' when ``node_limit`` branch-and-bound nodes were explored first). With ``mip_gap``
     the solver stops at that relative gap between the assignment and its lower bound, and
     'optimal' then means optimal within that gap (``IlpResult.extra['mip_gap_tolerance']``).
+    ``verbose`` passes the solver's own log (e.g. HiGHS's branch-and-bound progress) to stderr.
+    ``balanced`` also bounds every fold from above by (1 + epsilon) s_i n (equal k-fold CV folds;
+    the paper's eq. (14) only bounds from below).
     Raises :class:`InfeasibleSplitError` naming the violated constraint family and the smallest
     epsilon/delta that would be feasible, and RuntimeError when the time limit passes before any
     feasible assignment is found.
@@ -387,9 +465,11 @@ def solve_split_ilp(
     for inst in instances:
         x = cp.Variable((inst.kappa.size, np.asarray(inst.fractions).size), boolean=True)
         xs.append(x)
-        cons += _fold_constraints(inst, x, epsilon, delta)
+        cons += _fold_constraints(inst, x, epsilon, delta, balanced)
         if np.asarray(inst.fractions).size == 2:
-            term, pair_cons = _leakage_terms_two_folds(inst, x, scale, epsilon)
+            term, pair_cons = _leakage_terms_two_folds(inst, x, scale, epsilon, balanced)
+        elif balanced:
+            term, pair_cons = _leakage_terms_many_folds(inst, x, scale, epsilon, balanced)
         else:
             term, pair_cons = _leakage_terms(inst, x, scale)
         cons += pair_cons
@@ -397,9 +477,9 @@ def solve_split_ilp(
             terms.append(term)
     objective = cp.Minimize(cp.sum(cp.hstack(terms)) if terms else cp.Constant(0.0))
     problem = cp.Problem(objective, cons)
-    status, seconds = _solve(problem, solver, time_limit, seed, node_limit, mip_gap)
+    status, seconds = _solve(problem, solver, time_limit, seed, node_limit, mip_gap, verbose)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
-        raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed))
+        raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced))
     assignments = []
     for inst, x in zip(instances, xs, strict=True):
         if x.value is None:
@@ -408,7 +488,8 @@ def solve_split_ilp(
                 f"(time limit {time_limit} s); increase the time limit"
             )
         folds = np.argmax(x.value, axis=1)
-        if not np.allclose(x.value.sum(axis=1), 1, atol=1e-6) or check_assignment(inst, folds, epsilon, delta):
+        integral = np.allclose(x.value.sum(axis=1), 1, atol=1e-6)
+        if not integral or check_assignment(inst, folds, epsilon, delta, balanced):
             raise RuntimeError(
                 f"solver {solver} found no feasible assignment within the time limit of {time_limit} s "
                 f"(status {status!r}); increase the time limit"

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from benchdesign.splitting.alignment import alignment_similarity
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
     KmerSimilarity,
@@ -24,6 +25,7 @@ from benchdesign.splitting.similarity import (
 from benchdesign.splitting.tasks import EntitySet
 
 __all__ = [
+    "SEQUENCE_SIMILARITIES",
     "read_table",
     "entity_ids",
     "class_matrix",
@@ -31,6 +33,9 @@ __all__ = [
     "entities_from_table",
     "index_interactions",
 ]
+
+
+SEQUENCE_SIMILARITIES: tuple[str, ...] = ("kmer", "alignment")
 
 
 def _sep(path: Path) -> str:
@@ -132,12 +137,17 @@ def entities_from_table(
     n_bits: int = 1024,
     kmer: int = 3,
     what: str = "input",
+    sequence_similarity: str = "kmer",
 ) -> EntitySet:
     """Build an :class:`EntitySet` from a table and at most one representation.
 
     Invalid rows (unparsable SMILES, empty sequences, non-finite features) raise ValueError listing
     them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.
+    Sequences are compared by k-mer cosine (``sequence_similarity="kmer"``) or by the alignment
+    identity of the k-mer prefilter's candidate pairs (``"alignment"``, :mod:`.alignment`).
     """
+    if sequence_similarity not in SEQUENCE_SIMILARITIES:
+        raise ValueError(f"sequence_similarity must be one of {SEQUENCE_SIMILARITIES}, got {sequence_similarity!r}")
     given = [x for x in (smiles_col, sequence_col, matrix) if x is not None] + ([1] if feature_cols else [])
     if len(given) > 1:
         raise ValueError(f"{what}: give at most one of SMILES column, sequence column, feature columns, matrix")
@@ -164,7 +174,9 @@ def entities_from_table(
         if not valid.all() and not drop_invalid:
             raise ValueError(_report_invalid(what, reason, ids, seqs, np.flatnonzero(~valid)))
         if valid.any():
-            similarity = KmerSimilarity.from_sequences([q for q, v in zip(seqs, valid, strict=True) if v], k=kmer)
+            kept = [q for q, v in zip(seqs, valid, strict=True) if v]
+            similarity = (alignment_similarity(kept, kmer=kmer) if sequence_similarity == "alignment"
+                          else KmerSimilarity.from_sequences(kept, k=kmer))
     elif feature_cols:
         for c in feature_cols:
             _require(df, c, "feature column")

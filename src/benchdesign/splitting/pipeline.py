@@ -5,7 +5,13 @@ Output TSV (one row per input row; for 2-D data one row per interaction row), co
 - ``split``: the fold name, or ``unassigned``
 - ``reason``: empty for assigned rows; otherwise ``invalid_smiles`` / ``invalid_sequence`` /
   ``invalid_features`` (row excluded with --drop-invalid) or ``entities_in_different_folds``
-  (2-D I2/S2: the interaction's two entities landed in different folds and it was dropped)
+  (2-D I2/S2: the interaction's two entities landed in different folds and it was dropped);
+  with --max-similarity ``dropped_above_max_similarity`` (unassigned) or ``moved_above_max_similarity``
+  (assigned, but moved to another fold than the ILP's)
+- ``fold`` (k-fold splits only, ``SplitJob.fold_column``): the fold index 0..k-1, -1 when unassigned
+
+``SplitJob.clusters_out`` writes the cluster of each entity (S tasks): columns ``id``, ``cluster``
+(1-D) or ``side``, ``id``, ``cluster`` (2-D; -1 for entities without a valid interaction).
 
 Outputs are written atomically (temporary file + os.replace): on any error no output file appears.
 """
@@ -31,7 +37,10 @@ from benchdesign.splitting.inputs import (
 )
 from benchdesign.splitting.tasks import EntitySet, SplitResult, SplitSpec, split_entities, split_interactions
 
-__all__ = ["EntityInput", "SplitJob", "load_entities", "run_split", "summarize", "write_atomic", "write_split_tsv"]
+__all__ = [
+    "EntityInput", "SplitJob", "clusters_table", "load_entities", "run_split", "summarize", "write_atomic",
+    "write_split_tsv",
+]
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,7 @@ class EntityInput:
     matrix_kind: str = "similarity"
     metric: str = "cosine"
     class_cols: tuple[str, ...] = ()
+    sequence_similarity: str = "kmer"
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,8 @@ class SplitJob:
     n_bits: int = 1024
     kmer: int = 3
     report: str | None = None
+    fold_column: bool = False
+    clusters_out: str | None = None
 
 
 def load_entities(inp: EntityInput, job: SplitJob, what: str) -> tuple[pd.DataFrame, EntitySet]:
@@ -82,7 +94,7 @@ def load_entities(inp: EntityInput, job: SplitJob, what: str) -> tuple[pd.DataFr
         df, id_col=inp.id_col, smiles_col=inp.smiles_col, sequence_col=inp.sequence_col,
         feature_cols=inp.feature_cols, matrix=matrix, matrix_kind=inp.matrix_kind, class_cols=inp.class_cols,
         drop_invalid=job.drop_invalid, metric=inp.metric, radius=job.radius, n_bits=job.n_bits, kmer=job.kmer,
-        what=what,
+        what=what, sequence_similarity=inp.sequence_similarity,
     )
     return df, ent
 
@@ -102,10 +114,23 @@ def write_atomic(path: str | Path, text: str) -> None:
         raise
 
 
-def write_split_tsv(path: str | Path, ids: Sequence[object], result: SplitResult) -> None:
-    """Atomically write the ``id``/``split``/``reason`` TSV."""
+def write_split_tsv(path: str | Path, ids: Sequence[object], result: SplitResult, fold_column: bool = False) -> None:
+    """Atomically write the ``id``/``split``/``reason`` TSV (plus ``fold`` with ``fold_column``)."""
     table = pd.DataFrame({"id": list(ids), "split": result.labels(), "reason": result.reason})
+    if fold_column:
+        table["fold"] = result.fold
     write_atomic(path, table.to_csv(sep="\t", index=False, lineterminator="\n"))
+
+
+def clusters_table(result: SplitResult, ids: Sequence[object] | dict) -> pd.DataFrame:
+    """Cluster id per entity: ``id``, ``cluster`` (1-D; ``ids`` the entity ids) or ``side``, ``id``, ``cluster``
+    (2-D; ``ids`` maps side 'a'/'b' to that side's entity ids)."""
+    if result.clusters is None:
+        raise ValueError("no clusters to write: only the similarity-based tasks S1 and S2 cluster the entities")
+    if isinstance(result.clusters, dict):
+        parts = [pd.DataFrame({"side": sd, "id": list(ids[sd]), "cluster": cl}) for sd, cl in result.clusters.items()]
+        return pd.concat(parts, ignore_index=True)
+    return pd.DataFrame({"id": list(ids), "cluster": result.clusters})
 
 
 def _json_default(obj: object) -> object:
@@ -124,7 +149,7 @@ def run_split(job: SplitJob) -> SplitResult:
             raise ValueError("a second entity table needs an interaction table (--interactions)")
         _, ent = load_entities(job.entities, job, "input")
         result = split_entities(task, ent, job.spec)
-        ids = ent.ids
+        ids = entity_ids_for_clusters = ent.ids
     else:
         if job.entities_b is None:
             raise ValueError("2-D data needs an entity table for each side (--input and --input-b)")
@@ -140,11 +165,34 @@ def run_split(job: SplitJob) -> SplitResult:
         )
         ids = entity_ids(inter, job.inter_id_col, "interactions")
         result = split_interactions(task, ia, ib, ent_a, ent_b, job.spec, side=job.side)
+        entity_ids_for_clusters = {"a": ent_a.ids, "b": ent_b.ids}
     report_text = json.dumps(result.report, indent=2, default=_json_default) + "\n"
-    write_split_tsv(job.out, ids, result)
+    clusters_text = None
+    if job.clusters_out:
+        clusters_text = clusters_table(result, entity_ids_for_clusters).to_csv(sep="\t", index=False,
+                                                                               lineterminator="\n")
+    write_split_tsv(job.out, ids, result, job.fold_column)
+    if clusters_text is not None:
+        write_atomic(job.clusters_out, clusters_text)
     if job.report:
         write_atomic(job.report, report_text)
     return result
+
+
+def certificate_line(cert: dict) -> str:
+    """One line of a split certificate (certificate.py): leakage vs random, per-fold values, ILP gap."""
+    line = f"certificate: scaled L(pi) {cert['scaled_leakage']:.4f}"
+    if "random_scaled_leakage" in cert:
+        line += (f" vs random split {cert['random_scaled_leakage']:.4f} (mean of {cert['random_seeds']} seeds; "
+                 f"{cert['leakage_reduction']:.1%} less)")
+    if len(cert.get("fold_scaled_leakage", {})) > 2:
+        line += "; per fold " + ", ".join(f"{k} {v:.4f}" for k, v in cert["fold_scaled_leakage"].items())
+    if "gap" in cert:
+        line += f"; lower bound {cert['scaled_lower_bound']:.4f} (gap {cert['gap']:.1%})"
+    if "ilp_gap" in cert:
+        line += (f"; ILP at cluster level {cert['ilp_scaled_objective']:.4f}, lower bound "
+                 f"{cert['ilp_scaled_lower_bound']:.4f} (gap {cert['ilp_gap']:.1%})")
+    return line
 
 
 def summarize(result: SplitResult) -> str:
@@ -159,6 +207,13 @@ def summarize(result: SplitResult) -> str:
     if "solver_status" in rep:
         line += f"; solver {rep['solver']} {rep['solver_status']}"
     lines = [line]
+    cert = rep.get("certificate")
+    if cert:
+        lines.append(certificate_line(cert))
+    if "max_similarity" in rep:
+        t = rep["max_similarity"]
+        lines.append(f"max similarity {t['threshold']:g} ({t['action']}): {t['n_violating_pairs']} violating pairs, "
+                     f"dropped {t['n_dropped']}, moved {t['n_moved']} samples")
     for side in ("side_a", "side_b"):
         if side in rep and "scaled_leakage" in rep[side]:
             lines.append(f"{side}: scaled L(pi) {rep[side]['scaled_leakage']:.4f}")

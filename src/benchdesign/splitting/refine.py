@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchdesign.splitting.ilp import lower_bounds
+from benchdesign.splitting.ilp import lower_bounds, upper_bounds
 
 __all__ = ["refine_assignment"]
 
@@ -26,6 +26,7 @@ def refine_assignment(
     delta: float,
     classes: np.ndarray | None = None,
     max_steps: int = 100_000,
+    balanced: bool = False,
 ) -> np.ndarray:
     """Greedy best-improvement moves and swaps of groups between folds.
 
@@ -34,6 +35,7 @@ def refine_assignment(
     cross : (M, M) symmetric leakage weights between groups (zero diagonal)
     kappa : (M,) group cardinalities; classes : (M, C) class cardinalities or None
     folds : (M,) feasible starting assignment; fractions, epsilon, delta : eqs. (14)/(15)
+    balanced : also keep every fold at most (1 + epsilon) s_i n (k-fold CV, see ilp.upper_bounds)
 
     Returns the improved assignment (a new array); L(pi) never increases.
     """
@@ -48,6 +50,7 @@ def refine_assignment(
     conn = w @ onehot  # conn[a, i] = leakage weight between a and fold i
     size = kappa @ onehot
     lb = lower_bounds(kappa.sum(), s, epsilon)
+    ub = upper_bounds(kappa.sum(), s, epsilon) if balanced else np.full(f, np.inf)
     if classes is not None:
         cls = np.asarray(classes, dtype=float)
         csize = cls.T @ onehot  # (C, F)
@@ -78,6 +81,7 @@ def refine_assignment(
         gain = conn - own[:, None]
         gain[rows, folds] = -np.inf
         gain[~leave_ok] = -np.inf
+        gain[size[None, :] + kappa[:, None] > ub[None, :]] = -np.inf  # the joined fold stays below its bound
         a, q = np.unravel_index(np.argmax(gain), gain.shape)
         if gain[a, q] > tol:
             apply(int(a), int(q))
@@ -94,6 +98,7 @@ def refine_assignment(
                 g -= 2.0 * w[np.ix_(ia, ib)]  # the edge between a and b stays cut
                 dk = kappa[ib][None, :] - kappa[ia][:, None]  # change of fold p's size
                 ok = (size[p] + dk >= lb[p]) & (size[q] - dk >= lb[q])
+                ok &= (size[p] + dk <= ub[p]) & (size[q] - dk <= ub[q])
                 if cls.shape[1]:
                     dc = cls[ib][None, :, :] - cls[ia][:, None, :]  # (|ia|, |ib|, C)
                     ok &= np.all(csize[:, p] + dc >= lbc[:, p], axis=2) & np.all(csize[:, q] - dc >= lbc[:, q], axis=2)

@@ -16,6 +16,7 @@ equation t_i^2 / sum_j t_j^2 = s_i numerically.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -25,11 +26,20 @@ from benchdesign.splitting.clustering import LINKAGES, DEFAULT_MICRO, cluster_en
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     available_milp_solvers,
+    lower_bounds,
+    upper_bounds,
     solve_group_counts,
     solve_split_ilp,
 )
+from benchdesign.splitting.certificate import split_certificate, star_lower_bound
 from benchdesign.splitting.refine import refine_assignment
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
+from benchdesign.splitting.threshold import (
+    REASON_DROPPED,
+    REASON_MOVED,
+    THRESHOLD_ACTIONS,
+    enforce_max_similarity,
+)
 
 __all__ = [
     "TASKS",
@@ -38,6 +48,7 @@ __all__ = [
     "SplitSpec",
     "EntitySet",
     "SplitResult",
+    "kfold_spec",
     "validate_spec",
     "pair_fractions",
     "largest_remainder",
@@ -64,6 +75,12 @@ class SplitSpec:
         default, 1e-4 for HiGHS). The ILP objective is only the cluster-level proxy of L(pi) that the
         micro-cluster refinement improves further, so 1 % costs little in L(pi) and saves
         most of the branch-and-bound time spent proving optimality.
+    max_similarity : hard threshold t (threshold.py): after the split no two assigned entities in
+        different folds have sim > t; violators are handled by ``threshold_action`` ('drop' / 'move')
+    certificate_seeds : random splits of the same fractions scored for the certificate (0 = none)
+    verbose : pass the MILP solver's log to stderr
+    balanced : also bound every fold from above, |fold i| <= (1 + epsilon) s_i n (set by
+        :func:`kfold_spec`: k equal folds; the paper's eq. (14) only bounds from below)
 
     The same seed gives the same split whenever the ILP ends by optimality or by ``node_limit``; when
     ``time_limit`` stops it, the best assignment found can depend on the machine's speed and load.
@@ -83,6 +100,25 @@ class SplitSpec:
     refine: bool = True
     node_limit: int | None = None
     mip_gap: float | None = 0.01
+    max_similarity: float | None = None
+    threshold_action: str = "drop"
+    certificate_seeds: int = 3
+    verbose: bool = False
+    balanced: bool = False
+
+
+KFOLD_NAME = "fold{}"
+
+
+def kfold_spec(n_folds: int, spec: SplitSpec | None = None) -> SplitSpec:
+    """``spec`` (default options) with k equal fractions 1/k and the fold names fold0 .. fold{k-1}."""
+    if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or n_folds < 2:
+        raise ValueError(f"the number of folds must be an integer >= 2, got {n_folds!r}")
+    k = int(n_folds)
+    return dataclasses.replace(
+        spec or SplitSpec(), fractions=(1.0 / k,) * k, names=tuple(KFOLD_NAME.format(i) for i in range(k)),
+        balanced=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -121,6 +157,8 @@ class SplitResult:
 
     entity_folds : for 2-D tasks that split entities, side ('a'/'b') -> fold per entity of that side
     (-1 for entities without a valid interaction).
+    clusters : for 1-D S1, the cluster (of the K given to the ILP) of each row, -1 for invalid rows;
+    for 2-D S tasks, side -> cluster per entity of that side (-1 without a valid interaction).
     """
 
     fold: np.ndarray
@@ -128,6 +166,7 @@ class SplitResult:
     names: tuple[str, ...]
     report: dict = field(default_factory=dict)
     entity_folds: dict = field(default_factory=dict)
+    clusters: np.ndarray | dict | None = None
 
     def labels(self) -> np.ndarray:
         """Fold name per row, ``"unassigned"`` for rows without a fold."""
@@ -172,6 +211,12 @@ def validate_spec(spec: SplitSpec) -> None:
         raise ValueError(f"seed must be >= 0, got {spec.seed}")
     if spec.n_micro < 1 or spec.block_size < 1:
         raise ValueError(f"n_micro and block_size must be >= 1, got {spec.n_micro}, {spec.block_size}")
+    if spec.max_similarity is not None and not 0 <= spec.max_similarity <= 1:
+        raise ValueError(f"max_similarity must lie in [0, 1], got {spec.max_similarity}")
+    if spec.threshold_action not in THRESHOLD_ACTIONS:
+        raise ValueError(f"threshold_action must be one of {THRESHOLD_ACTIONS}, got {spec.threshold_action!r}")
+    if spec.certificate_seeds < 0:
+        raise ValueError(f"certificate_seeds must be >= 0, got {spec.certificate_seeds}")
 
 
 def pair_fractions(fractions: np.ndarray) -> np.ndarray:
@@ -286,7 +331,7 @@ def _finish_clusters(clustering, micro_classes, cluster_folds: np.ndarray, fract
     if spec.refine:
         micro_folds = refine_assignment(
             clustering.micro.cross, clustering.micro.kappa, micro_folds, fractions, spec.epsilon, spec.delta,
-            micro_classes,
+            micro_classes, balanced=spec.balanced,
         )
         leak, scaled = _scaled(clustering.micro, micro_folds)
     info.update({"refined": bool(spec.refine), "leakage": leak, "scaled_leakage": scaled})
@@ -303,6 +348,7 @@ def _ilp_report(res) -> dict:
     }
     if res.bound is not None:
         out["objective_lower_bound"] = res.bound
+        out["ilp_gap"] = (res.objective - max(res.bound, 0.0)) / res.objective if res.objective > 0 else 0.0
     if res.extra.get("mip_gap_tolerance") is not None:
         out["mip_gap_tolerance"] = res.extra["mip_gap_tolerance"]
     return out
@@ -338,6 +384,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
     classes = None if entities.classes is None else np.asarray(entities.classes, dtype=bool)[valid_idx]
     w = np.ones(valid_idx.size)
     report: dict = {"task": task, "n_rows": n}
+    cluster_valid = None
     if task == "R":
         sub = _random_folds(valid_idx.size, s, rng)
     elif task == "I1":
@@ -349,22 +396,83 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
             entities.similarity, w, classes, entities.class_names, s, spec, int(rng.integers(2**31))
         )
         res = solve_split_ilp(
-            [inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit, spec.mip_gap
+            [inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit, spec.mip_gap,
+            spec.verbose, spec.balanced,
         )
         sub, leak_info = _finish_clusters(clustering, micro_classes, res.assignments[0], s, spec)
+        cluster_valid = clustering.labels
         report.update(info)
         report.update(_ilp_report(res))
         report.update(leak_info)
+    reason = np.where(entities.valid, "", entities.invalid_reason).astype(object)
+    if spec.max_similarity is not None:
+        if entities.similarity is None:
+            raise ValueError("max_similarity needs a similarity: give SMILES, sequences, feature vectors or a matrix")
+        sub, reason[valid_idx], report["max_similarity"] = _apply_threshold(
+            entities.similarity, sub, entities.ids[valid_idx], spec
+        )
+    if task == "S1":
+        report["certificate"] = _certificate(entities.similarity, sub, res, clustering.micro, s, spec)
+        if spec.max_similarity is not None:  # the leakage figures above are those before the threshold step
+            report["leakage"] = report["certificate"]["leakage"]
+            report["scaled_leakage"] = report["certificate"]["scaled_leakage"]
     fold = np.full(n, -1, dtype=np.int64)
     fold[valid_idx] = sub
-    reason = np.where(entities.valid, "", entities.invalid_reason).astype(object)
     report.update(_fold_report(fold, np.ones(n), spec.names, valid_idx.size))
     if classes is not None:
         report["class_fold_counts"] = {
             c: {spec.names[i]: int(np.sum(classes[:, j] & (sub == i))) for i in range(s.size)}
             for j, c in enumerate(entities.class_names)
         }
-    return SplitResult(fold, reason, tuple(spec.names), report)
+    clusters = None
+    if cluster_valid is not None:
+        clusters = np.full(n, -1, dtype=np.int64)
+        clusters[valid_idx] = cluster_valid
+    return SplitResult(fold, reason, tuple(spec.names), report, clusters=clusters)
+
+
+def _apply_threshold(source: SimilaritySource, folds: np.ndarray, ids: np.ndarray, spec: SplitSpec):
+    """Enforce ``spec.max_similarity`` on entity folds; returns folds, per-entity reasons and the report part."""
+    repair = enforce_max_similarity(source, folds, spec.max_similarity, spec.threshold_action, spec.block_size)
+    reason = np.full(folds.size, "", dtype=object)
+    samples = []
+    for e in repair.events:
+        dropped = e["action"] == "dropped"
+        reason[e["index"]] = REASON_DROPPED if dropped else REASON_MOVED
+        samples.append({
+            "id": str(ids[e["index"]]), "action": e["action"], "from": spec.names[e["from_fold"]],
+            "to": None if dropped else spec.names[e["to_fold"]],
+            "reason": f"similarity {e['similarity']:.4f} > {spec.max_similarity:g} to "
+                      f"{ids[e['neighbour']]} ({spec.names[folds[e['neighbour']]]})",
+        })
+    part = {
+        "threshold": spec.max_similarity, "action": spec.threshold_action,
+        "n_violating_pairs": repair.n_violations, "n_dropped": repair.n_dropped, "n_moved": repair.n_moved,
+        "samples": samples,
+    }
+    return repair.folds, reason, part
+
+
+def _certificate(source: SimilaritySource, folds: np.ndarray, res, groups, fractions: np.ndarray,
+                 spec: SplitSpec, weights: np.ndarray | None = None) -> dict:
+    """Certificate (certificate.py) of entity ``folds``: random baselines drawn from ``spec.seed``."""
+    assigned = np.flatnonzero(folds >= 0)
+    randoms = []
+    for j in range(spec.certificate_seeds):
+        r = np.full(folds.size, -1, dtype=np.int64)
+        r[assigned] = _random_folds(assigned.size, fractions, np.random.default_rng([spec.seed, j]))
+        randoms.append(r)
+    total = 2.0 * groups.total + groups.self_sum  # eq. (20) denominator over all entities of the ILP
+    objective, bound = (None, None) if res is None else (res.objective, res.bound)
+    n = float(groups.kappa.sum())
+    if spec.balanced:
+        capacity = float(upper_bounds(n, fractions, spec.epsilon).max())
+    else:
+        low = lower_bounds(n, fractions, spec.epsilon)
+        capacity = float((n - (low.sum() - low)).max())  # a fold holds what the others leave at least
+    star = star_lower_bound(groups.cross, groups.kappa, capacity)
+    return split_certificate(source, folds, spec.names, randoms, weights, objective, bound, total, spec.block_size,
+                             star)
 
 
 def split_interactions(
@@ -393,6 +501,8 @@ def split_interactions(
         raise ValueError(f"unknown task {task!r}; use one of {TASKS}")
     if side not in ("a", "b"):
         raise ValueError(f"side must be 'a' or 'b', got {side!r}")
+    if spec.max_similarity is not None:
+        raise ValueError("max_similarity (hard threshold) applies to 1-D splits only, not to interaction tables")
     ia = np.asarray(inter_a, dtype=np.int64)
     ib = np.asarray(inter_b, dtype=np.int64)
     if ia.shape != ib.shape or ia.ndim != 1:
@@ -406,6 +516,7 @@ def split_interactions(
     fold = np.full(m, -1, dtype=np.int64)
     reason = np.full(m, "", dtype=object)
     lookup: dict[str, np.ndarray] = {}
+    side_clusters: dict[str, np.ndarray] = {}
     bad_a = ~np.asarray(side_a.valid)[ia]
     bad_b = ~np.asarray(side_b.valid)[ib]
     reason[bad_b] = side_b.invalid_reason
@@ -442,18 +553,25 @@ def split_interactions(
                     source, w, classes, ent.class_names, frac, spec, int(rng.integers(2**31))
                 )
                 instances.append(inst)
-                prepared.append((sd, active, clustering, micro_classes))
+                prepared.append((sd, active, clustering, micro_classes, w, source))
                 report[f"side_{sd}"] = info
         if instances:
             res = solve_split_ilp(
                 instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit,
-                spec.mip_gap,
+                spec.mip_gap, spec.verbose, spec.balanced,
             )
             report.update(_ilp_report(res))
-            for (sd, active, clustering, micro_classes), assign in zip(prepared, res.assignments, strict=True):
+            for (sd, active, clustering, micro_classes, w, source), assign in zip(
+                prepared, res.assignments, strict=True
+            ):
                 folds, leak_info = _finish_clusters(clustering, micro_classes, assign, frac, spec)
                 entity_fold[sd] = (active, folds)
                 report[f"side_{sd}"].update(leak_info)
+                report[f"side_{sd}"]["certificate"] = _certificate(
+                    source, folds, None, clustering.micro, frac, spec, w)
+                full_clusters = np.full(len((side_a if sd == "a" else side_b).ids), -1, dtype=np.int64)
+                full_clusters[active] = clustering.labels
+                side_clusters[sd] = full_clusters
         for sd, (active, folds) in entity_fold.items():
             full = np.full(len((side_a if sd == "a" else side_b).ids), -1, dtype=np.int64)
             full[active] = folds
@@ -468,4 +586,4 @@ def split_interactions(
             report["n_dropped"] = int((~same).sum())
             report["dropped_fraction"] = float((~same).mean())
     report.update(_fold_report(fold, np.ones(m), spec.names, ok_idx.size))
-    return SplitResult(fold, reason, tuple(spec.names), report, lookup if task != "R" else {})
+    return SplitResult(fold, reason, tuple(spec.names), report, lookup if task != "R" else {}, side_clusters or None)

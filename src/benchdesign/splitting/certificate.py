@@ -1,0 +1,111 @@
+"""Certificate of a similarity-based split: how much leakage was removed, and how far from optimal.
+
+Beside the split's scaled L(pi) (eq. 20) the certificate holds
+- the scaled L(pi) of each train/test pair "fold i vs all other folds" (k-fold CV: one per fold),
+- the same figures for random splits of the same fractions (mean and std over a few seeds),
+- the ILP's objective and lower bound at cluster level (eq. 12 over clusters, scaled like eq. 20), and
+  the relative gap between them,
+- a lower bound on L(pi) of *every* assignment of the micro-clusters (of every entity split when
+  n <= n_micro) that respects the fold size bounds, :func:`star_lower_bound`, and the gap of the split
+  to it. Cheap (M^2 log M) where the ILP's own bound needs the root LP of branch and bound.
+
+The lower bound holds for assignments of whole clusters (the ILP's search space). The micro-cluster
+refinement (refine.py) and entity-level changes can go below it, so it bounds the ILP step, not every
+conceivable split. With single/complete linkage the ILP's weights are not L(pi) (only average linkage
+makes objective (12) equal L(pi)), and the cluster-level figures are then in the ILP's own units.
+All split figures come from one tiled pass over the similarities (:func:`leakage_summary`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from benchdesign.splitting.leakage import leakage_summary
+from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
+
+__all__ = ["fold_vs_rest", "star_lower_bound", "split_certificate"]
+
+
+def fold_vs_rest(folds: np.ndarray, n_folds: int) -> list[np.ndarray]:
+    """One 0/1 split per fold i (1 = in fold i, 0 = in another fold, -1 = unassigned)."""
+    folds = np.asarray(folds, dtype=np.int64)
+    return [np.where(folds < 0, -1, (folds == i).astype(np.int64)) for i in range(n_folds)]
+
+
+def star_lower_bound(cross: np.ndarray, kappa: np.ndarray, capacity: float) -> float:
+    """Lower bound on L(pi) (eq. 2) over all assignments of groups whose folds hold at most ``capacity``.
+
+    A group a in fold i shares it with groups of total cardinality <= capacity - kappa_a, so it keeps at
+    most the fractional-knapsack optimum of its pair weights cross[a, b] (value) over kappa_b (size)
+    and cuts the rest. Every cut pair is counted from both ends, hence
+    L(pi) >= 1/2 sum_a (sum_b cross[a, b] - knapsack_a(capacity - kappa_a)).
+    """
+    w = np.asarray(cross, dtype=float).copy()
+    kappa = np.asarray(kappa, dtype=float)
+    np.fill_diagonal(w, 0.0)
+    ratio = w / kappa[None, :]
+    order = np.argsort(-ratio, axis=1)
+    w_sorted = np.take_along_axis(w, order, axis=1)
+    k_sorted = kappa[order]
+    room = np.maximum(capacity - kappa, 0.0)[:, None]
+    before = np.cumsum(k_sorted, axis=1) - k_sorted  # cardinality taken before each partner
+    take = np.clip((room - before) / k_sorted, 0.0, 1.0)  # fraction of each partner that still fits
+    kept = (take * w_sorted).sum(axis=1)
+    return float(0.5 * np.sum(w.sum(axis=1) - kept))
+
+
+def split_certificate(
+    source: SimilaritySource,
+    folds: np.ndarray,
+    names: Sequence[str],
+    random_splits: Sequence[np.ndarray],
+    weights: np.ndarray | None = None,
+    ilp_objective: float | None = None,
+    ilp_bound: float | None = None,
+    total: float | None = None,
+    block_size: int = DEFAULT_BLOCK,
+    group_bound: float | None = None,
+) -> dict:
+    """Certificate of ``folds`` (one fold index per entity of ``source``, -1 = unassigned).
+
+    Parameters
+    ----------
+    random_splits : random fold arrays of the same fractions (the baseline; may be empty)
+    ilp_objective, ilp_bound : the cluster ILP's objective (12) and its lower bound, in L(pi) units
+    total : denominator of eq. (20) for the cluster-level figures (default: that of ``folds``)
+    group_bound : :func:`star_lower_bound` of the micro-clusters, in L(pi) units
+    """
+    k = len(names)
+    groups = [[folds, *fold_vs_rest(folds, k)]] + [[r, *fold_vs_rest(r, k)] for r in random_splits]
+    flat = [g for group in groups for g in group]
+    summaries = leakage_summary(source, flat, weights, block_size)
+    per = [summaries[i * (k + 1):(i + 1) * (k + 1)] for i in range(len(groups))]
+    own = per[0]
+    cert: dict = {
+        "scaled_leakage": float(own[0].scaled),
+        "leakage": float(own[0].leakage),
+        "fold_scaled_leakage": {name: float(own[1 + i].scaled) for i, name in enumerate(names)},
+    }
+    if random_splits:
+        rand = np.array([p[0].scaled for p in per[1:]])
+        rand_folds = np.array([[p[1 + i].scaled for i in range(k)] for p in per[1:]])
+        cert["random_seeds"] = len(random_splits)
+        cert["random_scaled_leakage"] = float(rand.mean())
+        cert["random_scaled_leakage_std"] = float(rand.std())
+        cert["random_fold_scaled_leakage"] = {name: float(rand_folds[:, i].mean()) for i, name in enumerate(names)}
+        cert["leakage_reduction"] = float(1.0 - own[0].scaled / rand.mean()) if rand.mean() > 0 else 0.0
+    denom = own[0].total if total is None else total
+    if ilp_objective is not None and denom > 0:
+        cert["ilp_scaled_objective"] = 2.0 * ilp_objective / denom
+    if ilp_bound is not None and denom > 0:
+        bound = max(float(ilp_bound), 0.0)
+        cert["ilp_scaled_lower_bound"] = 2.0 * bound / denom
+        if ilp_objective is not None:
+            cert["ilp_gap"] = (ilp_objective - bound) / ilp_objective if ilp_objective > 0 else 0.0
+    if group_bound is not None and denom > 0:
+        cert["scaled_lower_bound"] = 2.0 * max(group_bound, 0.0) / denom
+        own_leak = float(own[0].leakage)
+        cert["gap"] = (own_leak - group_bound) / own_leak if own_leak > 0 else 0.0
+    return cert

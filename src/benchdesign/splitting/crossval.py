@@ -1,0 +1,317 @@
+"""Leakage-reduced splits as scikit-learn cross-validators (:class:`LeakageKFold`, :class:`LeakageSplit`).
+
+Both are ``sklearn.model_selection.BaseCrossValidator``s: pass them as ``cv=`` to ``cross_val_score``,
+``cross_validate`` or ``GridSearchCV`` (with a ``Pipeline`` or any estimator). Each ``split`` call
+runs the pipeline of this package (similarity -> clusters -> one ILP over all folds -> refinement,
+:func:`~benchdesign.splitting.tasks.split_entities`) and yields (train, test) index arrays. After a
+split the splitter holds ``clusters_`` (cluster id per sample, usable as ``groups`` of sklearn's
+``GroupKFold``), ``folds_``, ``fold_leakage_`` (scaled L(pi), eq. 20, of every train/test pair) and
+``report_`` (solver status, certificate).
+
+The similarity comes from the ``similarity`` argument (a similarity source, a precomputed n x n
+matrix, or one SMILES / protein sequence per sample) or, when it is None, from ``X`` itself (SMILES
+or sequences in a 1-D ``X``, feature vectors in a 2-D ``X``, an n x n matrix with
+``kind="precomputed"``). For 2-D data (pairs of entities) use :meth:`LeakageKFold.split_pairs`.
+
+Nested CV: :func:`nested_cross_validate` runs a leakage-reduced inner split on each outer training
+fold (the inner splitter's similarity is restricted to that fold) and a grid search inside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import BaseCrossValidator, GridSearchCV
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import _num_samples
+
+from benchdesign.splitting.clustering import DEFAULT_MICRO
+from benchdesign.splitting.similarity import (
+    FingerprintSimilarity,
+    KmerSimilarity,
+    MatrixSimilarity,
+    SimilaritySource,
+    VectorSimilarity,
+)
+from benchdesign.splitting.tasks import (
+    EntitySet,
+    SplitResult,
+    SplitSpec,
+    kfold_spec,
+    split_entities,
+    split_interactions,
+)
+
+__all__ = ["KINDS", "LeakageKFold", "LeakageSplit", "nested_cross_validate"]
+
+KINDS: tuple[str, ...] = ("auto", "smiles", "sequence", "vectors", "precomputed")
+_ONE_D_TASKS = ("S1", "I1", "R")
+
+
+def _seed(random_state) -> int:
+    """An int seed from ``random_state``: None -> 0 (deterministic), int -> itself, RandomState -> a draw."""
+    if random_state is None:
+        return 0
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"random_state must be >= 0, got {random_state}")
+        return int(random_state)
+    return int(check_random_state(random_state).randint(2**31 - 1))
+
+
+def _strings(values) -> list[str] | None:
+    arr = np.asarray(values, dtype=object).reshape(-1) if not isinstance(values, str) else None
+    if arr is None or arr.size == 0 or not all(isinstance(v, str) for v in arr):
+        return None
+    return arr.tolist()
+
+
+def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int = 3) -> SimilaritySource:
+    """A similarity source from ``data``: a source, an n x n matrix, SMILES, sequences or feature vectors."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if isinstance(data, SimilaritySource) and not isinstance(data, np.ndarray):
+        return data
+    if sp.issparse(data):
+        return MatrixSimilarity(data)
+    if hasattr(data, "to_numpy"):  # pandas DataFrame / Series
+        data = data.to_numpy()
+    strings = _strings(data) if np.asarray(data, dtype=object).ndim <= 2 else None
+    if strings is not None and np.asarray(data, dtype=object).squeeze().ndim <= 1:
+        if kind in ("auto", "smiles"):
+            return FingerprintSimilarity.from_smiles(strings)
+        if kind == "sequence":
+            return KmerSimilarity.from_sequences(strings, k=kmer)
+        raise ValueError(f"kind={kind!r} needs numbers, got strings")
+    if kind in ("smiles", "sequence"):
+        raise ValueError(f"kind={kind!r} needs one string per sample")
+    x = np.asarray(data, dtype=float)
+    if x.ndim == 1:
+        x = x[:, None]
+    if kind == "precomputed":
+        return MatrixSimilarity(x)
+    return VectorSimilarity(x, metric=metric)
+
+
+_COMMON_PARAMS = ("similarity", "kind", "metric", "kmer", "task", "n_clusters", "epsilon", "delta", "stratify",
+                  "linkage", "solver", "time_limit", "mip_gap", "n_micro", "max_similarity", "threshold_action",
+                  "random_state")
+
+
+class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
+    """Shared parameters and fitting of :class:`LeakageKFold` and :class:`LeakageSplit`."""
+
+    def _set_common(self, params: dict) -> None:
+        """Store the shared constructor arguments unchanged (scikit-learn's get_params / clone contract)."""
+        for name in _COMMON_PARAMS:
+            setattr(self, name, params[name])
+
+    def _spec(self) -> SplitSpec:
+        raise NotImplementedError
+
+    def _common_spec(self) -> SplitSpec:
+        return SplitSpec(
+            n_clusters=self.n_clusters, epsilon=self.epsilon, delta=self.delta, linkage=self.linkage,
+            solver=self.solver, time_limit=self.time_limit, seed=_seed(self.random_state), n_micro=self.n_micro,
+            mip_gap=self.mip_gap, max_similarity=self.max_similarity, threshold_action=self.threshold_action,
+        )
+
+    def _source(self, X) -> SimilaritySource:
+        data = X if self.similarity is None else self.similarity
+        return build_similarity(data, self.kind, self.metric, self.kmer)
+
+    def _classes(self, y, n: int) -> tuple[np.ndarray | None, tuple[str, ...]]:
+        if not self.stratify:
+            return None, ()
+        if y is None:
+            raise ValueError("stratify=True needs y in split(X, y)")
+        labels = np.asarray(y).reshape(-1)
+        if labels.size != n:
+            raise ValueError(f"y has {labels.size} entries for {n} samples")
+        levels, codes = np.unique(labels.astype(str), return_inverse=True)
+        return np.eye(levels.size, dtype=bool)[codes], tuple(f"y={v}" for v in levels)
+
+    def _fit(self, X, y=None) -> SplitResult:
+        task = str(self.task).upper()
+        if task not in _ONE_D_TASKS:
+            raise ValueError(
+                f"task must be one of {_ONE_D_TASKS} for split(); use split_pairs for 2-D tasks, got {task!r}"
+            )
+        n = _num_samples(X)
+        source = self._source(X) if task == "S1" or self.max_similarity is not None else None
+        if source is not None and source.n != n:
+            raise ValueError(f"the similarity covers {source.n} samples but X has {n}")
+        classes, names = self._classes(y, n)
+        ent = EntitySet(np.array([str(i) for i in range(n)], dtype=object), np.ones(n, dtype=bool), source,
+                        classes, names)
+        result = split_entities(task, ent, self._spec())
+        self._store(result)
+        return result
+
+    def _store(self, result: SplitResult) -> None:
+        self.folds_ = result.fold
+        self.report_ = result.report
+        self.clusters_ = result.clusters
+        cert = result.report.get("certificate", {})
+        self.fold_leakage_ = cert.get("fold_scaled_leakage")
+        self.scaled_leakage_ = cert.get("scaled_leakage")
+
+    def _pairs(self, folds: np.ndarray, names: Sequence[str]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        raise NotImplementedError
+
+    def split(self, X, y=None, groups=None):
+        """Yield (train, test) index arrays; ``groups`` is ignored (the clusters play its part)."""
+        result = self._fit(X, y)
+        yield from self._pairs(result.fold, result.names)
+
+    def split_pairs(self, pairs_a, pairs_b, similarity_b=None, side: str = "a"):
+        """Yield (train, test) indices of 2-D data: one row per pair (entity a, entity b).
+
+        Parameters
+        ----------
+        pairs_a, pairs_b : (m,) integer index of each pair's entities into side a (``self.similarity``)
+            and side b (``similarity_b``)
+        similarity_b : similarity of side b (needed by S2; SMILES, sequences, matrix or a source)
+        side : side split by S1 / I1 ('a' or 'b'); S2 / I2 split both, pairs across folds are dropped
+
+        ``self.task`` may be R, I1, I2, S1 or S2. Pairs left without a fold are in no train or test set.
+        """
+        ia = np.asarray(pairs_a, dtype=np.int64).reshape(-1)
+        ib = np.asarray(pairs_b, dtype=np.int64).reshape(-1)
+        sides = []
+        for data, idx in ((self.similarity, ia), (similarity_b, ib)):
+            n = int(idx.max()) + 1 if idx.size else 0
+            src = None if data is None else build_similarity(data, self.kind, self.metric, self.kmer)
+            if src is not None:
+                n = src.n
+            sides.append(EntitySet(np.array([str(i) for i in range(n)], dtype=object), np.ones(n, dtype=bool), src))
+        result = split_interactions(str(self.task).upper(), ia, ib, sides[0], sides[1], self._spec(), side=side)
+        self._store(result)
+        yield from self._pairs(result.fold, result.names)
+
+
+class LeakageKFold(_LeakageSplitter):
+    """K-fold cross-validation with similarity-reduced leakage: k equal folds from one ILP.
+
+    Every sample is in exactly one test fold (unless ``max_similarity`` drops it); each fold is the
+    test set once, the other k - 1 folds its training set.
+
+    Parameters
+    ----------
+    n_splits : k >= 2
+    similarity : None (use X), a similarity source, an (n, n) similarity matrix, or n SMILES / sequences
+    kind : 'auto' | 'smiles' | 'sequence' | 'vectors' | 'precomputed' -- how to read ``similarity`` / X
+    metric : 'cosine' | 'euclidean' for feature vectors; kmer : k of the sequence k-mers
+    task : 'S1' (similarity-based), 'I1' (identity-based, random subject to eq. 14/15) or 'R'
+    n_clusters : K; epsilon, delta : eqs. (3)/(4); stratify : stratify the folds on y (eq. 15)
+    linkage, solver, time_limit, mip_gap, n_micro : as in :class:`~benchdesign.splitting.tasks.SplitSpec`
+    max_similarity, threshold_action : hard threshold (threshold.py)
+    random_state : int seed (None -> 0: the same folds on every call)
+
+    Attributes (after ``split``)
+    ----------------------------
+    folds_ : fold index per sample (-1 = dropped); clusters_ : cluster id per sample (S1)
+    fold_leakage_ : {fold name: scaled L(pi) of that fold vs the others}; scaled_leakage_ : of all folds
+    report_ : the full report (solver status, certificate with random-split baseline and ILP bound)
+    """
+
+    def __init__(self, n_splits: int = 5, *, similarity=None, kind: str = "auto", metric: str = "cosine",
+                 kmer: int = 3, task: str = "S1", n_clusters: int = 50, epsilon: float = 0.1, delta: float = 0.1,
+                 stratify: bool = False, linkage: str = "average", solver: str = "HIGHS", time_limit: float = 10.0,
+                 mip_gap: float | None = 0.01, n_micro: int = DEFAULT_MICRO, max_similarity: float | None = None,
+                 threshold_action: str = "drop", random_state=None):
+        self.n_splits = n_splits
+        self._set_common(locals())
+
+    def _spec(self) -> SplitSpec:
+        return kfold_spec(self.n_splits, self._common_spec())
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """The number of folds k."""
+        if isinstance(self.n_splits, bool) or not isinstance(self.n_splits, (int, np.integer)) or self.n_splits < 2:
+            raise ValueError(f"n_splits must be an integer >= 2, got {self.n_splits!r}")
+        return int(self.n_splits)
+
+    def _pairs(self, folds, names):
+        idx = np.arange(folds.size)
+        for i in range(len(names)):
+            yield idx[(folds >= 0) & (folds != i)], idx[folds == i]
+
+
+class LeakageSplit(_LeakageSplitter):
+    """One leakage-reduced split into named fractions, as a cross-validator with one iteration.
+
+    ``split`` yields one (train, test) pair: test = the fold named ``test`` (default: the last name),
+    train = every other fold (e.g. train + validation; ``folds_`` tells them apart). Other parameters
+    as in :class:`LeakageKFold`.
+    """
+
+    def __init__(self, fractions: Sequence[float] = (0.8, 0.2), names: Sequence[str] = ("train", "test"), *,
+                 test: str | None = None, similarity=None, kind: str = "auto", metric: str = "cosine",
+                 kmer: int = 3, task: str = "S1", n_clusters: int = 50, epsilon: float = 0.1, delta: float = 0.1,
+                 stratify: bool = False, linkage: str = "average", solver: str = "HIGHS", time_limit: float = 10.0,
+                 mip_gap: float | None = 0.01, n_micro: int = DEFAULT_MICRO, max_similarity: float | None = None,
+                 threshold_action: str = "drop", random_state=None):
+        self.fractions = fractions
+        self.names = names
+        self.test = test
+        self._set_common(locals())
+
+    def _spec(self) -> SplitSpec:
+        return dataclasses.replace(self._common_spec(), fractions=tuple(float(f) for f in self.fractions),
+                                   names=tuple(str(n) for n in self.names))
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Always 1."""
+        return 1
+
+    def _pairs(self, folds, names):
+        test = names[-1] if self.test is None else str(self.test)
+        if test not in names:
+            raise ValueError(f"test fold {test!r} is not among the names {list(names)}")
+        t = list(names).index(test)
+        idx = np.arange(folds.size)
+        yield idx[(folds >= 0) & (folds != t)], idx[folds == t]
+
+
+def _restricted(cv, index: np.ndarray):
+    """A clone of ``cv`` whose similarity covers only the samples ``index`` (None: derived from X anyway)."""
+    inner = clone(cv)
+    if getattr(cv, "similarity", None) is not None:
+        source = build_similarity(cv.similarity, cv.kind, cv.metric, cv.kmer)
+        inner.set_params(similarity=source.subset(np.asarray(index)))
+    return inner
+
+
+def nested_cross_validate(estimator, param_grid: dict | list, X, y, outer_cv: _LeakageSplitter,
+                          inner_cv: _LeakageSplitter, scoring=None) -> dict:
+    """Nested CV with leakage-reduced splits at both levels.
+
+    For each outer (train, test) pair of ``outer_cv``, ``inner_cv`` (restricted to the outer training
+    samples, so it splits only those) drives a ``GridSearchCV(estimator, param_grid)`` on the training
+    fold; the refitted best model is scored on the outer test fold.
+
+    Returns a dict with ``test_score`` (one per outer fold), ``best_params``, ``outer_fold_leakage``
+    (scaled L(pi) per outer fold) and ``inner_fold_leakage`` (per outer fold, the inner folds' values).
+    """
+    X_arr = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
+    y_arr = np.asarray(y)
+    scores, params, inner_leak = [], [], []
+    outer = clone(outer_cv)
+    for train, test in outer.split(X_arr, y_arr):
+        inner = _restricted(inner_cv, train)
+        search = GridSearchCV(clone(estimator), param_grid, cv=inner, scoring=scoring)
+        search.fit(X_arr[train], y_arr[train])
+        scores.append(search.score(X_arr[test], y_arr[test]))
+        params.append(search.best_params_)
+        inner_leak.append(inner.fold_leakage_)
+    return {
+        "test_score": np.asarray(scores),
+        "best_params": params,
+        "outer_fold_leakage": outer.fold_leakage_,
+        "inner_fold_leakage": inner_leak,
+    }

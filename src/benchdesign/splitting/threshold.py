@@ -1,0 +1,211 @@
+"""Hard similarity threshold on a split (LoHi's guarantee, Steshin 2023): no cross-fold pair above t.
+
+After the ILP, a split can still hold a test sample whose nearest training neighbour is more similar
+than a user's threshold t. :func:`enforce_max_similarity` repairs the split so that, among the
+assigned samples, every pair in different folds has sim <= t (for a train/test split: no test
+sample has a training neighbour above t), in one of two ways:
+
+- ``action="drop"``: leave a smallest set of samples unassigned whose removal breaks every violating
+  cross-fold pair (a minimum vertex cover of the violation graph; exact by Koenig's theorem for two
+  folds, greedy by largest violation degree for more folds);
+- ``action="move"``: every connected component of the graph sim > t that spans several folds is moved
+  whole into the fold that holds most of its samples (nothing is dropped; fold sizes may drift).
+
+Pairs above t are collected tile by tile (``block_size``^2 similarities at a time), never n x n.
+Every changed sample is reported with its most similar offending neighbour and that similarity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
+
+from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
+
+__all__ = [
+    "THRESHOLD_ACTIONS",
+    "REASON_DROPPED",
+    "REASON_MOVED",
+    "ThresholdRepair",
+    "pairs_above",
+    "cross_fold_violations",
+    "enforce_max_similarity",
+]
+
+THRESHOLD_ACTIONS: tuple[str, ...] = ("drop", "move")
+REASON_DROPPED = "dropped_above_max_similarity"
+REASON_MOVED = "moved_above_max_similarity"
+
+
+@dataclass(frozen=True)
+class ThresholdRepair:
+    """Result of :func:`enforce_max_similarity`.
+
+    folds : (n,) repaired fold per sample (-1 = unassigned; dropped samples become -1)
+    events : one dict per changed sample: index, action ('dropped' / 'moved'), from_fold, to_fold
+        (-1 when dropped), neighbour (index of its most similar offending neighbour) and similarity
+    n_violations : cross-fold pairs above the threshold before the repair
+    """
+
+    folds: np.ndarray
+    events: list[dict] = field(default_factory=list)
+    n_violations: int = 0
+
+    @property
+    def n_dropped(self) -> int:
+        return sum(e["action"] == "dropped" for e in self.events)
+
+    @property
+    def n_moved(self) -> int:
+        return sum(e["action"] == "moved" for e in self.events)
+
+
+def pairs_above(
+    source: SimilaritySource, threshold: float, index: np.ndarray | None = None, block_size: int = DEFAULT_BLOCK
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All unordered pairs (i < j) among ``index`` (default: all entities) with sim(i, j) > ``threshold``.
+
+    Returns entity indices i, j (int64) and the similarities (float32), visiting every pair once.
+    """
+    idx = np.arange(source.n) if index is None else np.asarray(index, dtype=np.int64)
+    rows_out, cols_out, vals_out = [], [], []
+    m = idx.size
+    for r0 in range(0, m, block_size):
+        r1 = min(r0 + block_size, m)
+        for c0 in range(r0, m, block_size):
+            c1 = min(c0 + block_size, m)
+            tile = source.block(idx[r0:r1], idx[c0:c1])
+            r, c = np.nonzero(tile > threshold)
+            keep = (r + r0) < (c + c0)  # upper triangle, no self pairs
+            rows_out.append(idx[r[keep] + r0])
+            cols_out.append(idx[c[keep] + c0])
+            vals_out.append(tile[r[keep], c[keep]])
+    if not rows_out:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32)
+    return np.concatenate(rows_out), np.concatenate(cols_out), np.concatenate(vals_out)
+
+
+def cross_fold_violations(folds: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Mask of the pairs (i, j) whose two samples are both assigned and in different folds."""
+    fi, fj = folds[i], folds[j]
+    return (fi >= 0) & (fj >= 0) & (fi != fj)
+
+
+def _strongest_neighbour(n: int, i: np.ndarray, j: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per sample, its most similar neighbour among the pairs (i, j, s) and that similarity (-1, 0 if none)."""
+    a = np.r_[i, j]
+    b = np.r_[j, i]
+    v = np.r_[s, s].astype(np.float64)
+    order = np.lexsort((-v, a))  # by sample, most similar first
+    best_nb = np.full(n, -1, dtype=np.int64)
+    best_sim = np.zeros(n)
+    first = np.r_[True, a[order][1:] != a[order][:-1]] if order.size else np.zeros(0, bool)
+    best_nb[a[order][first]] = b[order][first]
+    best_sim[a[order][first]] = v[order][first]
+    return best_nb, best_sim
+
+
+def _koenig_cover(n: int, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Minimum vertex cover of the bipartite graph with edges (left[e], right[e]) (Koenig's theorem)."""
+    lv, li = np.unique(left, return_inverse=True)
+    rv, ri = np.unique(right, return_inverse=True)
+    graph = sp.csr_matrix((np.ones(li.size), (li, ri)), shape=(lv.size, rv.size))
+    match_l = maximum_bipartite_matching(graph, perm_type="column")  # right partner of each left vertex
+    match_r = np.full(rv.size, -1, dtype=np.int64)
+    matched = match_l >= 0
+    match_r[match_l[matched]] = np.flatnonzero(matched)
+    # alternating search from the unmatched left vertices: left -> right by any edge, right -> left by matching
+    seen_l = ~matched
+    seen_r = np.zeros(rv.size, dtype=bool)
+    frontier = np.flatnonzero(seen_l)
+    while frontier.size:
+        reach = np.unique(graph[frontier].indices)
+        reach = reach[~seen_r[reach]]
+        seen_r[reach] = True
+        nxt = match_r[reach]
+        nxt = nxt[(nxt >= 0)]
+        nxt = nxt[~seen_l[nxt]]
+        seen_l[nxt] = True
+        frontier = nxt
+    cover = np.zeros(n, dtype=bool)
+    cover[lv[~seen_l]] = True
+    cover[rv[seen_r]] = True
+    return cover
+
+
+def _greedy_cover(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Vertex cover by repeatedly removing the sample with the most uncovered edges, then pruning."""
+    cover = np.zeros(n, dtype=bool)
+    alive = np.ones(i.size, dtype=bool)
+    while alive.any():
+        deg = np.bincount(np.r_[i[alive], j[alive]], minlength=n)
+        v = int(np.argmax(deg))
+        cover[v] = True
+        alive &= (i != v) & (j != v)
+    for v in np.flatnonzero(cover):  # drop redundancy: keep v if all its edges stay covered without it
+        touching = (i == v) | (j == v)
+        others = np.where(i[touching] == v, j[touching], i[touching])
+        if cover[others].all():
+            cover[v] = False
+    return cover
+
+
+def enforce_max_similarity(
+    source: SimilaritySource,
+    folds: np.ndarray,
+    threshold: float,
+    action: Literal["drop", "move"] = "drop",
+    block_size: int = DEFAULT_BLOCK,
+) -> ThresholdRepair:
+    """Repair ``folds`` so that no two assigned samples in different folds have sim > ``threshold``.
+
+    Parameters
+    ----------
+    source : similarity over the n samples; folds : (n,) fold per sample, -1 = unassigned
+    threshold : t in [0, 1]; action : 'drop' (fewest samples unassigned) or 'move' (whole components)
+    """
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"max_similarity must lie in [0, 1], got {threshold}")
+    if action not in THRESHOLD_ACTIONS:
+        raise ValueError(f"threshold action must be one of {THRESHOLD_ACTIONS}, got {action!r}")
+    folds = np.asarray(folds, dtype=np.int64).copy()
+    n = source.n
+    if folds.shape != (n,):
+        raise ValueError(f"folds must have shape ({n},), got {folds.shape}")
+    assigned = np.flatnonzero(folds >= 0)
+    i, j, s = pairs_above(source, threshold, assigned, block_size)
+    bad = cross_fold_violations(folds, i, j)
+    n_viol = int(bad.sum())
+    events: list[dict] = []
+    if n_viol == 0:
+        return ThresholdRepair(folds, events, 0)
+    vi, vj, vs = i[bad], j[bad], s[bad]
+    nb, nb_sim = _strongest_neighbour(n, vi, vj, vs)
+    if action == "drop":
+        if np.unique(folds[assigned]).size == 2:
+            first = folds[vi] == folds[assigned].min()
+            cover = _koenig_cover(n, np.where(first, vi, vj), np.where(first, vj, vi))
+        else:
+            cover = _greedy_cover(n, vi, vj)
+        for v in np.flatnonzero(cover):
+            events.append({"index": int(v), "action": "dropped", "from_fold": int(folds[v]), "to_fold": -1,
+                           "neighbour": int(nb[v]), "similarity": float(nb_sim[v])})
+        folds[cover] = -1
+        return ThresholdRepair(folds, events, n_viol)
+    graph = sp.csr_matrix((np.ones(i.size), (i, j)), shape=(n, n))
+    _, comp = connected_components(graph, directed=False)
+    comp_of = comp[assigned]
+    n_folds = int(folds.max()) + 1
+    counts = sp.csr_matrix((np.ones(assigned.size), (comp_of, folds[assigned])), shape=(comp.max() + 1, n_folds))
+    target = np.asarray(counts.argmax(axis=1)).ravel()  # the fold holding most of each component (ties: lowest)
+    new = folds.copy()
+    new[assigned] = target[comp_of]
+    nb, nb_sim = _strongest_neighbour(n, i, j, s)  # a sample may move with its component without a violation
+    for v in np.flatnonzero(new != folds):
+        events.append({"index": int(v), "action": "moved", "from_fold": int(folds[v]), "to_fold": int(new[v]),
+                       "neighbour": int(nb[v]), "similarity": float(nb_sim[v])})
+    return ThresholdRepair(new, events, n_viol)

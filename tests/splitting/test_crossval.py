@@ -1,0 +1,120 @@
+"""LeakageKFold / LeakageSplit as scikit-learn cross-validators, on the 40-molecule fixture."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, GroupKFold, cross_val_score, cross_validate
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from benchdesign.splitting import LeakageKFold, LeakageSplit, nested_cross_validate, smiles_fingerprints
+from benchdesign.splitting.similarity import FingerprintSimilarity
+
+OPTS = {"n_clusters": 8, "epsilon": 0.3, "time_limit": 5.0}
+
+
+@pytest.fixture
+def mols(fixtures):
+    df = pd.read_csv(fixtures / "mols.csv")
+    bits, valid = smiles_fingerprints(df["smiles"].tolist())
+    df = df[valid].reset_index(drop=True)
+    return df["smiles"].tolist(), bits.astype(float), df["active"].to_numpy()
+
+
+def test_every_sample_in_exactly_one_test_fold_and_deterministic(mols):
+    smiles, x, _ = mols
+    cv = LeakageKFold(4, similarity=smiles, random_state=3, **OPTS)
+    assert cv.get_n_splits() == 4
+    first = list(cv.split(x))
+    tests = np.concatenate([t for _, t in first])
+    assert np.array_equal(np.sort(tests), np.arange(len(x)))
+    for train, test in first:
+        assert np.intersect1d(train, test).size == 0 and train.size + test.size == len(x)
+    second = list(cv.split(x))
+    for (a, b), (c, d) in zip(first, second, strict=True):
+        assert np.array_equal(a, c) and np.array_equal(b, d)
+    assert set(cv.fold_leakage_) == {f"fold{i}" for i in range(4)}
+    assert 0 < cv.scaled_leakage_ < cv.report_["certificate"]["random_scaled_leakage"]
+
+
+def test_clone_get_params_repr_and_errors(mols):
+    smiles, x, _ = mols
+    cv = LeakageKFold(3, similarity=smiles, n_clusters=5, random_state=1)
+    twin = clone(cv)
+    assert twin.get_params()["n_clusters"] == 5 and twin.get_params()["n_splits"] == 3
+    assert repr(cv).startswith("LeakageKFold(") and "n_clusters=5" in repr(cv)
+    with pytest.raises(ValueError, match="n_splits must be an integer >= 2, got 1"):
+        LeakageKFold(1).get_n_splits()
+    with pytest.raises(ValueError, match=f"the similarity covers {len(smiles)} samples but X has 10"):
+        next(LeakageKFold(3, similarity=smiles, **OPTS).split(x[:10]))
+    with pytest.raises(ValueError, match="task must be one of"):
+        next(LeakageKFold(3, similarity=smiles, task="S2").split(x))
+
+
+def test_cross_val_score_grid_search_and_pipeline(mols):
+    smiles, x, y = mols
+    cv = LeakageKFold(3, similarity=smiles, random_state=0, **OPTS)
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=300))
+    scores = cross_val_score(model, x, y, cv=cv)
+    assert scores.shape == (3,) and np.isfinite(scores).all()
+    out = cross_validate(model, x, y, cv=cv, return_indices=True)
+    assert np.array_equal(np.sort(np.concatenate(out["indices"]["test"])), np.arange(len(x)))
+    search = GridSearchCV(LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}, cv=cv).fit(x, y)
+    assert search.best_params_["C"] in (0.1, 1.0)
+    # clusters_ as groups of GroupKFold: no cluster is split across its test folds
+    groups = cv.clusters_
+    for train, test in GroupKFold(3).split(x, y, groups):
+        assert not set(groups[train]) & set(groups[test])
+
+
+def test_similarity_from_x_and_stratified_single_split(mols):
+    smiles, x, y = mols
+    one = LeakageSplit((0.75, 0.25), ("train", "test"), stratify=True, delta=0.3, **OPTS)
+    assert one.get_n_splits() == 1
+    train, test = next(one.split(np.array(smiles, dtype=object), y))  # SMILES in X itself
+    assert train.size + test.size == len(smiles)
+    for cls in (0, 1):  # eq. (15): each class is in the test fold with at least (1 - delta) of its share
+        assert np.sum(y[test] == cls) >= 0.7 * 0.25 * np.sum(y == cls) - 1e-9
+    src = FingerprintSimilarity(x.astype(np.uint8))
+    three = LeakageSplit((0.6, 0.2, 0.2), ("train", "val", "test"), test="val", similarity=src, **OPTS)
+    train, test = next(three.split(x))
+    assert set(three.folds_[test]) == {1} and set(three.folds_[train]) == {0, 2}
+
+
+def test_nested_cross_validate(mols):
+    smiles, x, y = mols
+    outer = LeakageKFold(3, similarity=smiles, **OPTS)
+    inner = LeakageKFold(2, similarity=smiles, n_clusters=4, epsilon=0.3)
+    out = nested_cross_validate(LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}, x, y, outer, inner)
+    assert out["test_score"].shape == (3,) and len(out["best_params"]) == 3
+    assert set(out["outer_fold_leakage"]) == {"fold0", "fold1", "fold2"}
+    assert all(set(d) == {"fold0", "fold1"} for d in out["inner_fold_leakage"])
+
+
+def test_split_pairs():
+    rng = np.random.default_rng(0)
+    a = rng.random((12, 12))
+    sim_a = (a + a.T) / 2
+    np.fill_diagonal(sim_a, 1.0)
+    ia = np.repeat(np.arange(12), 3)
+    ib = np.tile(np.arange(3), 12)
+    cv = LeakageKFold(3, similarity=sim_a, task="S1", n_clusters=6, epsilon=0.3)
+    folds = list(cv.split_pairs(ia, ib))
+    assert len(folds) == 3
+    for train, test in folds:  # S1 on side a: all pairs of a drug are on one side
+        assert not set(ia[train]) & set(ia[test])
+
+
+def test_precomputed_matrix_with_hard_threshold(rand_sim):
+    sim = rand_sim(12, np.random.default_rng(5)) * 0.3
+    sim[:6, :6] = 0.99  # a group of 6 that no fold of at most 1.3 * 12 / 3 samples can hold
+    np.fill_diagonal(sim, 1.0)
+    cv = LeakageKFold(3, similarity=sim, n_clusters=12, epsilon=0.3, max_similarity=0.97, time_limit=1.0)
+    for train, test in cv.split(np.zeros((12, 1))):
+        assert test.size and sim[np.ix_(test, train)].max() <= 0.97  # brute force: no test sample near a training one
+    dropped = np.flatnonzero(cv.folds_ < 0)
+    assert cv.report_["max_similarity"]["n_dropped"] == dropped.size > 0
