@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from benchdesign.files import write_atomic
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
 from benchdesign.representations import check_same_datasets
 
@@ -25,22 +24,13 @@ def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray
 
 
 def write_bytes(data: bytes, path: str | Path) -> None:
-    """Write ``data`` atomically (temporary file in the same folder, then rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``data`` atomically (:func:`benchdesign.files.write_atomic`: umask mode, or the old file's)."""
+    write_atomic(path, data)
 
 
 def write_text(text: str, path: str | Path) -> None:
     """Write ``text`` (UTF-8) atomically."""
-    write_bytes(text.encode("utf-8"), path)
+    write_atomic(path, text)
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False, sep: str = ",") -> None:

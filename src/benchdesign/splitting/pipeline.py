@@ -13,8 +13,6 @@ Outputs are written atomically (temporary file + os.replace): on any error no ou
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchdesign.files import write_atomic
 from benchdesign.splitting.inputs import (
     entities_from_table,
     entity_ids,
@@ -85,21 +84,6 @@ def load_entities(inp: EntityInput, job: SplitJob, what: str) -> tuple[pd.DataFr
         what=what,
     )
     return df, ent
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and os.replace."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def write_split_tsv(path: str | Path, ids: Sequence[object], result: SplitResult) -> None:
