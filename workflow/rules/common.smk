@@ -5,6 +5,7 @@ from benchdesign.config import (
     domain_protocol,
     feature_representations,
     enabled_domains,
+    synthetic_protocol,
     synthetic_settings,
     trial_combinations,
 )
