@@ -4,8 +4,8 @@
   temporary file next to the target, which then replaces it (:func:`os.replace`), so a crash or an error
   never leaves a half-written output. The file gets the mode a plain ``open()`` would give (``0o666`` minus
   the umask), or keeps the mode of the file it replaces; a symlink is written through to its target.
-* :func:`sha256_file` / :func:`hash_stream`: the one chunked hashing helper; :func:`verified_sha256` keeps
-  a stat-keyed cache of file hashes, so re-checking an unchanged file costs one ``stat``.
+* :func:`sha256_file` / :func:`hash_stream`: the one chunked hashing helper; :func:`cached_sha256` keeps a
+  stat-keyed cache of file hashes, so re-checking an unchanged file costs one ``stat``.
 * :func:`check_output_paths`: refuse, before any work, an output that is an input, another output, a
   directory or a non-regular file.
 * :func:`read_csv`: :func:`pandas.read_csv` whose errors name the file and what was expected.
@@ -36,7 +36,9 @@ __all__ = [
     "hash_stream",
     "read_csv",
     "sha256_file",
-    "verified_sha256",
+    "cached_sha256",
+    "record_sha256",
+    "recorded_sha256",
     "write_atomic",
 ]
 
@@ -126,7 +128,27 @@ def _stat_key(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev]
 
 
-def verified_sha256(path: str | os.PathLike, cache_dir: str | os.PathLike) -> str:
+def _record_path(path: Path, cache_dir: str | os.PathLike) -> Path:
+    digest = hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:32]
+    return Path(cache_dir) / f"{digest}.json"
+
+
+def recorded_sha256(path: str | os.PathLike, cache_dir: str | os.PathLike) -> str | None:
+    """The sha256 last recorded for ``path`` in ``cache_dir`` (whether or not the file changed since)."""
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        return str(json.loads(_record_path(Path(path), cache_dir).read_text())["sha256"])
+    return None
+
+
+def record_sha256(path: str | os.PathLike, value: str, cache_dir: str | os.PathLike) -> None:
+    """Record ``value`` as the sha256 of ``path`` at its current (size, mtime, inode, device)."""
+    p = Path(path)
+    with contextlib.suppress(OSError):
+        write_atomic(_record_path(p, cache_dir),
+                     json.dumps({"path": str(p), "stat": _stat_key(p.stat()), "sha256": value}))
+
+
+def cached_sha256(path: str | os.PathLike, cache_dir: str | os.PathLike) -> str:
     """sha256 of ``path``, cached in ``cache_dir`` under the file's (size, mtime, inode, device).
 
     An unchanged file costs one ``stat``; a changed one (any of the four differs) is hashed again. The
@@ -134,16 +156,13 @@ def verified_sha256(path: str | os.PathLike, cache_dir: str | os.PathLike) -> st
     """
     p = Path(path)
     st = p.stat()
-    digest = hashlib.sha256(os.fsencode(os.path.abspath(p))).hexdigest()[:32]
-    record = Path(cache_dir) / f"{digest}.json"
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-        entry = json.loads(record.read_text())
+        entry = json.loads(_record_path(p, cache_dir).read_text())
         if entry["stat"] == _stat_key(st):
             return str(entry["sha256"])
     value = sha256_file(p)
     if _stat_key(p.stat()) == _stat_key(st):  # not changed while hashing
-        with contextlib.suppress(OSError):
-            write_atomic(record, json.dumps({"path": str(p), "stat": _stat_key(st), "sha256": value}))
+        record_sha256(p, value, cache_dir)
     return value
 
 

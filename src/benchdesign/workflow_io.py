@@ -11,6 +11,7 @@ import pandas as pd
 
 from benchdesign.files import write_atomic
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
+from benchdesign.preflight import verify_cached
 from benchdesign.representations import check_same_datasets
 
 
@@ -66,11 +67,13 @@ def source_file_from_dict(entry: dict) -> SourceFile:
 
 
 def cached_inputs(paths: Sequence[str], cache: str = "resources/data") -> dict[str, str]:
-    """Map manifest paths to their local copies ``<cache>/<manifest path>``."""
+    """Map manifest paths to their local copies ``<cache>/<manifest path>``, each checked to be unchanged
+    since the workflow verified it (:func:`benchdesign.preflight.verify_cached`)."""
     prefix = cache.rstrip("/") + "/"
     out = {}
     for path in paths:
         if not str(path).startswith(prefix):
             raise ValueError(f"input {path!r} is not under the data cache {cache!r}")
         out[str(path)[len(prefix):]] = str(path)
+    verify_cached(list(out.values()), cache)
     return out
