@@ -52,11 +52,16 @@ def _split_command(args: argparse.Namespace) -> int:
         task=args.task, entities=side_a, out=args.out, spec=spec, interactions=args.interactions,
         inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col, inter_id_col=args.inter_id_col,
         entities_b=side_b, side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius,
-        n_bits=args.fp_bits, kmer=args.kmer, report=args.report,
+        n_bits=args.fp_bits, kmer=args.kmer, report=args.report, sep=_sep(args.sep),
     )
     result = run_split(job)
     print(summarize(result), file=sys.stderr)
     return 0
+
+
+def _sep(value: str | None) -> str | None:
+    """``--sep`` value: ``tab`` / ``\\t`` -> a tab character; None -> sniffed."""
+    return "\t" if value in ("tab", "\\t", "\t") else value
 
 
 def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> None:
@@ -71,6 +76,8 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
     p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
     p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")
     p.add_argument("--kmer", type=int, default=3, help="k of the sequence k-mers (default 3)")
+    p.add_argument("--sep", help="column delimiter of the input tables, e.g. ',' ';' or tab (default: from the "
+                                 "header line, else tab for .tsv/.txt and comma otherwise)")
 
 
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -138,15 +145,16 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
 def _leakage_command(args: argparse.Namespace) -> int:
     import json
 
+    from benchdesign.files import check_output_paths, write_atomic
     from benchdesign.splitting.evaluate import evaluate_split_files, format_report
-    from benchdesign.splitting.pipeline import write_atomic
 
+    check_output_paths({"--json": args.json}, {"--input": args.input, "--split": args.split, "--matrix": args.matrix})
     report = evaluate_split_files(
         args.input, args.split, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
-        test=args.test, train=args.train, quantiles=args.quantiles,
+        test=args.test, train=args.train, quantiles=args.quantiles, folds=args.folds, sep=_sep(args.sep),
     )
     print(format_report(report))
     if args.json:
@@ -176,6 +184,9 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_similarity_arguments(p, required=True)
     p.add_argument("--drop-invalid", action="store_true",
                    help="leave rows with invalid SMILES/sequences/features out instead of failing")
+    p.add_argument("--folds", nargs="+",
+                   help="the fold names the split file may use; other labels are reported as errors (default: "
+                        "any, but names differing only in case are refused)")
     p.add_argument("--test", nargs="+", help="fold(s) to report eq. (1) statistics for (default: every fold)")
     p.add_argument("--train", nargs="+", help="training fold(s) of eq. (1) (default: all other folds)")
     p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),
