@@ -176,7 +176,7 @@ def failed_job_logs(snakemake_log: str | os.PathLike, workdir: str | os.PathLike
     run's own log (``snakemake_log``) reports as failed ("Error in rule ..."), as console text."""
     text = Path(snakemake_log).read_text(errors="replace") if Path(snakemake_log).is_file() else ""
     out = []
-    for block in re.split(r"\n(?=Error in rule )", text)[1:]:
+    for block in re.split(r"(?m)^(?=Error in rule )", text)[1:]:
         rule = block.split(":", 1)[0].removeprefix("Error in rule ").strip()
         logs = [m.group(1) for ln in block.splitlines()[:25] if (m := _LOG_LINE.match(ln))]
         for log in ", ".join(logs).split(", ") if logs else []:

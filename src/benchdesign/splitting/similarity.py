@@ -374,7 +374,7 @@ def _first(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, bad: np.ndarr
     idx = np.flatnonzero(bad)
     k = idx[np.lexsort((cols[idx], rows[idx]))[0]]
     more = f" ({idx.size} such entries)" if idx.size > 1 else ""
-    return f"({int(rows[k])}, {int(cols[k])}) = {values[k]!r}{more}"
+    return f"({int(rows[k])}, {int(cols[k])}) = {float(values[k]):.6g}{more}"
 
 
 def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"]) -> None:
@@ -412,13 +412,15 @@ def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "
             k = np.lexsort((j, i))[0]
             r, c = int(i[k]), int(j[k])
             csr = coo.tocsr()
-            raise ValueError(f"{where} is not symmetric: ({r}, {c}) = {csr[r, c]!r} but ({c}, {r}) = {csr[c, r]!r}")
+            raise ValueError(f"{where} is not symmetric: ({r}, {c}) = {float(csr[r, c]):.6g} but ({c}, {r}) = "
+                             f"{float(csr[c, r]):.6g}")
     else:
         asym = np.abs(dense - dense.T).ravel() > 1e-6
         if asym.any():
             k = np.flatnonzero(asym)[0]
             r, c = int(rows[k]), int(cols[k])
-            raise ValueError(f"{where} is not symmetric: ({r}, {c}) = {dense[r, c]!r} but ({c}, {r}) = {dense[c, r]!r}")
+            raise ValueError(f"{where} is not symmetric: ({r}, {c}) = {dense[r, c]:.6g} but ({c}, {r}) = "
+                             f"{dense[c, r]:.6g}")
     out_of_range = (vals < 0) | (vals > 1) if kind == "similarity" else vals < 0
     if out_of_range.any():
         allowed = "lie in [0, 1]" if kind == "similarity" else "be >= 0"
@@ -437,8 +439,8 @@ def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "
     if worse.any():
         k = np.flatnonzero(worse)[np.lexsort((cols[worse], rows[worse]))[0]]
         r = int(rows[k])
-        raise ValueError(f"{where}: row {r} has ({r}, {int(cols[k])}) = {vals[k]!r} but diagonal ({r}, {r}) = "
-                         f"{diag[r]!r}; {hint}")
+        raise ValueError(f"{where}: row {r} has ({r}, {int(cols[k])}) = {vals[k]:.6g} but diagonal ({r}, {r}) = "
+                         f"{diag[r]:.6g}; {hint}")
 
 
 class MatrixSimilarity:
