@@ -168,13 +168,17 @@ def check_protocol_against_data(config: dict, domain: str, protocol: Mapping, fa
 
 # --------------------------------------------------------------------------------------- failed run
 
+_EXCEPTION = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Exit)\w*: ")  # e.g. "ValueError: ..."
 _LOG_LINE = re.compile(r"^\s*log: (.+?)(?: \(check log file\(s\) for error details\))?\s*$")
 
 
-def failed_job_logs(snakemake_log: str | os.PathLike, workdir: str | os.PathLike = ".", lines: int = 15) -> str:
+def failed_job_logs(snakemake_log: str | os.PathLike | Sequence[str | os.PathLike], workdir: str | os.PathLike = ".",
+                    lines: int = 15) -> str:
     """The first error line and the last ``lines`` lines of the log of every job that a failed Snakemake
-    run's own log (``snakemake_log``) reports as failed ("Error in rule ..."), as console text."""
-    text = Path(snakemake_log).read_text(errors="replace") if Path(snakemake_log).is_file() else ""
+    run's own log file(s) (``snakemake_log``: the ``log`` of ``onerror:``) report as failed ("Error in rule
+    ..."), as console text."""
+    paths = [snakemake_log] if isinstance(snakemake_log, (str, os.PathLike)) else list(snakemake_log)
+    text = "\n".join(Path(p).read_text(errors="replace") for p in paths if Path(p).is_file())
     out = []
     for block in re.split(r"(?m)^(?=Error in rule )", text)[1:]:
         rule = block.split(":", 1)[0].removeprefix("Error in rule ").strip()
@@ -184,7 +188,8 @@ def failed_job_logs(snakemake_log: str | os.PathLike, workdir: str | os.PathLike
             if not path.is_file():
                 continue
             body = path.read_text(errors="replace").splitlines()
-            first = next((ln for ln in body if re.search(r"Error|error:|Exception", ln)), None)
+            first = next((ln for ln in body if _EXCEPTION.match(ln)), None) or next(
+                (ln for ln in body if re.search(r"\berror\b", ln, re.I)), None)
             tail = "\n".join("    " + ln for ln in body[-lines:])
             out.append(f"rule {rule} failed; its log {log.strip()}"
                        + (f"\n  first error: {first.strip()}" if first else "") + f"\n  last lines:\n{tail}")
