@@ -42,7 +42,7 @@ job = SplitJob(
     task=par.task, entities=side_a, out=out.tsv, spec=spec, interactions=inp.get("interactions"),
     inter_a_col=par.inter_a_col, inter_b_col=par.inter_b_col, inter_id_col=par.inter_id_col,
     entities_b=side_b, side=par.side, drop_invalid=bool(par.drop_invalid), radius=int(par.fp_radius),
-    n_bits=int(par.fp_bits), kmer=int(par.kmer), report=out.report,
+    n_bits=int(par.fp_bits), kmer=int(par.kmer), report=out.report, sep=par.sep,
 )
 with threadpool_limits(limits=snakemake.threads):  # noqa: F821
     result = run_split(job)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchdesign.files import write_atomic
+from benchdesign.files import read_csv, write_atomic
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
 from benchdesign.preflight import verify_cached
 from benchdesign.representations import check_same_datasets
@@ -19,7 +19,7 @@ def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray
     """Representation rows in the order of ``datasets``; a zero column when ``path`` is None."""
     if path is None:
         return np.zeros((len(datasets), 1))
-    frame = pd.read_csv(path, index_col=0)
+    frame = read_csv(path, "representation", sep=",", index_col=0)
     check_same_datasets(frame.index, pd.Index(datasets), f"representation {path} vs ranks")
     return frame.loc[list(datasets)].to_numpy(dtype=float)
 
@@ -44,7 +44,7 @@ def read_trials(paths: Sequence[str]) -> pd.DataFrame:
     """Concatenate trial (or per-seed AUC) CSV files."""
     if len(paths) == 0:
         raise ValueError("no trial files to read")
-    return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+    return pd.concat([read_csv(path, "trial file", sep=",") for path in paths], ignore_index=True)
 
 
 def source_file_to_dict(entry: SourceFile) -> dict:

@@ -37,6 +37,11 @@ for _domain in DOMAINS:
                           config["mirror"])
     if _facts is not None:
         check_protocol_against_data(config, _domain, domain_protocol(config, _domain), _facts)
+if config["synthetic"]["enabled"]:  # dataset-pool trials on synthetic.n_datasets datasets
+    check_protocol_against_data(
+        config, "synthetic", {**domain_protocol(config, None), "variations": ["dataset_pool"]},
+        {"datasets": range(config["synthetic"]["n_datasets"]), "models": range(config["synthetic"]["n_models"])},
+    )
 
 
 wildcard_constraints:

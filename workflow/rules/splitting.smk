@@ -62,6 +62,7 @@ rule split_dataset:
         matrix_kind_b=config["splitting"]["matrix_kind_b"],
         metric_b=config["splitting"]["metric_b"],
         class_cols_b=config["splitting"]["class_cols_b"],
+        sep=config["splitting"]["sep"],
     threads: config["splitting"]["threads"]
     resources:
         mem_mb=config["splitting"]["mem_mb"],
