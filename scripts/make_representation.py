@@ -1,4 +1,4 @@
-"""One standardised dataset representation of a domain."""
+"""One dataset representation of a domain (checked; the trials z-score it)."""
 
 import pandas as pd
 

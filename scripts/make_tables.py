@@ -33,7 +33,7 @@ write_text(aggregate.table2_markdown(table2), out.table2_md)
 
 table3 = aggregate.table3(trial_auc)
 write_csv(table3, out.table3)
-summary = aggregate.table3_summary(table3)
+summary = aggregate.table3_summary(table3, aggregate.reference_auc(trial_auc))
 write_csv(summary, out.table3_summary)
 write_text(aggregate.table3_markdown(summary), out.table3_md)
 log.info("tables written")

@@ -20,6 +20,7 @@ settings = dict(
     alpha=protocol["alpha"],
     seed=snakemake.params.seed,
     options=protocol["options"],
+    standardize=protocol.get("standardize", "all"),  # random ignores the representation
 )
 log.info("%s %s/%s/%s: %d trials, k=%d..%d", wc.variation, wc.domain, wc.representation,
          wc.strategy, protocol["n_trials"], protocol["ks"][0], protocol["ks"][-1])

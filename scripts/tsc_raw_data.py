@@ -10,7 +10,7 @@ from benchdesign.workflow_io import write_csv
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
-raw_wheels = untracked(snakemake.config, "features.tsc.raw_wheels")
+raw_wheels = snakemake.input.get("wheels") or untracked(snakemake.config, "features.tsc.raw_wheels")
 sources = dict(mirror=untracked(snakemake.config, "mirror"), wheels_dir=raw_wheels, installed=True, log=log.info)
 
 if snakemake.rule == "tsc_available":

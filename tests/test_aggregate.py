@@ -159,11 +159,14 @@ def test_table1_markdown_best_representation_and_bold():
     md = agg.table1_markdown(t1)
     assert "### NLP (57 datasets, 200 trials)" in md
     assert "| Strategy" in md and "AUC(MAE) ↓" in md and "AUC(ρ) ↑" in md
-    assert "**20.00 ± 0.50** (oracle)" in md  # best K-Means representation for MAE, bold
+    # The oracle is an upper bound on its own row, never the bold "best" of a column.
+    assert "**25.00 ± 0.50** (metadata)" in md  # best a-priori value for MAE, bold
     assert "**15.500 ± 0.500** (metadata)" in md  # best K-Means representation for rho, bold
-    assert "| Random     | 30.00 ± 0.50 " in md  # no "(none)" suffix, not bold
+    assert "| Random               | 30.00 ± 0.50 " in md  # no "(none)" suffix, not bold
     assert "14.000 ± 0.500" in md
-    assert "25.00" not in md and "13.000" not in md
+    oracle_row = next(line for line in md.splitlines() if line.startswith("| Oracle (upper bound)"))
+    assert "20.00 ± 0.50 (K-Means)" in oracle_row and "13.000 ± 0.500 (K-Means)" in oracle_row
+    assert "**" not in oracle_row
 
 
 # ---------------------------------------------------------------------------- Table 2
@@ -271,8 +274,8 @@ def auc_frame(rng: np.random.Generator, means: dict[tuple[str, str], float], met
 
 def test_table3_against_direct_scipy_and_statsmodels():
     rng = np.random.default_rng(5)
-    means = {("random", "none"): 20.0, ("kmeans", "oracle"): 15.0, ("fafi_cosine", "oracle"): 15.2,
-             ("d_optimal", "oracle"): 18.0}
+    means = {("random", "none"): 20.0, ("kmeans", "metadata"): 15.0, ("fafi_cosine", "metadata"): 15.2,
+             ("d_optimal", "metadata"): 18.0}
     df = pd.concat([auc_frame(rng, means, "mae"),
                     auc_frame(rng, {k: 40 - v for k, v in means.items()}, "spearman")])
     t3 = agg.table3(df)
@@ -299,7 +302,7 @@ def test_table3_against_direct_scipy_and_statsmodels():
 
 def test_table3_identical_vectors_do_not_crash_and_trial_matching():
     rng = np.random.default_rng(2)
-    df = auc_frame(rng, {("random", "none"): 10.0, ("kmeans", "oracle"): 9.0}, "mae", n=10)
+    df = auc_frame(rng, {("random", "none"): 10.0, ("kmeans", "metadata"): 9.0}, "mae", n=10)
     twin = df[df["strategy"] == "kmeans"].assign(strategy="fafi_cosine")
     df = pd.concat([df, twin])
     t3 = agg.table3(df, metrics=("mae",))
@@ -315,11 +318,11 @@ def test_table3_identical_vectors_do_not_crash_and_trial_matching():
 def test_table3_summary_gain_closest_and_random_best():
     t3 = pd.DataFrame(
         [
-            ("tsc", "mae", "kmeans", "oracle", "random", "none", 10.0, 15.0, 0.001, 0.003, True),
-            ("tsc", "mae", "kmeans", "oracle", "fafi_cosine", "oracle", 10.0, 10.5, 0.2, 0.4, False),
-            ("tsc", "mae", "kmeans", "oracle", "d_optimal", "oracle", 10.0, 10.2, 0.3, 0.4, False),
+            ("tsc", "mae", "kmeans", "catch22", "random", "none", 10.0, 15.0, 0.001, 0.003, True),
+            ("tsc", "mae", "kmeans", "catch22", "fafi_cosine", "catch22", 10.0, 10.5, 0.2, 0.4, False),
+            ("tsc", "mae", "kmeans", "catch22", "d_optimal", "catch22", 10.0, 10.2, 0.3, 0.4, False),
             ("recsys", "spearman", "random", "none", "kmeans", "interaction", 12.0, 11.0, 0.01, 0.02, True),
-            ("tsc", "spearman", "kmeans", "oracle", "random", "none", 15.0, 11.0, 0.001, 0.001, True),
+            ("tsc", "spearman", "kmeans", "catch22", "random", "none", 15.0, 11.0, 0.001, 0.001, True),
         ],
         columns=agg.TABLE3_COLUMNS,
     )
@@ -329,7 +332,7 @@ def test_table3_summary_gain_closest_and_random_best():
                                                        ["recsys", "spearman"]]
     mae = s.iloc[0]
     assert mae["gain_vs_random"] == pytest.approx(5.0) and mae["p_holm_vs_random"] == 0.003
-    assert (mae["closest_strategy"], mae["closest_representation"]) == ("d_optimal", "oracle")
+    assert (mae["closest_strategy"], mae["closest_representation"]) == ("d_optimal", "catch22")
     rho = s.iloc[1]
     assert rho["gain_vs_random"] == pytest.approx(4.0) and rho["closest_strategy"] == "–"
     rec = s.iloc[2]
@@ -337,9 +340,32 @@ def test_table3_summary_gain_closest_and_random_best():
     assert rec["random_auc"] == 12.0 and rec["closest_strategy"] == "–"
 
     md = agg.table3_markdown(s)
-    assert "| TSC      | MAE ↓    | K-Means (oracle) | 10.00" in md
-    assert "D-optimal (oracle) (p = 0.400)" in md
+    assert "| TSC      | MAE ↓    | K-Means (catch22) | 10.00" in md
+    assert "D-optimal (catch22) (p = 0.400)" in md
     assert "| RecSys   | ρ ↑      | Random " in md and "0.000" in md
+
+
+def test_table3_oracle_is_a_reference_not_a_contender():
+    rng = np.random.default_rng(7)
+    means = {("random", "none"): 20.0, ("kmeans", "oracle"): 10.0, ("fafi_cosine", "oracle"): 11.0,
+             ("kmeans", "metadata"): 16.0, ("fafi_cosine", "metadata"): 18.0}
+    df = auc_frame(rng, means, "mae")
+    t3 = agg.table3(df, metrics=("mae",))
+    assert set(t3["best_representation"]) == {"metadata"} and set(t3["best_strategy"]) == {"kmeans"}
+    assert "oracle" not in set(t3["other_representation"])  # not in the Holm family either
+    reference = agg.reference_auc(df, metrics=("mae",))
+    assert reference[["oracle_strategy"]].values.tolist() == [["kmeans"]]
+    oracle_mean = df[(df.strategy == "kmeans") & (df.representation == "oracle")]["auc"].mean()
+    assert reference["oracle_auc"].iloc[0] == pytest.approx(oracle_mean)
+    summary = agg.table3_summary(t3, reference)
+    row = summary.iloc[0]
+    assert row["best_strategy"] == "kmeans" and row["oracle_auc"] == pytest.approx(oracle_mean)
+    md = agg.table3_markdown(summary)
+    assert "K-Means (metadata)" in md and "Oracle (upper bound)" in md
+    assert f"{oracle_mean:.2f} (K-Means)" in md
+    # only random beside the oracle: no contest, no rows, no crash
+    only_random = df[df["representation"].isin(["none", "oracle"])]
+    assert agg.table3(only_random, metrics=("mae",)).empty
 
 
 # ---------------------------------------------------------------------------- Table 4

@@ -10,6 +10,7 @@ from benchdesign.metrics import (
     mae,
     mrr,
     ndcg_at_k,
+    ndcg_paper,
     rank_metrics,
     spearman,
 )
@@ -37,7 +38,7 @@ def _random_pair(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_keys_and_directions():
-    assert METRICS == ("mae", "spearman", "kendall", "ndcg5", "mrr")
+    assert METRICS == ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
     assert set(HIGHER_IS_BETTER) == set(METRICS)
     assert HIGHER_IS_BETTER["mae"] is False
     assert all(HIGHER_IS_BETTER[m] for m in METRICS if m != "mae")
@@ -46,12 +47,36 @@ def test_keys_and_directions():
 def test_identical_and_reversed_rankings():
     r = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
     same = rank_metrics(r, r)
-    assert same == {"mae": 0.0, "spearman": 1.0, "kendall": 1.0, "ndcg5": 1.0, "mrr": 1.0}
+    assert same == pytest.approx({"mae": 0.0, "spearman": 1.0, "kendall": 1.0, "ndcg5": 1.0,
+                                  "mrr": 1.0, "ndcg5_paper": 1.0}, abs=1e-12)
     rev = rank_metrics(r[::-1].copy(), r)
     assert rev["spearman"] == pytest.approx(-1.0)
     assert rev["kendall"] == pytest.approx(-1.0)
     assert rev["mrr"] == pytest.approx(1 / 6)
     assert rev["mae"] == pytest.approx((5 + 3 + 1 + 1 + 3 + 5) / 6)
+
+
+def test_ndcg_paper_against_sklearn_and_by_hand():
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        m = int(rng.integers(2, 12))
+        r_s = rng.integers(1, 4, m).astype(float) if trial % 2 else rng.random(m) * m  # ties too
+        r_d = rng.integers(1, 4, m).astype(float) if trial % 3 == 0 else rng.random(m) * m
+        expected = ndcg_score([r_d], [r_s], k=min(5, m))
+        assert ndcg_paper(r_s, r_d) == pytest.approx(expected, abs=1e-12)
+        assert rank_metrics(r_s, r_d)["ndcg5_paper"] == pytest.approx(expected, abs=1e-12)
+    # By hand: relevance = reference mean ranks, order descending in r_s (worst model first).
+    # r_d = [1, 2, 3]; r_s swaps the two best: order by r_s descending = models 2, 0, 1.
+    # DCG = 3/log2(2) + 1/log2(3) + 2/log2(4); ideal = 3 + 2/log2(3) + 1/log2(4).
+    dcg = 3 + 1 / np.log2(3) + 2 / 2
+    ideal = 3 + 2 / np.log2(3) + 1 / 2
+    assert ndcg_paper([2.0, 1.0, 3.0], [1.0, 2.0, 3.0]) == pytest.approx(dcg / ideal)
+    # The paper's version rewards getting the worst model right, not the best one:
+    r_d = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])
+    best_wrong = np.array([3.0, 2.0, 1.0, 4.0, 5.0, 6.0, 7.0])
+    assert ndcg_paper(best_wrong, r_d) > ndcg_at_k(best_wrong, r_d)
+    with pytest.raises(ValueError, match="k=0"):
+        ndcg_paper(r_s, r_d, k=0)
 
 
 def test_hand_checked_mrr_with_ties():

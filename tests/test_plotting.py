@@ -22,7 +22,8 @@ def curves_frame(rng: np.random.Generator) -> pd.DataFrame:
                 base = 1 - np.exp(-k * (0.1 + 0.3 * effect))
                 e = rng.normal(0, 0.03)
                 for metric, value in (("mae", 3 * (1 - base) + abs(e)), ("spearman", base + e),
-                                      ("kendall", base + e), ("ndcg5", base + e), ("mrr", base + e)):
+                                      ("kendall", base + e), ("ndcg5", base + e), ("mrr", base + e),
+                                      ("ndcg5_paper", base + e)):
                     rows.append(("tsc", "dataset_pool", strategy, rep, trial, k, metric, value))
     return agg.curves(pd.DataFrame(rows, columns=agg.TRIAL_COLUMNS))
 
@@ -36,7 +37,7 @@ def test_plot_curves_panels_labels_and_files(curves, tmp_path):
     fig = plotting.plot_curves(curves, "tsc")
     assert isinstance(fig, Figure)
     visible = [ax for ax in fig.axes if ax.get_visible()]
-    assert len(visible) == 5
+    assert len(visible) == 6
     labels = visible[0].get_legend_handles_labels()[1]
     assert labels == ["Random", "K-Means (oracle)", "C-FAFI (oracle)"]
     assert visible[0].get_xlabel() == "subset size k"

@@ -5,6 +5,9 @@ import pandas as pd
 import pytest
 from scipy.stats import rankdata
 
+from sklearn.preprocessing import StandardScaler
+
+from benchdesign.config import trial_settings
 from benchdesign.metrics import rank_metrics
 from benchdesign.protocol import (
     dataset_pool_trials,
@@ -12,6 +15,8 @@ from benchdesign.protocol import (
     model_pool_trials,
     pool_size,
     score_cube,
+    selection_orders,
+    standardize_rows,
 )
 
 
@@ -98,3 +103,57 @@ def test_score_cube_orders_and_names_missing_cells():
     assert cube[:, 0, :].tolist() == [[4.0, 3.0], [2.0, 1.0]]
     with pytest.raises(ValueError, match="dataset 'a', fold 0"):
         score_cube(scores.iloc[1:], ["a", "b"], ["m1", "m2"])
+
+
+def test_standardize_rows_equals_sklearn_standard_scaler_on_the_pool_rows():
+    rng = np.random.default_rng(21)
+    X = rng.standard_normal((15, 4)) * [1.0, 10.0, 0.1, 3.0] + [0.0, 5.0, -2.0, 1.0]
+    X[:, 2] = 7.0  # constant column: StandardScaler maps it to 0
+    pool = np.sort(rng.choice(15, 9, replace=False))
+    out = standardize_rows(X, pool)
+    np.testing.assert_allclose(out[pool], StandardScaler().fit_transform(X[pool]), atol=1e-12)
+    rest = np.setdiff1d(np.arange(15), pool)
+    np.testing.assert_array_equal(out[rest], X[rest])  # rows outside the pool are left alone
+    np.testing.assert_allclose(standardize_rows(X), StandardScaler().fit_transform(X), atol=1e-12)
+
+
+def test_pool_standardisation_lets_only_pool_rows_shape_the_selection():
+    """With standardize="pool" a trial's selection is the strategy run on the pool rows z-scored on
+    themselves, so the rows outside the pool cannot move it; with "all" they can."""
+    rng = np.random.default_rng(22)
+    ranks = _ranks(rng, n=16, m=5)
+    X = rng.standard_normal((16, 3))
+    X_far = X.copy()
+    pool = np.sort(np.random.default_rng([3, 0, 0]).choice(16, 12, replace=False))
+    outside = np.setdiff1d(np.arange(16), pool)
+    X_far[outside, 0] *= 1000.0  # spread the datasets outside trial 0's pool along one feature
+    for strategy in ("fafi_euclidean", "kmeans", "d_optimal"):
+        a = dataset_pool_trials(ranks, X, strategy, [3, 5], 1, 0.75, seed=3, standardize="pool")
+        b = dataset_pool_trials(ranks, X_far, strategy, [3, 5], 1, 0.75, seed=3, standardize="pool")
+        pd.testing.assert_frame_equal(a, b)
+        scaled = StandardScaler().fit_transform(X[pool])
+        Z = np.zeros_like(X)
+        Z[pool] = scaled
+        rng_t = np.random.default_rng([3, 0, 0, ["random", "kmeans", "fafi_cosine", "fafi_euclidean",
+                                                 "a_optimal", "d_optimal"].index(strategy)])
+        chosen = selection_orders(strategy, Z, pool, [3, 5], rng_t)
+        for k in (3, 5):
+            expected = rank_metrics(ranks[chosen[k]].mean(axis=0), ranks.mean(axis=0))
+            got = a[a.k == k].set_index("metric")["value"]
+            for metric, value in expected.items():
+                assert got[metric] == pytest.approx(value, abs=1e-12)
+    moved = [dataset_pool_trials(ranks, Y, "fafi_euclidean", [3, 5], 1, 0.75, seed=3) for Y in (X, X_far)]
+    assert not moved[0].equals(moved[1])
+    with pytest.raises(ValueError, match="standardize='rows'"):
+        dataset_pool_trials(ranks, X, "kmeans", [3], 1, 0.75, seed=3, standardize="rows")
+
+
+def test_trial_settings_hold_only_what_a_strategy_uses():
+    config = {"protocol": {"fafi_start": "farthest", "standardize": "pool"}, "domains": {"nlp": {}}}
+    fafi = trial_settings(config, "nlp", "fafi_cosine")
+    assert fafi["options"] == {"start": "farthest"} and fafi["standardize"] == "pool"
+    assert trial_settings(config, "nlp", "kmeans")["options"] == {"n_init": 3}
+    assert trial_settings(config, "nlp", "d_optimal")["options"] == {"lam": 1.0}
+    rand = trial_settings(config, "nlp", "random")
+    assert rand["options"] == {} and "standardize" not in rand  # random ignores the representation
+    assert set(fafi) == {"ks", "n_trials", "alpha", "options", "standardize"}

@@ -41,10 +41,14 @@ def _cos_dist(a, b):
     return 1.0 - float(a @ b) / (na * nb)
 
 
-def _brute_farthest_first(X, pool, k, metric):
+def _brute_farthest_first(X, pool, k, metric, start="nearest"):
     P = sorted(int(i) for i in pool)
     mu = X[P].mean(axis=0)
-    if metric == "cosine":
+    if start == "farthest":  # the paper's code: largest ||x - mu||, both metrics
+        start = P[int(np.argmax([np.linalg.norm(X[i] - mu) for i in P]))]
+        dist = ((lambda i, j: _cos_dist(X[i], X[j])) if metric == "cosine"  # noqa: E731
+                else (lambda i, j: float(np.linalg.norm(X[i] - X[j]))))
+    elif metric == "cosine":
         sims = [0.0 if np.linalg.norm(X[i]) == 0 else float(X[i] @ mu) / np.linalg.norm(X[i])
                 for i in P]
         start = P[int(np.argmax(sims))]
@@ -269,17 +273,33 @@ def test_farthest_first_cosine_zero_row_is_far_from_everything():
     np.testing.assert_array_equal(order, _brute_farthest_first(X, np.arange(4), 4, "cosine"))
 
 
+@pytest.mark.parametrize("start", ["nearest", "farthest"])
 @pytest.mark.parametrize("metric", ["cosine", "euclidean"])
 @pytest.mark.parametrize("seed", range(6))
-def test_farthest_first_matches_brute_force(metric, seed):
+def test_farthest_first_matches_brute_force(metric, seed, start):
     rng = np.random.default_rng(seed)
     n, p = int(rng.integers(5, 14)), int(rng.integers(1, 5))
     X = rng.standard_normal((n, p))
     pool = rng.choice(n, size=int(rng.integers(2, n + 1)), replace=False)
     k = len(pool)
     np.testing.assert_array_equal(
-        farthest_first_order(X, pool, k, metric), _brute_farthest_first(X, pool, k, metric)
+        farthest_first_order(X, pool, k, metric, start),
+        _brute_farthest_first(X, pool, k, metric, start),
     )
+
+
+def test_farthest_first_start_rules_hand_checked():
+    line = np.array([[0.0], [1.0], [2.0], [10.0]])  # mean 3.25: nearest row 2, farthest row 3
+    assert farthest_first_order(line, np.arange(4), 2, "euclidean", "farthest").tolist() == [3, 0]
+    assert farthest_first_order(line, np.arange(4), 2, "euclidean", "nearest").tolist() == [2, 3]
+    # cosine "farthest" also measures ||x - mu|| (the paper's code): row 3 = [-1, 0] is farthest
+    # from mu = [.25, .5]; then the cosine-farthest from it is [1, 0] (distance 2)
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.0]])
+    assert select_fafi_cosine(X, 2, np.arange(4), start="farthest").tolist() == [3, 0]
+    # Euclidean: the farthest row from [-1, 0] is [1, 1] (sqrt 5 > 2)
+    assert farthest_first_order(X, np.arange(4), 2, "euclidean", "farthest").tolist() == [3, 2]
+    with pytest.raises(ValueError, match="start='middle'"):
+        farthest_first_order(X, np.arange(4), 2, "cosine", start="middle")
 
 
 def test_farthest_first_invariances():

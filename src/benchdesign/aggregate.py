@@ -25,11 +25,13 @@ DOMAIN_ORDER = ("tsc", "recsys", "nlp", "synthetic")
 VARIATION_ORDER = ("dataset_pool", "model_pool")
 STRATEGY_ORDER = tuple(STRATEGIES)
 REPRESENTATION_ORDER = ("interaction", "metadata", "oracle", "none")
-METRIC_ORDER = ("mae", "spearman", "kendall", "ndcg5", "mrr")
+METRIC_ORDER = ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
 REGIME_ORDER = ("oracle", "broken")
+REFERENCE_REPRESENTATIONS = ("oracle",)
+"""Representations that use the benchmark's own results: upper bounds, shown apart, never "best"."""
 CRITERION_ORDER = ("mean", "conservative")
 # Column order of the paper's Table 1.
-PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr")
+PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")
 
 STRATEGY_LABELS = {
     "random": "Random",
@@ -40,8 +42,11 @@ STRATEGY_LABELS = {
     "d_optimal": "D-optimal",
 }
 DOMAIN_LABELS = {"tsc": "TSC", "recsys": "RecSys", "nlp": "NLP", "synthetic": "Synthetic"}
-METRIC_SYMBOLS = {"mae": "MAE", "spearman": "ρ", "kendall": "τ", "ndcg5": "NDCG@5", "mrr": "MRR"}
-METRIC_DECIMALS = {"mae": 2, "spearman": 3, "kendall": 3, "ndcg5": 3, "mrr": 3}
+METRIC_SYMBOLS = {
+    "mae": "MAE", "spearman": "ρ", "kendall": "τ", "ndcg5": "NDCG@5", "mrr": "MRR",
+    "ndcg5_paper": "NDCG@5 (paper's code)",
+}
+METRIC_DECIMALS = {"mae": 2, "spearman": 3, "kendall": 3, "ndcg5": 3, "mrr": 3, "ndcg5_paper": 3}
 DASH = "–"
 
 DEFAULT_THRESHOLDS: Mapping[str, float] = MappingProxyType({"mae": 1.5, "spearman": 0.90})
@@ -67,8 +72,9 @@ TABLE3_COLUMNS = [
 TABLE3_SUMMARY_COLUMNS = [
     "domain", "metric", "best_strategy", "best_representation", "best_auc", "random_auc",
     "gain_vs_random", "p_holm_vs_random", "closest_strategy", "closest_representation",
-    "closest_auc", "closest_p_holm",
+    "closest_auc", "closest_p_holm", "oracle_strategy", "oracle_auc",
 ]
+REFERENCE_COLUMNS = ["domain", "metric", "oracle_strategy", "oracle_auc"]
 SYNTHETIC_AUC_COLUMNS = ["regime", "strategy", "seed", "metric", "auc"]
 TABLE4_COLUMNS = ["regime", "strategy", "metric", "auc_mean", "auc_sd"]
 
@@ -303,39 +309,57 @@ def table1(
     return out
 
 
+def _best_rows(block: pd.DataFrame, strategies: Sequence[str], metric: str) -> list[pd.Series | None]:
+    """Per strategy, its row with the best AUC for ``metric`` (None if it has none)."""
+    out = []
+    for strategy in strategies:
+        rows = block[(block["strategy"] == strategy) & (block["metric"] == metric)]
+        out.append(None if rows.empty else rows.iloc[_best_index(rows["auc_mean"], metric)])
+    return out
+
+
+def _auc_cell(row: pd.Series, metric: str, best_shown: str | None, label: str | None) -> str:
+    mean = _fmt(row["auc_mean"], metric)
+    sd = DASH if pd.isna(row["auc_sd"]) else _fmt(row["auc_sd"], metric)
+    value = f"**{mean} ± {sd}**" if mean == best_shown else f"{mean} ± {sd}"
+    return value if label is None else f"{value} ({label})"
+
+
 def table1_markdown(t1: pd.DataFrame) -> str:
-    """Paper-style Table 1: per domain, rows = strategies with their best representation per
-    metric ("mean ± sd (representation)"), the best value of each column in bold."""
+    """Paper-style Table 1: per domain, rows = strategies with their best a-priori representation
+    per metric ("mean ± sd (representation)"), the best value of each column in bold; a last row
+    "Oracle (upper bound)" gives the best strategy on each :data:`REFERENCE_REPRESENTATIONS` entry."""
     _require_columns(t1, TABLE1_COLUMNS, "table1 frame")
     _check_metrics(t1["metric"].unique())
     sections = []
     for domain in sort_frame(t1[["domain"]].drop_duplicates(), ["domain"])["domain"]:
         block = sort_frame(t1[t1["domain"] == domain], ["strategy", "metric", "representation"])
         metrics = [m for m in PAPER_METRIC_ORDER if m in set(block["metric"])]
-        strategies = list(dict.fromkeys(block["strategy"]))
+        is_reference = block["representation"].isin(REFERENCE_REPRESENTATIONS)
+        apriori, reference = block[~is_reference], block[is_reference]
+        strategies = list(dict.fromkeys(apriori["strategy"]))
+        labels = [STRATEGY_LABELS.get(s, s) for s in strategies]
         cells: dict[str, list[str]] = {}
         for metric in metrics:
-            best_rows = []
-            for strategy in strategies:
-                rows = block[(block["strategy"] == strategy) & (block["metric"] == metric)]
-                best_rows.append(None if rows.empty else rows.iloc[_best_index(rows["auc_mean"], metric)])
+            best_rows = _best_rows(apriori, strategies, metric)
             shown = [_fmt(r["auc_mean"], metric) for r in best_rows if r is not None]
-            best_shown = shown[_best_index([float(s) for s in shown], metric)]
-            column = []
-            for row in best_rows:
-                if row is None:
-                    column.append(DASH)
-                    continue
-                mean = _fmt(row["auc_mean"], metric)
-                sd = DASH if pd.isna(row["auc_sd"]) else _fmt(row["auc_sd"], metric)
-                value = f"**{mean} ± {sd}**" if mean == best_shown else f"{mean} ± {sd}"
-                rep = row["representation"]
-                column.append(value if rep == "none" else f"{value} ({rep})")
+            best_shown = shown[_best_index([float(v) for v in shown], metric)]
+            column = [
+                DASH if row is None
+                else _auc_cell(row, metric, best_shown,
+                               None if row["representation"] == "none" else row["representation"])
+                for row in best_rows
+            ]
+            if not reference.empty:
+                ref = reference[reference["metric"] == metric]
+                row = ref.iloc[_best_index(ref["auc_mean"], metric)]
+                column.append(_auc_cell(row, metric, None, STRATEGY_LABELS.get(row["strategy"],
+                                                                                 row["strategy"])))
             arrow = "↑" if HIGHER_IS_BETTER[metric] else "↓"
             cells[f"AUC({METRIC_SYMBOLS[metric]}) {arrow}"] = column
-        table = pd.DataFrame(
-            {"Strategy": [STRATEGY_LABELS.get(s, s) for s in strategies], **cells}
-        )
+        if not reference.empty:
+            labels.append("Oracle (upper bound)")
+        table = pd.DataFrame({"Strategy": labels, **cells})
         n = int(block["n_datasets"].iloc[0])
         trials = "/".join(str(v) for v in sorted(block["n_trials"].unique()))
         title = f"### {DOMAIN_LABELS.get(domain, domain)} ({n} datasets, {trials} trials)"
@@ -499,11 +523,15 @@ def table3(
     metrics: Sequence[str] = ("mae", "spearman"),
     variation: str | None = None,
     alpha: float = 0.05,
+    references: Sequence[str] = REFERENCE_REPRESENTATIONS,
 ) -> pd.DataFrame:
     """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
 
-    The best (strategy, representation) pair has the best mean trial AUC; each other pair is
-    compared by a one-sided paired Wilcoxon signed-rank test on AUCs matched by trial id.
+    The contenders are the (strategy, representation) pairs whose representation is not in
+    ``references`` (the oracle is an upper bound, see :func:`reference_auc`); a block with a single
+    contender (e.g. only random beside the oracle) gives no rows.  The best pair has the best mean
+    trial AUC; each other pair is compared by a one-sided paired Wilcoxon signed-rank test on AUCs
+    matched by trial id.
     Columns: domain, metric, best_strategy, best_representation, other_strategy,
     other_representation, best_auc, other_auc (mean trial AUCs), p_raw, p_holm,
     significant (p_holm < alpha).
@@ -516,19 +544,15 @@ def table3(
     absent = [m for m in metrics if m not in set(sub["metric"])]
     if absent:
         raise ValueError(f"metric(s) {absent} not in the trial AUC frame")
-    sub = sort_frame(
-        sub[sub["metric"].isin(list(metrics))],
-        ["domain", "metric", "strategy", "representation", "trial"],
-    )
+    keep = sub["metric"].isin(list(metrics)) & ~sub["representation"].isin(list(references))
+    sub = sort_frame(sub[keep], ["domain", "metric", "strategy", "representation", "trial"])
     rows = []
     for (domain, metric), block in sub.groupby(["domain", "metric"], sort=False):
         wide = block.pivot(index="trial", columns=["strategy", "representation"], values="auc")
         pairs = list(dict.fromkeys(zip(block["strategy"], block["representation"])))
         wide = wide[pairs]
         if len(pairs) < 2:
-            raise ValueError(
-                f"block (domain={domain}, metric={metric}) has a single configuration {pairs[0]}"
-            )
+            continue
         if wide.isna().to_numpy().any():
             col = wide.columns[wide.isna().any(axis=0)][0]
             raise ValueError(
@@ -554,16 +578,45 @@ def table3(
     return sort_frame(out, ["domain", "metric", "other_strategy", "other_representation"])
 
 
-def table3_summary(t3: pd.DataFrame) -> pd.DataFrame:
+def reference_auc(
+    trial_auc_df: pd.DataFrame,
+    metrics: Sequence[str] = ("mae", "spearman"),
+    variation: str | None = None,
+    representation: str = "oracle",
+) -> pd.DataFrame:
+    """Best strategy on the reference ``representation`` per (domain, metric), by mean trial AUC.
+
+    Columns: domain, metric, oracle_strategy, oracle_auc; no row for a domain without it.
+    """
+    _require_columns(trial_auc_df, AUC_COLUMNS, "trial AUC frame")
+    _check_metrics(metrics)
+    sub = _select_variation(trial_auc_df, variation)
+    sub = sub[sub["metric"].isin(list(metrics)) & (sub["representation"] == representation)]
+    means = sub.groupby(["domain", "metric", "strategy"], sort=False)["auc"].mean().reset_index()
+    rows = []
+    for (domain, metric), block in sort_frame(means, ["domain", "metric", "strategy"]).groupby(
+            ["domain", "metric"], sort=False):
+        best = block.iloc[_best_index(block["auc"], metric)]
+        rows.append((domain, metric, best["strategy"], float(best["auc"])))
+    return pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
+
+
+def table3_summary(t3: pd.DataFrame, reference: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per (domain, metric) block of :func:`table3`.
 
     Columns: domain, metric, best_strategy, best_representation, best_auc, random_auc,
     gain_vs_random (random − best for lower-is-better metrics, best − random otherwise; 0 if
     random is best), p_holm_vs_random (NaN if random is best or absent), and the closest
     non-significant competitor (closest_strategy / closest_representation, "–" if none;
-    closest_auc, closest_p_holm).
+    closest_auc, closest_p_holm), and the upper bound from ``reference`` (:func:`reference_auc`):
+    oracle_strategy ("–" if none) and oracle_auc.
     """
     _require_columns(t3, TABLE3_COLUMNS, "table3 frame")
+    if reference is None:
+        reference = pd.DataFrame(columns=REFERENCE_COLUMNS)
+    _require_columns(reference, REFERENCE_COLUMNS, "reference frame")
+    upper = {(r.domain, r.metric): (r.oracle_strategy, float(r.oracle_auc))
+             for r in reference.itertuples()}
     _check_metrics(t3["metric"].unique())
     rows = []
     for (domain, metric), block in t3.groupby(["domain", "metric"], sort=False):
@@ -595,14 +648,15 @@ def table3_summary(t3: pd.DataFrame) -> pd.DataFrame:
             )
         rows.append((
             domain, metric, first["best_strategy"], first["best_representation"], best_auc,
-            random_auc, gain, p_random, *closest,
+            random_auc, gain, p_random, *closest, *upper.get((domain, metric), (DASH, np.nan)),
         ))
     out = pd.DataFrame(rows, columns=TABLE3_SUMMARY_COLUMNS)
     return sort_frame(out, ["domain", "metric"])
 
 
 def table3_markdown(summary: pd.DataFrame) -> str:
-    """Paper-style Table 3: best method, gain over Random, Holm p vs Random, closest n.s. rival."""
+    """Paper-style Table 3: best a-priori method, gain over Random, Holm p vs Random, closest n.s.
+    rival, and the oracle's AUC as the upper bound."""
     _require_columns(summary, TABLE3_SUMMARY_COLUMNS, "table3 summary frame")
     _check_metrics(summary["metric"].unique())
     rows = []
@@ -621,6 +675,8 @@ def table3_markdown(summary: pd.DataFrame) -> str:
             "Gain vs Random": DASH if pd.isna(r["gain_vs_random"]) else _fmt(r["gain_vs_random"], metric),
             "p (Holm) vs Random": _fmt_p(r["p_holm_vs_random"]),
             "Closest n.s. competitor": closest,
+            "Oracle (upper bound)": DASH if r["oracle_strategy"] == DASH
+            else f"{_fmt(r['oracle_auc'], metric)} ({STRATEGY_LABELS.get(r['oracle_strategy'], r['oracle_strategy'])})",
         })
     return _strings_markdown(pd.DataFrame(rows)) + "\n"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchdesign.protocol import strategy_options
 from benchdesign.selection import STRATEGIES
 
 DOMAIN_NAMES = ("tsc", "recsys", "nlp")
@@ -16,6 +17,8 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "strategies": list(STRATEGIES),
     "kmeans_n_init": 3,
     "design_lambda": 1.0,
+    "fafi_start": "nearest",
+    "standardize": "all",
 }
 DOMAIN_REPRESENTATIONS = {
     "tsc": ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking", "oracle"),
@@ -61,8 +64,24 @@ def domain_protocol(config: dict, domain: str | None) -> dict[str, Any]:
             + (f" for domain {domain!r}" if domain else "")
         )
     merged["ks"] = list(range(merged["k_min"], merged["k_max"] + 1))
-    merged["options"] = {"n_init": merged["kmeans_n_init"], "lam": merged["design_lambda"]}
+    merged["options"] = {
+        "n_init": merged["kmeans_n_init"],
+        "lam": merged["design_lambda"],
+        "start": merged["fafi_start"],
+    }
     return merged
+
+
+def trial_settings(config: dict, domain: str, strategy: str) -> dict[str, Any]:
+    """What the trials of one (domain, strategy) depend on, and nothing else (so that changing, say,
+    ``fafi_start`` reruns only the farthest-first trials): ks, n_trials, alpha, the strategy's own
+    options and, unless the strategy ignores the representation (random), ``standardize``."""
+    protocol = domain_protocol(config, domain)
+    settings = {key: protocol[key] for key in ("ks", "n_trials", "alpha")}
+    settings["options"] = strategy_options(strategy, protocol["options"])
+    if strategy != "random":
+        settings["standardize"] = protocol["standardize"]
+    return settings
 
 
 def domain_representations(config: dict, domain: str) -> list[str]:

@@ -16,10 +16,10 @@ from benchdesign.data.loaders import (
 )
 from benchdesign.data.sources import SourceFile, files_of
 from benchdesign.representations import (
+    check_representation,
     nlp_metadata_representation,
     oracle_representation,
     recsys_interaction_representation,
-    standardize,
 )
 
 __all__ = ["HIGHER_IS_BETTER", "DOMAIN_SOURCES", "domain_source_paths", "load_scores",
@@ -75,7 +75,8 @@ def load_representation(
     dataset_ranks: pd.DataFrame,
     features: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Standardised representation (datasets × features) in the row order of ``dataset_ranks``.
+    """Representation (datasets × features, constant columns dropped, not yet z-scored: the protocol
+    does that) in the row order of ``dataset_ranks``.
 
     ``features`` is the raw matrix of a representation computed by the feature rules (TSC
     features, NLP descriptions); the others are built here from the domain's inputs.
@@ -97,7 +98,7 @@ def load_representation(
         raise ValueError(
             f"{domain}/{representation}: no features for dataset(s) {list(missing)} of the score table"
         )
-    return standardize(raw.loc[dataset_ranks.index])
+    return check_representation(raw.loc[dataset_ranks.index])
 
 
 def common_datasets(dataset_lists: Sequence[Sequence[str]]) -> set[str] | None:

@@ -11,6 +11,9 @@ Both vectors have one entry per model (length M >= 2) and lower = better.  Defin
 * ``ndcg5``    = NDCG@5 of the order ascending in r_s against relevances from r_d
   (= sklearn.metrics.ndcg_score([rel], [-r_s], k=5)), see :func:`ndcg_at_k`
 * ``mrr``      = 1 / rank(r_s)_w for the reference winner w = argmin r_d, see :func:`mrr`
+* ``ndcg5_paper`` = the paper's code's NDCG@5: relevance = the reference mean-rank *values* r_d,
+  order descending in r_s (= sklearn.metrics.ndcg_score([r_d], [r_s], k=5)), see
+  :func:`ndcg_paper`.  It rewards agreement on the *worst* models; kept for comparison only.
 
 Convention: if r_s or r_d is constant, ``spearman`` and ``kendall`` are defined as 0.0 (no
 ordering information; scipy returns NaN) so that averages over trials stay finite.  Ties are
@@ -33,16 +36,18 @@ __all__ = [
     "kendall",
     "ndcg_at_k",
     "mrr",
+    "ndcg_paper",
     "rank_metrics",
 ]
 
-METRICS: tuple[str, ...] = ("mae", "spearman", "kendall", "ndcg5", "mrr")
+METRICS: tuple[str, ...] = ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
 HIGHER_IS_BETTER: dict[str, bool] = {
     "mae": False,
     "spearman": True,
     "kendall": True,
     "ndcg5": True,
     "mrr": True,
+    "ndcg5_paper": True,
 }
 
 
@@ -119,6 +124,20 @@ def _mrr(ss: NDArray[np.float64], r_d: NDArray[np.float64]) -> float:
     return float(1.0 / ((m + 1) / 2 + ss[w].sum() / 2))
 
 
+def _ndcg_paper(a: NDArray[np.float64], b: NDArray[np.float64], k: int) -> float:
+    m = a.shape[0]
+    k = min(k, m)
+    disc = 1.0 / np.log2(np.arange(m) + 2.0)
+    disc[k:] = 0.0
+    csum = np.concatenate(([0.0], np.cumsum(disc)))
+    _, group, counts = np.unique(-a, return_inverse=True, return_counts=True)  # descending r_s
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    mean_gain = np.bincount(group, weights=b) / counts
+    dcg = np.sum(mean_gain * (csum[first + counts] - csum[first]))
+    ideal = np.sum(np.sort(b)[::-1][:k] * disc[:k])
+    return float(dcg / ideal) if ideal > 0 else 0.0
+
+
 def mae(r_s: ArrayLike, r_d: ArrayLike) -> float:
     """Mean absolute error ``mean_i |r_s_i - r_d_i|`` between two (M,) mean-rank vectors."""
     a, b = _pair(r_s, r_d)
@@ -179,12 +198,31 @@ def mrr(r_s: ArrayLike, r_d: ArrayLike) -> float:
     return _mrr(_signs(a), b)
 
 
+def ndcg_paper(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
+    """NDCG@k as the paper's code computes it (``utils/get_metrics.py``): the reference mean-rank
+    values r_d are the relevances and the predicted order is *descending* r_s, ties sharing their
+    group's mean relevance; equals ``sklearn.metrics.ndcg_score([r_d], [r_s], k=min(k, M))``.
+
+    Because a larger mean rank is a worse model, this rewards recovering the bottom of the ranking;
+    :func:`ndcg_at_k` (``ndcg5``) is the sound version.  0.0 if every relevance is 0.
+
+    Parameters
+    ----------
+    r_s, r_d : (M,) mean-rank vectors, lower = better.
+    k : cut-off, integer >= 1.
+    """
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k={k!r} must be an integer >= 1")
+    a, b = _pair(r_s, r_d)
+    return _ndcg_paper(a, b, int(k))
+
+
 def rank_metrics(r_s: ArrayLike, r_d: ArrayLike) -> dict[str, float]:
     """All metrics of :data:`METRICS` for one pair of (M,) mean-rank vectors (lower = better).
 
     Returns
     -------
-    dict with keys ``mae, spearman, kendall, ndcg5, mrr`` (NDCG at k = 5).
+    dict with keys ``mae, spearman, kendall, ndcg5, mrr, ndcg5_paper`` (NDCG at k = 5).
     """
     a, b = _pair(r_s, r_d)
     ss = _signs(a)
@@ -195,4 +233,5 @@ def rank_metrics(r_s: ArrayLike, r_d: ArrayLike) -> dict[str, float]:
         "kendall": _kendall(ss, sd),
         "ndcg5": _ndcg(ss, b, 5),
         "mrr": _mrr(ss, b),
+        "ndcg5_paper": _ndcg_paper(a, b, 5),
     }

@@ -38,6 +38,7 @@ METRIC_AXIS_LABELS = {
     "kendall": "Kendall τ ↑",
     "ndcg5": "NDCG@5 ↑",
     "mrr": "MRR ↑",
+    "ndcg5_paper": "NDCG@5, paper's code ↑",
 }
 STRATEGY_COLORS = {
     "random": "#7f7f7f",

@@ -25,11 +25,49 @@ from benchdesign.ranking import mean_ranks
 from benchdesign.selection import PREFIX_ORDERS, STRATEGIES
 
 VARIATIONS = ("dataset_pool", "model_pool")
+STANDARDIZATIONS = ("all", "pool")
+"""Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
 
 # Keyword arguments each strategy accepts beyond (X, k, pool, rng).
-_STRATEGY_OPTIONS = {"kmeans": ("n_init",), "a_optimal": ("lam",), "d_optimal": ("lam",)}
+_STRATEGY_OPTIONS = {
+    "kmeans": ("n_init",),
+    "fafi_cosine": ("start",),
+    "fafi_euclidean": ("start",),
+    "a_optimal": ("lam",),
+    "d_optimal": ("lam",),
+}
+
+
+def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+    """Copy of ``X`` whose ``rows`` (default: all) are z-scored on those rows' own mean and population
+    standard deviation; a column constant on them becomes 0 (as ``sklearn.preprocessing.StandardScaler``).
+
+    The paper's code standardises the pool rows inside every selection (``standardize="pool"``).
+    """
+    X = np.asarray(X, dtype=float)
+    Z = X if rows is None else X[rows]
+    mean = Z.mean(axis=0)
+    sd = Z.std(axis=0, ddof=0)
+    scaled = (Z - mean) / np.where(sd > 0, sd, 1.0)
+    if rows is None:
+        return scaled
+    out = X.copy()
+    out[rows] = scaled
+    return out
+
+
+def strategy_options(strategy: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The entries of ``options`` that ``strategy`` accepts beyond (X, k, pool, rng)."""
+    accepted = _STRATEGY_OPTIONS.get(strategy, ())
+    return {key: value for key, value in (options or {}).items() if key in accepted}
+
+
+def _check_standardize(standardize: str) -> str:
+    if standardize not in STANDARDIZATIONS:
+        raise ValueError(f"standardize={standardize!r} must be one of {STANDARDIZATIONS}")
+    return standardize
 
 
 def pool_size(n: int, alpha: float) -> int:
@@ -63,11 +101,7 @@ def selection_orders(
     """Selected row indices for every k; prefix strategies are computed once for ``max(ks)``."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {sorted(STRATEGIES)}")
-    kwargs = {
-        key: value
-        for key, value in (options or {}).items()
-        if key in _STRATEGY_OPTIONS.get(strategy, ())
-    }
+    kwargs = strategy_options(strategy, options)
     if strategy in PREFIX_ORDERS:
         order = PREFIX_ORDERS[strategy](X, pool, max(ks), rng, **kwargs)
         return {k: order[:k] for k in ks}
@@ -87,15 +121,17 @@ def dataset_pool_trials(
     alpha: float,
     seed: int,
     options: dict[str, Any] | None = None,
+    standardize: str = "all",
 ) -> pd.DataFrame:
     """Dataset-pool variation: select from a random pool, compare with ``R_D`` over all datasets.
 
     Parameters
     ----------
     dataset_ranks : (n, M) per-dataset mean ranks (1 = best).
-    X : (n, p) standardised representation (ignored by ``random``).
+    X : (n, p) raw representation (ignored by ``random``), z-scored by :func:`standardize_rows`.
     strategy, ks, n_trials, alpha, seed : protocol settings; ``options`` holds strategy options
-        (``n_init`` for k-means, ``lam`` for A-/D-optimal design).
+        (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
+    standardize : "all" (z-score over all datasets once) or "pool" (over each trial's pool rows).
 
     Returns a long frame with columns ``trial, k, metric, value``.
     """
@@ -105,11 +141,14 @@ def dataset_pool_trials(
     ks = check_k_grid(ks, size, f"pool of {size} datasets")
     reference = mean_ranks(ranks)
     code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
+    per_pool = _check_standardize(standardize) == "pool"
+    X_all = None if per_pool else standardize_rows(X)
     rows: list[tuple] = []
     for trial in range(n_trials):
         pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
         rng = np.random.default_rng([seed, 0, trial, code])
-        for k, chosen in selection_orders(strategy, X, pool, ks, rng, options).items():
+        X_trial = standardize_rows(X, pool) if per_pool else X_all
+        for k, chosen in selection_orders(strategy, X_trial, pool, ks, rng, options).items():
             rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
     return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
 
@@ -130,6 +169,7 @@ def model_pool_trials(
     alpha: float,
     seed: int,
     options: dict[str, Any] | None = None,
+    standardize: str = "all",
 ) -> pd.DataFrame:
     """Model-pool variation: all datasets form the pool, a random ``floor(alpha*M)`` models compete.
 
@@ -140,8 +180,11 @@ def model_pool_trials(
     Parameters
     ----------
     scores : (n, F, M) score cube; ``higher_is_better`` gives its direction.
-    Other parameters as in :func:`dataset_pool_trials`.
+    Other parameters as in :func:`dataset_pool_trials`; every dataset is in the pool, so both
+    ``standardize`` settings z-score over all datasets.
     """
+    _check_standardize(standardize)
+    X = standardize_rows(X)
     scores = np.asarray(scores, dtype=float)
     n, _, n_models = scores.shape
     size = pool_size(n_models, alpha)

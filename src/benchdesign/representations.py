@@ -1,8 +1,9 @@
 """Dataset representations: one feature vector per dataset, used by the selection strategies.
 
-Every function returns a float DataFrame indexed by dataset name with no NaN. Per CONTRACTS, the
-protocol z-scores a representation with :func:`standardize` (constant columns dropped) right before
-selection; the builders below do not standardise themselves.
+Every function returns a float DataFrame indexed by dataset name with no NaN. The pipeline checks a
+representation with :func:`check_representation` (constant columns dropped) and the protocol z-scores
+it right before selection (over all datasets, or over each trial's pool:
+``benchdesign.protocol.standardize_rows``); the builders below do not standardise themselves.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pandas as pd
 
 __all__ = [
     "RECSYS_SIZE_COLUMNS",
+    "check_representation",
     "check_same_datasets",
     "nlp_metadata_representation",
     "oracle_representation",
@@ -48,6 +50,18 @@ def _drop_constant(X: pd.DataFrame, what: str) -> pd.DataFrame:
     if kept.shape[1] == 0:
         raise ValueError(f"{what}: every column is constant over the {X.shape[0]} dataset(s): {constant}")
     return kept
+
+
+def check_representation(X: pd.DataFrame) -> pd.DataFrame:
+    """``X`` as float with its constant columns dropped, after checking it is numeric and finite.
+
+    Raises
+    ------
+    ValueError naming the columns holding NaN (or inf, or non-numeric values), or when every column
+    is constant.
+    """
+    _check_frame(X, "representation")
+    return _drop_constant(X.astype(np.float64), "representation")
 
 
 def standardize(X: pd.DataFrame) -> pd.DataFrame:

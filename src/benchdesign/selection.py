@@ -11,7 +11,8 @@ Greedy strategies build a prefix order once, ``<name>_order(X, pool, k_max, rng)
                      the pool rows; then, centroid by centroid in seeding order, the nearest
                      (Euclidean) pool row not chosen yet.
 * ``fafi_cosine``,   farthest-first traversal (Gonzalez): start at the pool row nearest the
-  ``fafi_euclidean`` pool mean, then repeatedly add the row maximising the distance to its
+  ``fafi_euclidean`` pool mean (``start="nearest"``) or farthest from it (``start="farthest"``, the
+                     paper's code), then repeatedly add the row maximising the distance to its
                      nearest selected row.
 * ``a_optimal``,     greedy optimal design on ``M(S) = X_S^T X_S + lam * I``: D adds the row
   ``d_optimal``      maximising ``log det M(S + x)``, A the row minimising ``trace M(S + x)^-1``.
@@ -31,6 +32,7 @@ from numpy.typing import ArrayLike, NDArray
 __all__ = [
     "STRATEGIES",
     "PREFIX_ORDERS",
+    "FAFI_STARTS",
     "kmeans",
     "random_order",
     "select_random",
@@ -47,6 +49,8 @@ __all__ = [
 ]
 
 IntArray = NDArray[np.intp]
+FAFI_STARTS = ("nearest", "farthest")
+"""Start rules of the farthest-first traversal (see :func:`farthest_first_order`)."""
 
 
 # ----------------------------------------------------------------------------- validation
@@ -268,57 +272,80 @@ def select_kmeans(
 
 
 def farthest_first_order(
-    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str = "cosine"
+    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str = "cosine", start: str = "nearest"
 ) -> IntArray:
-    """Farthest-first (Gonzalez) traversal of the pool rows.
+    """Farthest-first (Gonzalez) traversal of the pool rows (paper section 4.1, Appendix A).
 
-    Start: the pool row nearest the pool mean mu (cosine: largest cos(x, mu); euclidean:
-    smallest ||x - mu||).  Then repeatedly add the row maximising its distance to the nearest
-    selected row; cosine distance = 1 - cos(x, y), euclidean distance = ||x - y||.  Ties -> lowest
-    row index.  A zero row has cosine distance 1 to every other row and similarity 0 to mu.  If
-    the pool mean is numerically zero (||mu|| <= 1e-10 * max ||x||, e.g. a full z-scored pool),
-    the cosine start uses the mean of the unit-normalised rows instead (the cosine medoid).
-    Incremental nearest-distance updates: O(k_max * m * p).
+    Start (``start``): ``"nearest"`` takes the pool row nearest the pool mean mu (cosine: largest
+    cos(x, mu); euclidean: smallest ||x - mu||); ``"farthest"`` takes the row with the largest
+    ||x - mu|| for both metrics, as the paper's code does.  Then repeatedly add the row maximising
+    its distance to the nearest selected row; cosine distance = 1 - cos(x, y), euclidean distance =
+    ||x - y||.  Ties -> lowest row index.  A zero row has cosine distance 1 to every other row and
+    similarity 0 to mu.  If the pool mean is numerically zero (||mu|| <= 1e-10 * max ||x||, e.g. a
+    pool z-scored on itself), the cosine "nearest" start uses the mean of the unit-normalised rows
+    instead (the cosine medoid).  Incremental nearest-distance updates: O(k_max * m * p).
 
     Parameters
     ----------
-    X : (n, p) features.  pool : (m,) distinct row indices.  k_max : order length (1..m).
+    X : (n, p) features.
+    pool : (m,) distinct row indices.
+    k_max : order length (1..m).
     metric : "cosine" or "euclidean".
+    start : "nearest" or "farthest" (:data:`FAFI_STARTS`).
 
     Returns
     -------
     (k_max,) distinct row indices; every prefix is the farthest-first selection of that size.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [5.0, 0.0], [2.0, 0.0]])
+    >>> farthest_first_order(X, [0, 1, 2, 3], 3, "euclidean", start="farthest").tolist()
+    [2, 0, 3]
     """
-    return _farthest_first(X, pool, k_max, metric, "k_max")
+    return _farthest_first(X, pool, k_max, metric, start, "k_max")
 
 
-def _farthest_first(X: ArrayLike, pool: ArrayLike, k_max: int, metric: str, name: str) -> IntArray:
+def _start_row(Z: NDArray, U: NDArray | None, start: str) -> int:
+    """Row of Z where the traversal starts (U: unit-normalised rows for the cosine "nearest")."""
+    mu = Z.mean(axis=0)
+    if start == "farthest":
+        return int(np.argmax(np.einsum("ij,ij->i", Z - mu, Z - mu)))
+    if U is None:
+        return int(np.argmin(np.einsum("ij,ij->i", Z - mu, Z - mu)))
+    norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
+    if np.linalg.norm(mu) <= 1e-10 * norms.max():
+        mu = U.mean(axis=0)
+    return int(np.argmax(U @ mu))  # cos(x, mu) up to the positive factor 1/||mu||
+
+
+def _farthest_first(
+    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str, start: str, name: str
+) -> IntArray:
     if metric not in ("cosine", "euclidean"):
         raise ValueError(f"metric={metric!r} must be 'cosine' or 'euclidean'")
+    if start not in FAFI_STARTS:
+        raise ValueError(f"start={start!r} must be one of {FAFI_STARTS}")
     Xa, P, k_max = _prepare(X, pool, k_max, name)
     Z = Xa[P]
-    mu = Z.mean(axis=0)
     if metric == "cosine":
         norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
         U = np.divide(Z, norms[:, None], out=np.zeros_like(Z), where=norms[:, None] > 0)
-        if np.linalg.norm(mu) <= 1e-10 * norms.max():
-            mu = U.mean(axis=0)
-        start = int(np.argmax(U @ mu))  # cos(x, mu) up to the positive factor 1/||mu||
 
         def dist(i: int) -> NDArray:
             return 1.0 - U @ U[i]
 
     else:
-        start = int(np.argmin(np.einsum("ij,ij->i", Z - mu, Z - mu)))
+        U = None
 
         def dist(i: int) -> NDArray:
             diff = Z - Z[i]
             return np.einsum("ij,ij->i", diff, diff)  # squared: same argmax and ties
 
     order = np.empty(k_max, dtype=np.intp)
-    order[0] = start
-    nearest = dist(start)
-    nearest[start] = -np.inf
+    order[0] = _start_row(Z, U, start)
+    nearest = dist(order[0])
+    nearest[order[0]] = -np.inf
     for t in range(1, k_max):
         i = int(np.argmax(nearest))
         order[t] = i
@@ -328,31 +355,47 @@ def _farthest_first(X: ArrayLike, pool: ArrayLike, k_max: int, metric: str, name
 
 
 def fafi_cosine_order(
-    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
+    X: ArrayLike,
+    pool: ArrayLike,
+    k_max: int,
+    rng: np.random.Generator | None = None,
+    start: str = "nearest",
 ) -> IntArray:
     """Cosine farthest-first order (:func:`farthest_first_order`); ``rng`` is unused."""
-    return farthest_first_order(X, pool, k_max, "cosine")
+    return farthest_first_order(X, pool, k_max, "cosine", start)
 
 
 def fafi_euclidean_order(
-    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
+    X: ArrayLike,
+    pool: ArrayLike,
+    k_max: int,
+    rng: np.random.Generator | None = None,
+    start: str = "nearest",
 ) -> IntArray:
     """Euclidean farthest-first order (:func:`farthest_first_order`); ``rng`` is unused."""
-    return farthest_first_order(X, pool, k_max, "euclidean")
+    return farthest_first_order(X, pool, k_max, "euclidean", start)
 
 
 def select_fafi_cosine(
-    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
+    X: ArrayLike,
+    k: int,
+    pool: ArrayLike,
+    rng: np.random.Generator | None = None,
+    start: str = "nearest",
 ) -> IntArray:
     """First k rows of the cosine farthest-first order; ``rng`` is unused."""
-    return _farthest_first(X, pool, k, "cosine", "k")
+    return _farthest_first(X, pool, k, "cosine", start, "k")
 
 
 def select_fafi_euclidean(
-    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
+    X: ArrayLike,
+    k: int,
+    pool: ArrayLike,
+    rng: np.random.Generator | None = None,
+    start: str = "nearest",
 ) -> IntArray:
     """First k rows of the Euclidean farthest-first order; ``rng`` is unused."""
-    return _farthest_first(X, pool, k, "euclidean", "k")
+    return _farthest_first(X, pool, k, "euclidean", start, "k")
 
 
 # ----------------------------------------------------------------------------- optimal design

