@@ -20,7 +20,8 @@ Each (representation, dataset) is timed in this one process, calling `dataset_fe
 pipeline's per-dataset job does, with BLAS threads limited to the job's threads (1; --n-jobs for
 tsfresh). Not included: the job's interpreter start-up and imports (a few seconds per job), and
 MiniRocket's numba compilation, timed separately by a warm-up call (about 2 s when numba's on-disk
-cache is filled, about a minute when it is not). Prints the total per representation and writes one row per
+cache is filled, about a minute when it is not); the shared MiniRocket transform's fit is one row,
+`minirocket_fit`. Paper variants: --representations simple_paper summary_paper ... Prints the total per representation and writes one row per
 (representation, dataset) to --out.
 """
 from __future__ import annotations
@@ -38,7 +39,8 @@ from threadpoolctl import threadpool_limits
 from benchdesign.tsc_data import UCR112, available_datasets, load_checksums, locate_dataset, \
     materialise_dataset, read_ucr_tsv
 from benchdesign.tsc_features import DEFAULT_SETTINGS, REPRESENTATIONS, dataset_features, \
-    representation_options, resolve_settings
+    minirocket_fit_options, representation_names, representation_options, resolve_settings
+from benchdesign.tsc_minirocket import fit_minirocket, fit_sample, minirocket_features
 
 
 def main(argv=None) -> int:
@@ -46,7 +48,7 @@ def main(argv=None) -> int:
     parser.add_argument("--wheels", help="directory of downloaded wheels (default: none, aeon's data only)")
     parser.add_argument("--mirror", help="data mirror holding tsc/ucr/<name>/")
     parser.add_argument("--cache", help="where to write the .tsv files (default: a temporary folder)")
-    parser.add_argument("--representations", nargs="+", default=list(REPRESENTATIONS),
+    parser.add_argument("--representations", nargs="+", default=representation_names(paper=False),
                         choices=list(REPRESENTATIONS))
     parser.add_argument("--datasets", nargs="+", default=None, help="default: all of the 112 found")
     parser.add_argument("--max-series", type=int, default=DEFAULT_SETTINGS["max_series"])
@@ -88,19 +90,31 @@ def main(argv=None) -> int:
         print(f"raw data: {time.perf_counter() - start:.1f} s to copy, verify and read "
               f"{len(data)} datasets", flush=True)
 
+        rows = []
+        shared = None
         if "minirocket" in args.representations:
             warm = np.random.default_rng(0).standard_normal((10, 50))
             t0 = time.perf_counter()
-            dataset_features("minirocket", warm, ["a"] * 10, warm, ["a"] * 10, dataset="warmup")
+            minirocket_features(warm, fit_minirocket(warm, 84))
             print(f"minirocket warm-up (numba compilation or cache load): "
                   f"{time.perf_counter() - t0:.1f} s", flush=True)
+            fit = minirocket_fit_options(settings)
+            t0 = time.perf_counter()
+            sample = fit_sample({n: np.vstack([d[0], d[2]]) for n, d in data.items()}, fit["per_dataset"],
+                                fit["length"], fit["seed"])
+            shared = fit_minirocket(sample, fit["n_kernels"], random_state=fit["seed"])
+            rows.append(("minirocket_fit", "(pooled)", sample.shape[0], sample.shape[1], shared.n_features,
+                         time.perf_counter() - t0))
+            print(f"minirocket_fit  {rows[-1][-1]:9.1f} s for the shared transform ({sample.shape[0]} series)",
+                  flush=True)
 
-        rows = []
         for rep in args.representations:
             options = representation_options(rep, settings)
+            if rep == "minirocket":
+                options["minirocket_parameters"] = shared
             total = 0.0
             for name, (Xtr, ytr, Xte, yte) in data.items():
-                n_jobs = args.n_jobs if rep == "tsfresh" else 1
+                n_jobs = args.n_jobs if REPRESENTATIONS[rep].family == "tsfresh" else 1
                 t0 = time.perf_counter()
                 with threadpool_limits(limits=n_jobs):  # as the pipeline's job with `threads`
                     vec = dataset_features(rep, Xtr, ytr, Xte, yte, dataset=name, n_jobs=n_jobs,
@@ -121,14 +135,19 @@ def main(argv=None) -> int:
 
 def summarise_jobs(workdir: Path, out: str | None) -> int:
     """Per representation: jobs, summed wall and CPU time, slowest job and peak memory, from the
-    `benchmark:` files the rule tsc_dataset_features writes (one TSV per job, Snakemake's format)."""
+    `benchmark:` files the rules tsc_dataset_features and tsc_minirocket_fit write (one TSV per job,
+    Snakemake's format)."""
     files = sorted((workdir / "logs/benchmarks/tsc_dataset_features").glob("*/*.tsv"))
     if not files:
         print(f"no job measurements under {workdir}/logs/benchmarks/tsc_dataset_features", file=sys.stderr)
         return 2
-    jobs = pd.DataFrame([{"representation": f.parent.name, "dataset": f.stem,
+    jobs = [(f.parent.name, f.stem, f) for f in files]
+    fit = workdir / "logs/benchmarks/tsc_minirocket_fit.tsv"  # the shared MiniRocket transform's fit
+    if fit.is_file():
+        jobs.append(("minirocket_fit", "(pooled)", fit))
+    jobs = pd.DataFrame([{"representation": rep, "dataset": name,
                           **pd.read_csv(f, sep="\t").iloc[-1][["s", "cpu_time", "max_rss"]].to_dict()}
-                         for f in files])
+                         for rep, name, f in jobs])
     for rep, rows in jobs.groupby("representation", sort=False):
         slowest = rows.loc[rows["s"].idxmax()]
         print(f"{rep:12s} {rows['s'].sum():9.1f} s wall, {rows['cpu_time'].sum():9.1f} s CPU for {len(rows)} "

@@ -14,9 +14,13 @@ if not vectors:
 present = {str(v.index[0]) for v in vectors}
 order = [d for d in snakemake.params.order if d in present]
 matrix, dropped, imputed = gather_features(
-    vectors, order=order, max_missing_fraction=snakemake.params.max_missing_fraction)
+    vectors, order=order, max_missing_fraction=snakemake.params.max_missing_fraction,
+    column_filter=snakemake.params.column_filter)
 log.info("%s: %d datasets x %d features", snakemake.wildcards.representation, *matrix.shape)
-if dropped:
+if dropped and snakemake.params.column_filter == "paper":
+    log.info("dropped %d feature(s) with a NaN, an |x| > 1e9 or a single value (the paper's filter): "
+             "%s%s", len(dropped), ", ".join(map(str, dropped[:40])), ", ..." if len(dropped) > 40 else "")
+elif dropped:
     log.info("dropped %d feature(s) undefined for more than %.0f%% of the datasets: %s", len(dropped),
              100 * snakemake.params.max_missing_fraction, ", ".join(map(str, dropped)))
 if imputed:

@@ -6,7 +6,7 @@ from threadpoolctl import threadpool_limits
 
 from benchdesign.logs import start_log
 from benchdesign.tsc_data import read_ucr_tsv
-from benchdesign.tsc_features import dataset_features
+from benchdesign.tsc_features import REPRESENTATIONS, dataset_features
 from benchdesign.workflow_io import write_csv
 
 snakemake = globals()["snakemake"]
@@ -17,10 +17,16 @@ X_train, y_train = read_ucr_tsv(snakemake.input.train)
 X_test, y_test = read_ucr_tsv(snakemake.input.test)
 log.info("%s %s: train %s, test %s, options %s", name, representation, X_train.shape, X_test.shape,
          options)
+if "transform" in snakemake.input.keys():
+    from benchdesign.tsc_minirocket import load_parameters
+
+    options["minirocket_parameters"] = load_parameters(snakemake.input.transform)
+    log.info("shared MiniRocket transform %s", snakemake.input.transform)
+family = REPRESENTATIONS[representation].family
 start = time.perf_counter()
 with threadpool_limits(limits=snakemake.threads):  # BLAS/OpenMP threads = the job's threads
     vector = dataset_features(representation, X_train, y_train, X_test, y_test, dataset=name,
-                              n_jobs=snakemake.threads if representation == "tsfresh" else 1,
+                              n_jobs=snakemake.threads if family in ("tsfresh", "minirocket") else 1,
                               **options)
 log.info("%d features in %.2f s (%d undefined)", vector.size, time.perf_counter() - start,
          int(vector.isna().sum()))

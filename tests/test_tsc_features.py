@@ -27,7 +27,8 @@ from benchdesign.tsc_features import (
     dataset_rng,
     gather_features,
     landmarking_features,
-    minirocket_series_features,
+    minirocket_fit_options,
+    representation_names,
     representation_options,
     resolve_settings,
     simple_features,
@@ -158,17 +159,6 @@ def test_tsfresh_minimal_matches_numpy(walks):
         tsfresh_series_features(walks[:2], "huge")
 
 
-@needs_aeon
-def test_minirocket_shape_range_and_determinism(walks):
-    F = minirocket_series_features(walks, random_state=1)
-    assert F.shape == (12, 9996)
-    assert ((F.to_numpy() >= 0) & (F.to_numpy() <= 1)).all()  # proportions of positive values
-    G = minirocket_series_features(walks, random_state=1)
-    pd.testing.assert_frame_equal(F, G)
-    with pytest.raises(ValueError, match="length >= 9"):
-        minirocket_series_features(walks[:, :8])
-
-
 # ------------------------------------------------------------------------------- landmarking
 
 def test_landmarking_on_a_perfectly_separable_set_is_error_free():
@@ -250,6 +240,25 @@ def test_dataset_features_validates(walks):
         dataset_features("summary", walks, y, walks[:, :10], y)
     with pytest.raises(ValueError, match="labels"):
         dataset_features("summary", walks, y[:3], walks, y)
+    with pytest.raises(ValueError, match="shared transform"):
+        dataset_features("minirocket", walks, y, walks, y)
+
+
+def test_average_keeps_infinities_only_when_asked():
+    F = pd.DataFrame({"a": [1.0, np.inf, np.nan], "b": [1.0, 2.0, np.nan], "c": [np.nan] * 3})
+    pd.testing.assert_series_equal(average_series_features(F, keep_infinite=True), F.mean(axis=0))
+    np.testing.assert_allclose(average_series_features(F).to_numpy(), [1.0, 1.5, np.nan])
+
+
+def test_gather_with_the_paper_filter_drops_instead_of_imputing():
+    v1 = pd.Series({"ok": 1.0, "gap": np.nan, "huge": 2e9, "same": 3.0, "inf": np.inf}, name="D1")
+    v2 = pd.Series({"ok": 2.0, "gap": 1.0, "huge": 1.0, "same": 3.0, "inf": 1.0}, name="D2")
+    v3 = pd.Series({"ok": 4.0, "gap": 1.0, "huge": -1.0, "same": 3.0, "inf": 2.0, "only": 1.0}, name="D3")
+    matrix, dropped, imputed = gather_features([v1, v2, v3], column_filter="paper")
+    assert matrix.columns.tolist() == ["ok"] and matrix["ok"].tolist() == [1.0, 2.0, 4.0]
+    assert dropped == ["gap", "huge", "same", "inf", "only"] and imputed == {}
+    with pytest.raises(ValueError, match="column_filter"):
+        gather_features([v1], column_filter="drop")
 
 
 def test_gather_drops_imputes_and_orders():
@@ -283,14 +292,31 @@ def test_settings_and_options():
     assert representation_options("tsfresh", s) == {"max_series": 100, "seed": 9, "tsfresh_parameters": "efficient"}
     own_cap_off = resolve_settings({"max_series": 50, "tsfresh_max_series": None}, seed=9)
     assert representation_options("tsfresh", own_cap_off)["max_series"] == 50
-    assert set(REPRESENTATIONS) == {"simple", "catch22", "tsfresh", "summary", "minirocket",
-                                    "landmarking"}
+    assert representation_names(paper=False) == ["simple", "catch22", "tsfresh", "summary",
+                                                  "minirocket", "landmarking"]
+    assert representation_names(paper=True) == [f"{f}_paper" for f in ("simple", "catch22", "tsfresh",
+                                                                        "summary", "landmarking")]
+    assert all(REPRESENTATIONS[n].family == n.removesuffix("_paper") for n in REPRESENTATIONS)
+    # the paper variants: every series unless capped; comprehensive tsfresh its own cap
+    assert representation_options("summary_paper", s) == {"max_series": None, "seed": 9}
+    assert representation_options("tsfresh_paper", s) == {"max_series": 10, "seed": 9}
+    assert representation_options("landmarking_paper", s) == {"max_series": 100, "seed": 9}
+    paper_cap = resolve_settings({"paper_max_series": 30, "tsfresh_paper_max_series": None}, seed=9)
+    assert representation_options("tsfresh_paper", paper_cap)["max_series"] == 30
+    assert representation_options("simple_paper", s) == {}
+    assert [n for n, r in REPRESENTATIONS.items() if r.column_filter == "paper"] == ["tsfresh_paper"]
+    # MiniRocket's per-dataset job depends on the sample and seed; the transform on the fit options
+    assert representation_options("minirocket", s) == {"max_series": 50, "seed": 9}
+    assert minirocket_fit_options(s) == {"per_dataset": 50, "length": 512, "n_kernels": 10_000, "seed": 9}
+    with pytest.raises(ValueError, match="unknown representation"):
+        representation_options("wavelets", s)
 
 
 # ---------------------------------------------------------------------------- workflow test
 
 WORKFLOW_DATASETS = ["ArrowHead", "GunPoint", "ItalyPowerDemand", "Rock"]  # Rock: in no offline source
-WORKFLOW_REPRESENTATIONS = ["simple", "summary", "catch22", "tsfresh", "landmarking"]
+WORKFLOW_REPRESENTATIONS = ["simple", "summary", "catch22", "tsfresh", "landmarking", "minirocket",
+                            "simple_paper", "summary_paper", "tsfresh_paper"]
 
 
 @pytest.mark.workflow
@@ -308,7 +334,9 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     (tmp_path / "config.yaml").write_text(
         "seed: 5\nmirror: null\nallow_download: false\n"
         f"features:\n  tsc:\n    datasets: {WORKFLOW_DATASETS}\n    max_series: 60\n"
-        "    landmarking_bootstrap: 4\n    tsfresh_parameters: minimal\n    tsfresh_threads: 1\n")
+        "    landmarking_bootstrap: 4\n    tsfresh_parameters: minimal\n    tsfresh_threads: 1\n"
+        "    minirocket_fit_series: 20\n    minirocket_kernels: 840\n    minirocket_length: 128\n"
+        "    paper_max_series: 40\n    tsfresh_paper_max_series: 2\n")
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     command = [sys.executable, "-m", "snakemake", "--cores", "2", "--directory", str(tmp_path),
                "--snakefile", str(tmp_path / "Snakefile")]
@@ -335,15 +363,31 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     from benchdesign.tsc_data import read_ucr_ts
 
     aeon_data = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
-    settings = resolve_settings({"max_series": 60, "landmarking_bootstrap": 4}, seed=5)
-    for rep in ("summary", "landmarking"):
+    from benchdesign.tsc_minirocket import fit_minirocket, fit_sample, load_parameters
+
+    settings = resolve_settings({"max_series": 60, "landmarking_bootstrap": 4, "paper_max_series": 40,
+                                 "minirocket_fit_series": 20, "minirocket_kernels": 840,
+                                 "minirocket_length": 128}, seed=5)
+    raw = {d: [read_ucr_ts(aeon_data / d / f"{d}_{s}.ts") for s in ("TRAIN", "TEST")] for d in present}
+    # one MiniRocket transform, fitted on 20 series of each available dataset, used by every job
+    shared = load_parameters(out / "minirocket_transform.npz")
+    fit = fit_minirocket(fit_sample({d: np.vstack([a[0], b[0]]) for d, (a, b) in raw.items()}, 20, 128, 5),
+                         840, random_state=5)
+    np.testing.assert_array_equal(shared.biases, fit.biases)
+    np.testing.assert_array_equal(shared.dilations, fit.dilations)
+    for d in present:
+        assert "shared MiniRocket transform" in (
+            tmp_path / "logs/features/tsc_dataset_features/minirocket" / f"{d}.log").read_text()
+    for rep in ("summary", "landmarking", "minirocket", "summary_paper"):
         M = pd.read_csv(out / f"{rep}.csv", index_col=0)
-        Xtr, ytr = read_ucr_ts(aeon_data / "GunPoint" / "GunPoint_TRAIN.ts")
-        Xte, yte = read_ucr_ts(aeon_data / "GunPoint" / "GunPoint_TEST.ts")
-        direct = dataset_features(rep, Xtr, ytr, Xte, yte, dataset="GunPoint",
-                                  **representation_options(rep, settings))
-        np.testing.assert_allclose(M.loc["GunPoint", direct.index].to_numpy(), direct.to_numpy(),
-                                   rtol=1e-8)
+        for d in ("GunPoint", "ItalyPowerDemand"):
+            (Xtr, ytr), (Xte, yte) = raw[d]
+            direct = dataset_features(rep, Xtr, ytr, Xte, yte, dataset=d, minirocket_parameters=shared,
+                                      **representation_options(rep, settings))
+            np.testing.assert_allclose(M.loc[d, direct.index].to_numpy(), direct.to_numpy(), rtol=1e-8)
+    # the paper's tsfresh filter leaves no undefined, huge or constant column
+    T = pd.read_csv(out / "tsfresh_paper.csv", index_col=0)
+    assert T.shape[1] > 100 and (T.nunique() > 1).all() and (T.abs() <= 1e9).all().all()
     raw = tmp_path / "resources" / "tsc_raw" / "GunPoint" / "GunPoint_TEST.tsv"
     assert raw.is_file()
     log = (tmp_path / "logs" / "features" / "tsc_available.log").read_text()
@@ -355,6 +399,6 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     assert summary.returncode == 0, summary.stderr[-3000:]
     jobs = pd.read_csv(tmp_path / "jobs.csv")
     assert sorted(zip(jobs["representation"], jobs["dataset"])) == sorted(
-        (r, d) for r in WORKFLOW_REPRESENTATIONS for d in present)
+        [(r, d) for r in WORKFLOW_REPRESENTATIONS for d in present] + [("minirocket_fit", "(pooled)")])
     assert (jobs["s"] > 0).all() and (jobs["max_rss"] > 0).all()
     assert "for 3 datasets" in summary.stdout and f"for {len(jobs)} jobs" in summary.stdout

@@ -6,6 +6,7 @@ from typing import Any
 
 from benchdesign.protocol import strategy_options
 from benchdesign.selection import STRATEGIES
+from benchdesign.tsc_features import REPRESENTATIONS as TSC_REPRESENTATIONS
 
 DOMAIN_NAMES = ("tsc", "recsys", "nlp")
 PROTOCOL_DEFAULTS: dict[str, Any] = {
@@ -21,13 +22,13 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "standardize": "all",
 }
 DOMAIN_REPRESENTATIONS = {
-    "tsc": ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking", "oracle"),
+    "tsc": (*TSC_REPRESENTATIONS, "oracle"),
     "recsys": ("interaction", "oracle"),
     "nlp": ("description", "metadata", "oracle"),
 }
 # Representations computed by the feature rules into results/features/<domain>/<name>.csv.
 FEATURE_REPRESENTATIONS = {
-    "tsc": ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking"),
+    "tsc": tuple(TSC_REPRESENTATIONS),
     "nlp": ("description",),
 }
 SYNTHETIC_KEYS = (

