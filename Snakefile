@@ -1,5 +1,7 @@
 # benchdesign: regenerate the tables and figures of the rank-preserving dataset-selection paper.
 # Run: snakemake --cores N [--config mirror=DIR]; see README.md.
+import sys
+
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -26,6 +28,12 @@ if config.get("splitting"):
 
     include: "workflow/rules/splitting.smk"
 
+
+onerror:
+    # The console otherwise shows only "CalledProcessError ... check log": show each failed job's log tail.
+    from benchdesign.preflight import failed_job_logs
+
+    print(failed_job_logs(log), file=sys.stderr)
 
 
 rule all:

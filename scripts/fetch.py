@@ -1,7 +1,12 @@
 """Materialise one input file (mirror, else package data, else URL) and verify its sha256."""
 
+from pathlib import Path
+
+from benchdesign.config import untracked
 from benchdesign.data.sources import fetch
+from benchdesign.files import cached_sha256
 from benchdesign.logs import start_log
+from benchdesign.preflight import CHECKS_DIR
 from benchdesign.workflow_io import source_file_from_dict
 
 snakemake = globals()["snakemake"]
@@ -10,8 +15,11 @@ entry = source_file_from_dict(snakemake.params.entry)
 used = fetch(
     entry,
     snakemake.output[0],
-    mirror=snakemake.config.get("mirror"),
-    allow_download=snakemake.config.get("allow_download", True),
+    mirror=untracked(snakemake.config, "mirror"),
+    allow_download=untracked(snakemake.config, "allow_download") is not False,
     log=log.info,
 )
 log.info("%s: taken from the %s source", entry.path, used)
+# Record its hash, so jobs reading it later notice a change (benchdesign.preflight.verify_cached).
+cache = snakemake.output[0][: -len(entry.path)]
+cached_sha256(snakemake.output[0], Path(cache) / CHECKS_DIR / "sha256")

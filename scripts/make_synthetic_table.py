@@ -5,6 +5,7 @@ from pathlib import Path
 from benchdesign.aggregate import table4, table4_markdown
 from benchdesign.logs import start_log
 from benchdesign.plotting import plot_synthetic, save_figure
+from benchdesign.synthetic import seeds_note
 from benchdesign.workflow_io import read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
@@ -12,6 +13,6 @@ log = start_log(snakemake.log[0])
 per_seed = read_trials(snakemake.input)
 table = table4(per_seed)
 write_csv(table, snakemake.output.table)
-write_text(table4_markdown(table), snakemake.output.markdown)
+write_text(table4_markdown(table) + "\n" + seeds_note(per_seed), snakemake.output.markdown)
 save_figure(plot_synthetic(table), Path(snakemake.output.png).with_suffix(""))
-log.info("table 4: %d rows", len(table))
+log.info("table 4: %d rows; %s", len(table), seeds_note(per_seed).strip())

@@ -10,20 +10,19 @@ from benchdesign.workflow_io import write_csv
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
 wc = snakemake.wildcards
-section = snakemake.config["synthetic"]
 protocol = snakemake.params.protocol
 settings = SyntheticSettings(**snakemake.params.settings)
 frames = []
-for seed in range(section["n_seeds"]):
+for seed in range(protocol["n_seeds"]):
     trials = seed_trials(
         wc.regime, wc.strategy, snakemake.params.seed + seed, settings,
-        protocol["ks"], section["trials_per_seed"], protocol["alpha"], protocol["options"],
+        protocol["ks"], protocol["trials_per_seed"], protocol["alpha"], protocol["options"],
     )
     trials = trials.assign(domain="synthetic", variation="dataset_pool",
                            strategy=wc.strategy, representation=wc.regime)
     auc = trial_auc(trials).groupby("metric", as_index=False)["auc"].mean()
     frames.append(auc.assign(regime=wc.regime, strategy=wc.strategy, seed=seed))
     if (seed + 1) % 10 == 0:
-        log.info("%s/%s: %d of %d seeds done", wc.regime, wc.strategy, seed + 1, section["n_seeds"])
+        log.info("%s/%s: %d of %d seeds done", wc.regime, wc.strategy, seed + 1, protocol["n_seeds"])
 result = pd.concat(frames)[["regime", "strategy", "seed", "metric", "auc"]]
 write_csv(result, snakemake.output[0])

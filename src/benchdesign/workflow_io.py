@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from benchdesign.files import read_csv, write_atomic
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
+from benchdesign.preflight import verify_cached
 from benchdesign.representations import check_same_datasets
 
 
@@ -19,28 +19,19 @@ def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray
     """Representation rows in the order of ``datasets``; a zero column when ``path`` is None."""
     if path is None:
         return np.zeros((len(datasets), 1))
-    frame = pd.read_csv(path, index_col=0)
+    frame = read_csv(path, "representation", sep=",", index_col=0)
     check_same_datasets(frame.index, pd.Index(datasets), f"representation {path} vs ranks")
     return frame.loc[list(datasets)].to_numpy(dtype=float)
 
 
 def write_bytes(data: bytes, path: str | Path) -> None:
-    """Write ``data`` atomically (temporary file in the same folder, then rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``data`` atomically (:func:`benchdesign.files.write_atomic`: umask mode, or the old file's)."""
+    write_atomic(path, data)
 
 
 def write_text(text: str, path: str | Path) -> None:
     """Write ``text`` (UTF-8) atomically."""
-    write_bytes(text.encode("utf-8"), path)
+    write_atomic(path, text)
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False, sep: str = ",") -> None:
@@ -53,7 +44,7 @@ def read_trials(paths: Sequence[str]) -> pd.DataFrame:
     """Concatenate trial (or per-seed AUC) CSV files."""
     if len(paths) == 0:
         raise ValueError("no trial files to read")
-    return pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+    return pd.concat([read_csv(path, "trial file", sep=",") for path in paths], ignore_index=True)
 
 
 def source_file_to_dict(entry: SourceFile) -> dict:
@@ -76,11 +67,13 @@ def source_file_from_dict(entry: dict) -> SourceFile:
 
 
 def cached_inputs(paths: Sequence[str], cache: str = "resources/data") -> dict[str, str]:
-    """Map manifest paths to their local copies ``<cache>/<manifest path>``."""
+    """Map manifest paths to their local copies ``<cache>/<manifest path>``, each checked to be unchanged
+    since the workflow verified it (:func:`benchdesign.preflight.verify_cached`)."""
     prefix = cache.rstrip("/") + "/"
     out = {}
     for path in paths:
         if not str(path).startswith(prefix):
             raise ValueError(f"input {path!r} is not under the data cache {cache!r}")
         out[str(path)[len(prefix):]] = str(path)
+    verify_cached(list(out.values()), cache)
     return out

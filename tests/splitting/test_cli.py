@@ -126,7 +126,7 @@ def test_2d_split_and_unknown_ids(fixtures, tmp_path, capsys):
     args2[args2.index(str(fixtures / "interactions.csv"))] = str(bad)
     args2[-1] = str(out2)
     code, err = run(args2, capsys)
-    assert code == 2 and "ids in column 'id_b' are not in the entity table: p99" in err
+    assert code == 2 and "ids in column 'id_b' are not in the side-b (--input-b) entity table: p99" in err
     assert not out2.exists()
 
 

@@ -5,6 +5,7 @@ from benchdesign.config import (
     domain_protocol,
     feature_representations,
     enabled_domains,
+    synthetic_protocol,
     synthetic_settings,
     trial_combinations,
     trial_settings,
@@ -19,6 +20,7 @@ from benchdesign.molexp.workflow import (
     mol_settings,
     split_options,
 )
+from benchdesign.preflight import check_cached_files, check_protocol_against_data, domain_facts
 from benchdesign.workflow_io import source_file_to_dict
 
 
@@ -28,6 +30,19 @@ MANIFEST = load_manifest(workflow.source_path("../../data/sources.yaml"))
 DOMAINS = enabled_domains(config)
 DATA_CACHE = "resources/data"
 MOL = mol_settings(config)
+# Before any job: cached inputs still have their checksums, and the protocol fits each domain's data
+# (number of datasets, model names) wherever those data are at hand (cache or mirror).
+check_cached_files(MANIFEST.values(), DATA_CACHE)
+for _domain in DOMAINS:
+    _facts = domain_facts(_domain, [MANIFEST[p] for p in domain_source_paths(_domain, MANIFEST)], DATA_CACHE,
+                          config["mirror"])
+    if _facts is not None:
+        check_protocol_against_data(config, _domain, domain_protocol(config, _domain), _facts)
+if config["synthetic"]["enabled"]:  # dataset-pool trials on synthetic.n_datasets datasets
+    check_protocol_against_data(
+        config, "synthetic", {**domain_protocol(config, None), "variations": ["dataset_pool"]},
+        {"datasets": range(config["synthetic"]["n_datasets"]), "models": range(config["synthetic"]["n_models"])},
+    )
 
 
 wildcard_constraints:

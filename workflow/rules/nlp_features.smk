@@ -1,9 +1,9 @@
 # NLP (MTEB) `description` representation (paper section 5.2): hand-written structured task
-# descriptions (data/nlp_task_descriptions.yaml) rendered with a fixed template and embedded.
+# descriptions (benchdesign/data/nlp_task_descriptions.yaml, package data) rendered with a fixed template and embedded.
 # Settings: `features: nlp:` of the config (defaults: benchdesign.nlp_descriptions.DEFAULT_SETTINGS).
 import os
 
-from benchdesign.nlp_descriptions import DEFAULT_SETTINGS as NLP_FEATURE_DEFAULTS
+from benchdesign.nlp_descriptions import DEFAULT_SETTINGS as NLP_FEATURE_DEFAULTS, default_descriptions_path
 
 NLP_FEATURES = {**NLP_FEATURE_DEFAULTS, **((config.get("features") or {}).get("nlp") or {})}
 if NLP_FEATURES["seed"] is None:
@@ -14,10 +14,8 @@ rule nlp_description_features:
     """Embedding of every task description: TF-IDF + truncated SVD (offline default) or a Hugging
     Face encoder (mean pooling over non-padding tokens), rows l2-normalised."""
     input:
-        # a stable local path (workflow.source_path changes between invocations)
-        descriptions=os.path.normpath(
-            os.path.join(str(workflow.current_basedir), "../../data/nlp_task_descriptions.yaml")
-        ),
+        # shipped inside the package (a stable local path; workflow.source_path changes between invocations)
+        descriptions=str(default_descriptions_path()),
     output:
         "results/features/nlp/description.csv",
     params:

@@ -1,8 +1,13 @@
 # Leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2) of one dataset.
-# Config: the flat `splitting:` block (see config/splitting.yaml); optional keys fall back to the
-# defaults below. Output: results/splitting/<name>.tsv with columns id, split, reason (plus fold
-# 0..k-1 when `folds: k` asks for k-fold CV), and a JSON report (solver status, leakage, fold sizes,
-# certificate).
+# Config: the flat `splitting:` block (see config/splitting.yaml); its keys and defaults are in the
+# config schema (workflow/schemas/config.schema.yaml), which also rejects unknown keys. Output:
+# results/splitting/<name>.tsv with columns id, split, reason (plus fold 0..k-1 when `folds: k` asks
+# for k-fold CV), and a JSON report (solver status, leakage, fold sizes, certificate).
+
+from snakemake.utils import validate
+
+# Fills the block's defaults and rejects unknown keys also when this file is included on its own.
+validate(config, "../schemas/config.schema.yaml")
 
 
 rule split_dataset:
@@ -13,7 +18,7 @@ rule split_dataset:
             lambda wildcards: {
                 ("table" if key == "input" else key): config["splitting"][key]
                 for key in ("input", "interactions", "input_b", "matrix", "matrix_b")
-                if config["splitting"].get(key)
+                if config["splitting"][key]
             }
         ),
     output:
@@ -22,51 +27,52 @@ rule split_dataset:
     log:
         f"logs/splitting/{config['splitting']['name']}.log",
     params:
-        task=config["splitting"].get("task", "S1"),
-        id_col=config["splitting"].get("id_col"),
-        smiles_col=config["splitting"].get("smiles_col"),
-        sequence_col=config["splitting"].get("sequence_col"),
-        feature_cols=config["splitting"].get("feature_cols", []),
-        matrix_kind=config["splitting"].get("matrix_kind", "similarity"),
-        metric=config["splitting"].get("metric", "cosine"),
-        class_cols=config["splitting"].get("class_cols", []),
-        drop_invalid=config["splitting"].get("drop_invalid", False),
-        fractions=config["splitting"].get("fractions", [0.8, 0.2]),
-        names=config["splitting"].get("names", ["train", "test"]),
-        folds=config["splitting"].get("folds"),
-        max_similarity=config["splitting"].get("max_similarity"),
-        threshold_action=config["splitting"].get("threshold_action", "drop"),
-        certificate_seeds=config["splitting"].get("certificate_seeds", 3),
-        sequence_similarity=config["splitting"].get("sequence_similarity", "kmer"),
-        clusters=config["splitting"].get("clusters", 50),
-        micro_clusters=config["splitting"].get("micro_clusters", 1000),
-        epsilon=config["splitting"].get("epsilon", 0.1),
-        delta=config["splitting"].get("delta", 0.1),
-        linkage=config["splitting"].get("linkage", "average"),
-        solver=config["splitting"].get("solver", "HIGHS"),
-        time_limit=config["splitting"].get("time_limit", 10),
-        node_limit=config["splitting"].get("node_limit"),
-        mip_gap=config["splitting"].get("mip_gap", 0.01),
-        seed=config["splitting"].get("seed", 0),
-        refine=config["splitting"].get("refine", True),
-        fp_bits=config["splitting"].get("fp_bits", 1024),
-        fp_radius=config["splitting"].get("fp_radius", 2),
-        kmer=config["splitting"].get("kmer", 3),
-        inter_a_col=config["splitting"].get("inter_a_col", "id_a"),
-        inter_b_col=config["splitting"].get("inter_b_col", "id_b"),
-        inter_id_col=config["splitting"].get("inter_id_col"),
-        side=config["splitting"].get("side", "a"),
-        id_col_b=config["splitting"].get("id_col_b"),
-        smiles_col_b=config["splitting"].get("smiles_col_b"),
-        sequence_col_b=config["splitting"].get("sequence_col_b"),
-        feature_cols_b=config["splitting"].get("feature_cols_b", []),
-        matrix_kind_b=config["splitting"].get("matrix_kind_b", "similarity"),
-        metric_b=config["splitting"].get("metric_b", "cosine"),
-        class_cols_b=config["splitting"].get("class_cols_b", []),
-    threads: config["splitting"].get("threads", 2)
+        task=config["splitting"]["task"],
+        id_col=config["splitting"]["id_col"],
+        smiles_col=config["splitting"]["smiles_col"],
+        sequence_col=config["splitting"]["sequence_col"],
+        feature_cols=config["splitting"]["feature_cols"],
+        matrix_kind=config["splitting"]["matrix_kind"],
+        metric=config["splitting"]["metric"],
+        class_cols=config["splitting"]["class_cols"],
+        drop_invalid=config["splitting"]["drop_invalid"],
+        fractions=config["splitting"]["fractions"],
+        names=config["splitting"]["names"],
+        folds=config["splitting"]["folds"],
+        max_similarity=config["splitting"]["max_similarity"],
+        threshold_action=config["splitting"]["threshold_action"],
+        certificate_seeds=config["splitting"]["certificate_seeds"],
+        sequence_similarity=config["splitting"]["sequence_similarity"],
+        clusters=config["splitting"]["clusters"],
+        micro_clusters=config["splitting"]["micro_clusters"],
+        epsilon=config["splitting"]["epsilon"],
+        delta=config["splitting"]["delta"],
+        linkage=config["splitting"]["linkage"],
+        solver=config["splitting"]["solver"],
+        time_limit=config["splitting"]["time_limit"],
+        node_limit=config["splitting"]["node_limit"],
+        mip_gap=config["splitting"]["mip_gap"],
+        seed=config["splitting"]["seed"],
+        refine=config["splitting"]["refine"],
+        fp_bits=config["splitting"]["fp_bits"],
+        fp_radius=config["splitting"]["fp_radius"],
+        kmer=config["splitting"]["kmer"],
+        inter_a_col=config["splitting"]["inter_a_col"],
+        inter_b_col=config["splitting"]["inter_b_col"],
+        inter_id_col=config["splitting"]["inter_id_col"],
+        side=config["splitting"]["side"],
+        id_col_b=config["splitting"]["id_col_b"],
+        smiles_col_b=config["splitting"]["smiles_col_b"],
+        sequence_col_b=config["splitting"]["sequence_col_b"],
+        feature_cols_b=config["splitting"]["feature_cols_b"],
+        matrix_kind_b=config["splitting"]["matrix_kind_b"],
+        metric_b=config["splitting"]["metric_b"],
+        class_cols_b=config["splitting"]["class_cols_b"],
+        sep=config["splitting"]["sep"],
+    threads: config["splitting"]["threads"]
     resources:
-        mem_mb=config["splitting"].get("mem_mb", 4000),
-        runtime=config["splitting"].get("runtime", 30),
+        mem_mb=config["splitting"]["mem_mb"],
+        runtime=config["splitting"]["runtime"],
     conda:
         "../envs/benchdesign.yaml"
     script:

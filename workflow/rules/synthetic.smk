@@ -4,7 +4,7 @@ rule synthetic_trials:
         "results/synthetic/{regime}/{strategy}.csv",
     params:
         settings=synthetic_settings(config),
-        protocol=lambda wc: domain_protocol(config, None),
+        protocol=synthetic_protocol(config),
         seed=config["seed"],
     log:
         "logs/synthetic/{regime}_{strategy}.log",

@@ -5,16 +5,14 @@
 # Settings: `features: tsc:` of the config (defaults: benchdesign.tsc_features.DEFAULT_SETTINGS).
 import os
 
-from benchdesign.tsc_data import UCR112, load_checksums, read_available
+from benchdesign.tsc_data import UCR112, default_checksums_path, load_checksums, read_available
 from benchdesign.tsc_features import REPRESENTATIONS, minirocket_fit_options
 from benchdesign.tsc_features import representation_options, resolve_settings
 
 TSC_FEATURES = resolve_settings((config.get("features") or {}).get("tsc"), config.get("seed", 0))
 TSC_DATASETS = list(TSC_FEATURES["datasets"] or UCR112)
-# A stable local path (workflow.source_path would change between invocations and rerun everything).
-TSC_CHECKSUMS = os.path.normpath(
-    os.path.join(str(workflow.current_basedir), "../../data/ucr_tsv_sha256.csv")
-)
+# Shipped inside the package: a stable local path (workflow.source_path would change between invocations).
+TSC_CHECKSUMS = str(default_checksums_path())
 TSC_CHECKSUM_ROWS = load_checksums(TSC_CHECKSUMS).groupby("dataset")
 TSC_REPRESENTATION_REGEX = "|".join(REPRESENTATIONS)
 TSC_MINIROCKET = "results/features/tsc/minirocket_transform.npz"

@@ -18,7 +18,6 @@ import logging
 import os
 import re
 import tarfile
-import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable
 
 import yaml
+
+from benchdesign.files import atomic_writer, hash_stream, sha256_file  # noqa: F401 (sha256_file re-exported)
 
 __all__ = [
     "ArchiveMember",
@@ -41,7 +42,6 @@ __all__ = [
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _GIT_BLOB = re.compile(r"^[0-9a-f]{7,40}$")
-_CHUNK = 1 << 20
 _log = logging.getLogger(__name__)
 
 
@@ -122,7 +122,12 @@ def _file_checksum(entry: dict, where: str) -> tuple[str | None, str | None]:
 
 def git_blob_id(path: str | os.PathLike) -> str:
     """Git's object id of a file's bytes: sha1 of ``b"blob <size>\\0"`` followed by the bytes."""
-    return _hash_file(hashlib.sha1(f"blob {os.path.getsize(path)}\0".encode()), path)
+    with open(path, "rb") as fh:
+        return _git_blob_of(fh, os.path.getsize(path))
+
+
+def _git_blob_of(stream: BinaryIO, size: int) -> str:
+    return hash_stream(stream, hashlib.sha1(f"blob {size}\0".encode()))
 
 
 def _check_relpath(value, where: str) -> str:
@@ -207,19 +212,6 @@ def files_of(manifest: dict[str, SourceFile], source: str) -> list[SourceFile]:
 
 # ------------------------------------------------------------------------------------------ fetch
 
-def _hash_file(h, path: str | os.PathLike) -> str:
-    """Hex digest of ``h`` updated with a file's bytes, read in chunks."""
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(_CHUNK), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def sha256_file(path: str | os.PathLike) -> str:
-    """Hex sha256 of a file, read in chunks."""
-    return _hash_file(hashlib.sha256(), path)
-
-
 def _package_file(pkg: PackageFile) -> tuple[Path | None, str]:
     """Locate the package copy without importing the package; returns (path or None, why not)."""
     try:
@@ -243,22 +235,15 @@ def _copy_verified(stream: BinaryIO, entry: SourceFile, dest: Path, expected: st
                    origin_kind: str) -> None:
     """Stream into a temporary file next to ``dest``, check its sha256 (``expected``; None: the entry's git
     blob id), then move it into place."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    tmp = Path(tmp_name)
-    try:
-        h = hashlib.sha256()
-        with os.fdopen(fd, "wb") as out:
-            for chunk in iter(lambda: stream.read(_CHUNK), b""):
-                h.update(chunk)
-                out.write(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        got = h.hexdigest()
+    with atomic_writer(dest) as out:
+        got = hash_stream(stream, sink=out.write)
+        out.flush()
         if expected is not None:
             mismatch = "" if got == expected else f"expected sha256 {expected}, got {got}"
         else:
-            blob = git_blob_id(tmp)
+            size = out.tell()
+            out.seek(0)
+            blob = _git_blob_of(out, size)
             mismatch = ("" if blob.startswith(entry.git_blob) else
                         f"expected a git blob id starting {entry.git_blob}, got {blob} (sha256 {got})")
         if mismatch:
@@ -266,10 +251,6 @@ def _copy_verified(stream: BinaryIO, entry: SourceFile, dest: Path, expected: st
                 f"checksum mismatch for {entry.path} (source {entry.source}) obtained from "
                 f"{origin_kind} {origin}: {mismatch}; nothing was written to {dest}"
             )
-        os.replace(tmp, dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def fetch(entry: SourceFile, dest: str | os.PathLike, mirror: str | os.PathLike | None = None,

@@ -16,11 +16,12 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
-from benchdesign.splitting.leakage import encode_folds, leakage_summary, max_train_similarity
+from benchdesign.splitting.leakage import UNASSIGNED_LABELS, encode_folds, leakage_summary, max_train_similarity
 from benchdesign.splitting.tasks import EntitySet
 
 __all__ = [
     "DEFAULT_QUANTILES",
+    "check_fold_names",
     "fold_labels_for_entities",
     "max_similarity_stats",
     "evaluate_split",
@@ -63,6 +64,30 @@ def fold_labels_for_entities(
     return labels, int(len(ids) - len(sid))
 
 
+def check_fold_names(split_labels: Sequence[object], folds: Sequence[str] | None = None) -> None:
+    """Refuse fold labels outside ``folds`` (when given), or differing only in case / spaces (when not).
+
+    Unassigned labels (:data:`~benchdesign.splitting.leakage.UNASSIGNED_LABELS`, missing) are always allowed.
+    """
+    labels = pd.Series(split_labels, dtype=object)
+    assigned = labels[~labels.isna()].astype(str)
+    assigned = assigned[~assigned.str.strip().str.lower().isin(UNASSIGNED_LABELS)]
+    if folds is not None:
+        unknown = assigned[~assigned.isin([str(f) for f in folds])]
+        if len(unknown):
+            names = sorted(unknown.unique())
+            raise ValueError(f"split file: fold name(s) {names} are not among the expected folds {list(folds)} "
+                             f"(--folds); {len(unknown)} rows, first at row {int(unknown.index[0])}")
+        return
+    groups: dict[str, set[str]] = {}
+    for name in assigned.unique():
+        groups.setdefault(name.strip().lower(), set()).add(name)
+    clash = [sorted(v) for v in groups.values() if len(v) > 1]
+    if clash:
+        raise ValueError(f"split file: fold names {clash[0]} differ only in case or spaces; fix the file, or list "
+                         "the intended fold names with --folds")
+
+
 def max_similarity_stats(values: np.ndarray, quantiles: Sequence[float] = DEFAULT_QUANTILES) -> dict:
     """Summary of the per-test-sample max-train similarities; ``mean`` is eq. (1)."""
     v = np.asarray(values, dtype=float)
@@ -90,6 +115,7 @@ def evaluate_split(
     train: Sequence[str] | None = None,
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
     block_size: int | None = None,
+    folds: Sequence[str] | None = None,
 ) -> dict:
     """Leakage report of a split of ``entities`` given as (id, fold label) pairs.
 
@@ -100,9 +126,14 @@ def evaluate_split(
         and entities not listed belong to no fold
     test : fold names whose eq. (1) statistics are reported (default: every fold)
     train : training folds for eq. (1) (default: all folds other than the test fold)
+    folds : the fold names the split may use; any other label is an error. Without it, labels that differ
+        only in case or surrounding spaces (``Test`` beside ``test``) are an error.
+
+    A split with fewer than two folds is refused (its leakage would be 0 by definition).
     """
     if entities.similarity is None:
         raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
+    check_fold_names(split_labels, folds)
     labels, n_unlisted = fold_labels_for_entities(entities.ids, split_ids, split_labels)
     valid = np.asarray(entities.valid, dtype=bool)
     codes_all, _ = encode_folds(labels)
@@ -112,6 +143,9 @@ def evaluate_split(
     if (codes >= 0).sum() == 0:
         raise ValueError("no valid entity of the table is assigned to a fold by the split file")
     fold_names = [str(x) for x in names]
+    if len(fold_names) < 2:
+        raise ValueError(f"the split assigns the valid entities to {len(fold_names)} fold ({fold_names}); leakage "
+                         "needs at least two folds (check --split-col, or the file is not a split)")
     kwargs = {} if block_size is None else {"block_size": block_size}
     summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
     report: dict = {
@@ -162,6 +196,7 @@ def _entities_and_split_reader(
     n_bits: int = 1024,
     kmer: int = 3,
     sequence_similarity: str = "kmer",
+    sep: str | None = None,
 ):
     """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
 
@@ -170,7 +205,7 @@ def _entities_and_split_reader(
     """
     if not any([smiles_col, sequence_col, feature_cols, matrix]):
         raise ValueError("give the representation of the entities: a SMILES, sequence or feature columns, or a matrix")
-    df = read_table(table, [c for c in (id_col,) if c])
+    df = read_table(table, [c for c in (id_col,) if c], sep=sep)
     ent = entities_from_table(
         df, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
         matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=drop_invalid,
@@ -178,7 +213,7 @@ def _entities_and_split_reader(
     )
 
     def read_split(split: str) -> tuple[list, list]:
-        sp_df = read_table(split, [split_id_col, split_col])
+        sp_df = read_table(split, [split_id_col, split_col], sep=sep, what="split file")
         for col, what in ((split_id_col, "--split-id-col"), (split_col, "--split-col")):
             if col not in sp_df.columns:
                 raise ValueError(
@@ -199,17 +234,19 @@ def evaluate_split_files(
     test: Sequence[str] | None = None,
     train: Sequence[str] | None = None,
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    folds: Sequence[str] | None = None,
     **representation,
 ) -> dict:
     """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate.
 
-    ``representation``: ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``,
-    ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``,
-    ``n_bits``, ``kmer``, ``sequence_similarity`` (defaults in :func:`_entities_and_split_reader`).
+    ``folds``: the fold names the split may use (:func:`check_fold_names`). ``representation``:
+    ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``, ``matrix_kind``,
+    ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``,
+    ``sequence_similarity``, ``sep`` (defaults in :func:`_entities_and_split_reader`).
     """
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
-    report = evaluate_split(ent, ids, labels, test, train, quantiles)
+    report = evaluate_split(ent, ids, labels, test, train, quantiles, folds=folds)
     return {"input": str(table), "split": str(split), **report}
 
 
@@ -219,6 +256,7 @@ def compare_split_files(
     *,
     test: Sequence[str] | None = None,
     train: Sequence[str] | None = None,
+    folds: Sequence[str] | None = None,
     **representation,
 ) -> dict:
     """Evaluate several split files of the same entity table (e.g. made by different tools).
@@ -234,7 +272,7 @@ def compare_split_files(
     rows = []
     for path in splits:
         ids, labels = read_split(path)
-        rep = evaluate_split(ent, ids, labels, test, train, (0.5,))
+        rep = evaluate_split(ent, ids, labels, test, train, (0.5,), folds=folds)
         eq1 = {f: st["mean"] for f, st in rep["max_train_similarity"].items()}
         rows.append({
             "split": str(path), "n_assigned": rep["n_assigned"], "n_not_in_split": rep["n_not_in_split"],

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from benchdesign.files import read_csv
 from benchdesign.splitting.alignment import alignment_similarity
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
@@ -27,6 +28,8 @@ from benchdesign.splitting.tasks import EntitySet
 __all__ = [
     "SEQUENCE_SIMILARITIES",
     "read_table",
+    "require_columns",
+    "missing_classes",
     "entity_ids",
     "class_matrix",
     "load_matrix",
@@ -38,20 +41,20 @@ __all__ = [
 SEQUENCE_SIMILARITIES: tuple[str, ...] = ("kmer", "alignment")
 
 
-def _sep(path: Path) -> str:
-    suffixes = [s.lower() for s in path.suffixes if s.lower() not in (".gz", ".bz2", ".xz", ".zip")]
-    return "\t" if suffixes and suffixes[-1] in (".tsv", ".tab", ".txt") else ","
+def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None = None,
+               what: str = "input table") -> pd.DataFrame:
+    """Read a CSV / TSV table (optionally compressed); ``str_cols`` are read as strings (ids).
+
+    ``sep=None`` sniffs the delimiter; every reading error names the file (:func:`benchdesign.files.read_csv`).
+    """
+    return read_csv(path, what, sep=sep, dtype={c: str for c in str_cols}, keep_default_na=True)
 
 
-def read_table(path: str | Path, str_cols: Sequence[str] = ()) -> pd.DataFrame:
-    """Read a CSV / TSV table (optionally compressed); ``str_cols`` are read as strings (ids)."""
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"input file not found: {p}")
-    df = pd.read_csv(p, sep=_sep(p), dtype={c: str for c in str_cols}, keep_default_na=True)
-    if df.empty:
-        raise ValueError(f"input table {p} has no rows")
-    return df
+def require_columns(df: pd.DataFrame, columns: Sequence[tuple[str | None, str]], where: str) -> None:
+    """Each named column (``(name or None, what it is)``) must be in the table read from ``where``."""
+    for col, what in columns:
+        if col is not None and col not in df.columns:
+            raise ValueError(f"{where}: column {col!r} ({what}) not in the table; columns are {list(df.columns)}")
 
 
 def _require(df: pd.DataFrame, col: str, what: str) -> None:
@@ -100,16 +103,23 @@ def class_matrix(df: pd.DataFrame, class_cols: Sequence[str]) -> tuple[np.ndarra
     return np.column_stack(blocks).astype(bool), tuple(names)
 
 
+def missing_classes(df: pd.DataFrame, class_cols: Sequence[str]) -> dict[str, list[int]]:
+    """Per class column, the 0-based rows where it is missing (they belong to no class of that column)."""
+    return {c: np.flatnonzero(df[c].isna().to_numpy()).tolist() for c in class_cols if df[c].isna().any()}
+
+
 def load_matrix(path: str | Path) -> np.ndarray | sp.csr_matrix:
     """A square matrix from .npy (dense) or .npz (scipy.sparse.save_npz)."""
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"matrix file not found: {p}")
-    if p.suffix == ".npy":
-        return np.load(p, allow_pickle=False)
-    if p.suffix == ".npz":
-        return sp.load_npz(p).tocsr()
-    raise ValueError(f"matrix file must be .npy (dense) or .npz (scipy sparse), got {p.name}")
+    if p.suffix not in (".npy", ".npz"):
+        raise ValueError(f"matrix file must be .npy (dense) or .npz (scipy sparse), got {p.name}")
+    try:
+        return np.load(p, allow_pickle=False) if p.suffix == ".npy" else sp.load_npz(p).tocsr()
+    except (OSError, ValueError, KeyError, EOFError) as exc:
+        kind = "a numpy .npy array (np.save)" if p.suffix == ".npy" else "a scipy sparse matrix (save_npz)"
+        raise ValueError(f"matrix file {p}: cannot read it as {kind}: {exc}") from None
 
 
 def _report_invalid(what: str, reason: str, ids: np.ndarray, values: Sequence[object], bad: np.ndarray) -> str:
@@ -200,21 +210,28 @@ def index_interactions(
     a_col: str = "id_a", b_col: str = "id_b",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Map the interaction table's id columns to entity indices; unknown ids raise ValueError."""
-    out = []
+    out, errors = [], []
     for values, ids, col in ((a_values, ids_a, a_col), (b_values, ids_b, b_col)):
         vals = pd.Series(values)
         if vals.isna().any():
             rows = np.flatnonzero(vals.isna().to_numpy())
-            raise ValueError(f"interactions: missing ids in column {col!r} at rows {rows[:10].tolist()}")
+            errors.append(f"missing ids in column {col!r} at rows {rows[:10].tolist()}")
+            out.append(None)
+            continue
         vals = vals.astype(str).str.strip()
         lookup = pd.Series(np.arange(len(ids)), index=pd.Index(ids))
         pos = lookup.reindex(vals.to_numpy())
         unknown = pos.isna().to_numpy()
         if unknown.any():
             bad = pd.unique(vals.to_numpy()[unknown])
-            raise ValueError(
-                f"interactions: {bad.size} ids in column {col!r} are not in the entity table: "
+            side = "a (--input)" if col == a_col else "b (--input-b)"
+            errors.append(
+                f"{bad.size} ids in column {col!r} are not in the side-{side} entity table: "
                 f"{', '.join(map(str, bad[:10]))}" + (" ..." if bad.size > 10 else "")
             )
+            out.append(None)
+            continue
         out.append(pos.to_numpy().astype(np.int64))
+    if errors:
+        raise ValueError("interactions: " + "; ".join(errors))
     return out[0], out[1]

@@ -19,8 +19,6 @@ Outputs are written atomically (temporary file + os.replace): on any error no ou
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,18 +26,29 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchdesign.files import check_output_paths, write_atomic
 from benchdesign.splitting.inputs import (
     entities_from_table,
     entity_ids,
     index_interactions,
     load_matrix,
+    missing_classes,
     read_table,
+    require_columns,
 )
-from benchdesign.splitting.tasks import EntitySet, SplitResult, SplitSpec, split_entities, split_interactions
+from benchdesign.splitting.tasks import (
+    TASKS,
+    EntitySet,
+    SplitResult,
+    SplitSpec,
+    split_entities,
+    split_interactions,
+    validate_spec,
+)
 
 __all__ = [
-    "EntityInput", "SplitJob", "clusters_table", "load_entities", "run_split", "summarize", "write_atomic",
-    "write_split_tsv",
+    "EntityInput", "SplitJob", "check_job", "clusters_table", "load_entities", "run_split", "summarize",
+    "write_atomic", "write_split_tsv",
 ]
 
 
@@ -84,34 +93,67 @@ class SplitJob:
     report: str | None = None
     fold_column: bool = False
     clusters_out: str | None = None
+    sep: str | None = None  # delimiter of every input table; None: sniffed (benchdesign.files.sniff_sep)
 
 
-def load_entities(inp: EntityInput, job: SplitJob, what: str) -> tuple[pd.DataFrame, EntitySet]:
-    """Read one entity table and build its :class:`EntitySet`."""
-    df = read_table(inp.path, [c for c in (inp.id_col,) if c])
+def _read_side(inp: EntityInput, job: SplitJob, what: str) -> pd.DataFrame:
+    """Read one entity table and check that every column it names is there (before any parsing)."""
+    df = read_table(inp.path, [c for c in (inp.id_col,) if c], sep=job.sep, what=f"{what} table")
+    cols = [(inp.id_col, "id column"), (inp.smiles_col, "SMILES column"), (inp.sequence_col, "sequence column")]
+    cols += [(c, "feature column") for c in inp.feature_cols] + [(c, "class column") for c in inp.class_cols]
+    require_columns(df, cols, f"{what} {inp.path}")
+    return df
+
+
+def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) -> EntitySet:
+    """The :class:`EntitySet` of a table read by :func:`_read_side` (fingerprints / k-mers computed here)."""
     matrix = load_matrix(inp.matrix) if inp.matrix else None
-    ent = entities_from_table(
+    return entities_from_table(
         df, id_col=inp.id_col, smiles_col=inp.smiles_col, sequence_col=inp.sequence_col,
         feature_cols=inp.feature_cols, matrix=matrix, matrix_kind=inp.matrix_kind, class_cols=inp.class_cols,
         drop_invalid=job.drop_invalid, metric=inp.metric, radius=job.radius, n_bits=job.n_bits, kmer=job.kmer,
         what=what, sequence_similarity=inp.sequence_similarity,
     )
-    return df, ent
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and os.replace."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def load_entities(inp: EntityInput, job: SplitJob, what: str) -> tuple[pd.DataFrame, EntitySet]:
+    """Read one entity table and build its :class:`EntitySet`."""
+    df = _read_side(inp, job, what)
+    return df, _build_side(df, inp, job, what)
+
+
+def check_job(job: SplitJob) -> None:
+    """Every option and output path of a split request, checked before any input is parsed."""
+    validate_spec(job.spec)
+    task = job.task.upper()
+    two_d = job.interactions is not None
+    if task not in TASKS:
+        raise ValueError(f"unknown task {job.task!r}; choose from {TASKS}")
+    if not two_d and job.entities_b is not None:
+        raise ValueError("a second entity table needs an interaction table (--interactions)")
+    if two_d and job.entities_b is None:
+        raise ValueError("2-D data needs an entity table for each side (--input and --input-b)")
+    if not two_d and task in ("I2", "S2"):
+        raise ValueError(f"task {task} splits 2-D data: give --interactions and --input-b")
+    if job.side not in ("a", "b"):
+        raise ValueError(f"side must be 'a' or 'b', got {job.side!r}")
+    if job.radius < 0 or job.n_bits < 8 or job.kmer < 1:
+        raise ValueError(f"need --fp-radius >= 0, --fp-bits >= 8 and --kmer >= 1; got {job.radius}, {job.n_bits}, "
+                         f"{job.kmer}")
+    sides = [("--input", job.entities)] + ([("--input-b", job.entities_b)] if job.entities_b else [])
+    for option, inp in sides:
+        if inp.matrix_kind not in ("similarity", "distance"):
+            raise ValueError(f"matrix kind of {option} must be 'similarity' or 'distance', got {inp.matrix_kind!r}")
+        if inp.metric not in ("cosine", "euclidean"):
+            raise ValueError(f"metric of {option} must be 'cosine' or 'euclidean', got {inp.metric!r}")
+        needs = task == "S2" or (task == "S1" and (not two_d or (option == "--input") == (job.side == "a")))
+        if needs and not (inp.smiles_col or inp.sequence_col or inp.feature_cols or inp.matrix):
+            raise ValueError(f"task {task} needs a similarity for {option}: give a SMILES, sequence or feature "
+                             "column(s), or a matrix")
+    inputs = {"--input": job.entities.path, "--matrix": job.entities.matrix, "--interactions": job.interactions}
+    if job.entities_b is not None:
+        inputs.update({"--input-b": job.entities_b.path, "--matrix-b": job.entities_b.matrix})
+    check_output_paths({"--out": job.out, "--report": job.report, "--clusters-out": job.clusters_out}, inputs)
 
 
 def write_split_tsv(path: str | Path, ids: Sequence[object], result: SplitResult, fold_column: bool = False) -> None:
@@ -143,29 +185,39 @@ def _json_default(obj: object) -> object:
 
 def run_split(job: SplitJob) -> SplitResult:
     """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set)."""
+    check_job(job)
     task = job.task.upper()
     if job.interactions is None:
-        if job.entities_b is not None:
-            raise ValueError("a second entity table needs an interaction table (--interactions)")
-        _, ent = load_entities(job.entities, job, "input")
+        df = _read_side(job.entities, job, "input")
+        ent = _build_side(df, job.entities, job, "input")
         result = split_entities(task, ent, job.spec)
         ids = entity_ids_for_clusters = ent.ids
+        missing = {"input": missing_classes(df, job.entities.class_cols)}
     else:
-        if job.entities_b is None:
-            raise ValueError("2-D data needs an entity table for each side (--input and --input-b)")
-        inter = read_table(job.interactions, [c for c in (job.inter_a_col, job.inter_b_col, job.inter_id_col) if c])
-        for col in (job.inter_a_col, job.inter_b_col):
-            if col not in inter.columns:
-                raise ValueError(f"column {col!r} not in the interaction table; columns are {list(inter.columns)}")
-        _, ent_a = load_entities(job.entities, job, "input (side a)")
-        _, ent_b = load_entities(job.entities_b, job, "input (side b)")
-        ia, ib = index_interactions(
-            inter[job.inter_a_col].tolist(), inter[job.inter_b_col].tolist(), ent_a.ids, ent_b.ids,
+        inter = read_table(job.interactions, [c for c in (job.inter_a_col, job.inter_b_col, job.inter_id_col) if c],
+                           sep=job.sep, what="interaction table")
+        require_columns(inter, [(job.inter_a_col, "--inter-a-col"), (job.inter_b_col, "--inter-b-col"),
+                                (job.inter_id_col, "--inter-id-col")], f"interactions {job.interactions}")
+        df_a = _read_side(job.entities, job, "input (side a)")
+        df_b = _read_side(job.entities_b, job, "input (side b)")
+        ia, ib = index_interactions(  # unknown ids of both sides reported before any fingerprint is computed
+            inter[job.inter_a_col].tolist(), inter[job.inter_b_col].tolist(),
+            entity_ids(df_a, job.entities.id_col, "input (side a)"), entity_ids(df_b, job.entities_b.id_col,
+                                                                               "input (side b)"),
             job.inter_a_col, job.inter_b_col,
         )
+        ent_a = _build_side(df_a, job.entities, job, "input (side a)")
+        ent_b = _build_side(df_b, job.entities_b, job, "input (side b)")
         ids = entity_ids(inter, job.inter_id_col, "interactions")
         result = split_interactions(task, ia, ib, ent_a, ent_b, job.spec, side=job.side)
         entity_ids_for_clusters = {"a": ent_a.ids, "b": ent_b.ids}
+        missing = {"side_a": missing_classes(df_a, job.entities.class_cols),
+                   "side_b": missing_classes(df_b, job.entities_b.class_cols)}
+    missing = {side: cols for side, cols in missing.items() if cols}
+    if missing:  # rows without a class value are split, but count for no class of that column in eq. (4)
+        result.report["rows_without_class"] = {
+            side: {col: {"n": len(rows), "rows": rows[:20]} for col, rows in cols.items()} for side, cols in missing.items()
+        }
     report_text = json.dumps(result.report, indent=2, default=_json_default) + "\n"
     clusters_text = None
     if job.clusters_out:
@@ -217,6 +269,11 @@ def summarize(result: SplitResult) -> str:
     for side in ("side_a", "side_b"):
         if side in rep and "scaled_leakage" in rep[side]:
             lines.append(f"{side}: scaled L(pi) {rep[side]['scaled_leakage']:.4f}")
+    for side, cols in rep.get("rows_without_class", {}).items():
+        for col, info in cols.items():
+            lines.append(f"note: {side}: {info['n']} rows have no value in class column {col!r} (rows "
+                         f"{info['rows'][:10]}{' ...' if info['n'] > 10 else ''}); they count for no class of it "
+                         "in the stratification")
     if rep.get("solver_status") == "time_limit":
         lines.append(f"note: {rep['solver_message']}")
     return "\n".join(lines)

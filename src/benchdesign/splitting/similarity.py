@@ -27,6 +27,7 @@ __all__ = [
     "KmerSimilarity",
     "VectorSimilarity",
     "MatrixSimilarity",
+    "check_matrix",
     "parse_smiles",
     "morgan_fingerprints",
     "smiles_fingerprints",
@@ -368,58 +369,110 @@ class VectorSimilarity:
 # --------------------------------------------------------------------------- precomputed
 
 
-class MatrixSimilarity:
-    """A precomputed similarity or distance matrix, dense ndarray or scipy.sparse.
+def _first(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, bad: np.ndarray) -> str:
+    """'(i, j) = v' of the first flagged entry in row-major order, and how many there are."""
+    idx = np.flatnonzero(bad)
+    k = idx[np.lexsort((cols[idx], rows[idx]))[0]]
+    more = f" ({idx.size} such entries)" if idx.size > 1 else ""
+    return f"({int(rows[k])}, {int(cols[k])}) = {float(values[k]):.6g}{more}"
 
-    Similarities outside [0, 1] are min-max scaled to [0, 1] (dense only). Distances must be >= 0 and
-    are scaled by their maximum, then ``sim = 1 - dist``. In a sparse *similarity* matrix missing entries
-    mean similarity 0; in a sparse *distance* matrix missing entries mean the maximal distance (similarity 0).
+
+def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"]) -> None:
+    """Validate a precomputed similarity / distance matrix the same way, dense or sparse.
+
+    Checks, each error naming the first offending (row, column) position (0-based) and value: square
+    shape; finite values; symmetry (tolerance 1e-6); similarities in [0, 1], distances >= 0; each row's
+    diagonal entry is its maximum (similarity) or minimum (distance) -- a similarity whose diagonal is
+    below some entry of its row looks like a distance, and the reverse. Only stored entries of a sparse
+    matrix are checked (a sparse similarity must store its diagonal).
+    """
+    if kind not in ("similarity", "distance"):
+        raise ValueError(f"kind must be 'similarity' or 'distance', got {kind!r}")
+    shape = matrix.shape
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError(f"a {kind} matrix must be square, got shape {shape}")
+    n = int(shape[0])
+    if sp.issparse(matrix):
+        coo = sp.coo_matrix(matrix, dtype=np.float64)
+        coo.sum_duplicates()
+        rows, cols, vals = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+    else:
+        dense = np.asarray(matrix, dtype=np.float64)
+        rows, cols = np.indices((n, n)).reshape(2, -1)
+        vals = dense.ravel()
+    where = f"the {kind} matrix"
+    bad = ~np.isfinite(vals)
+    if bad.any():
+        raise ValueError(f"{where} has a non-finite entry at {_first(rows, cols, vals, bad)}")
+    if sp.issparse(matrix):
+        diff = sp.coo_matrix(abs(coo.tocsr() - coo.tocsr().T))
+        asym = diff.data > 1e-6
+        if asym.any():
+            i, j = diff.row[asym], diff.col[asym]
+            k = np.lexsort((j, i))[0]
+            r, c = int(i[k]), int(j[k])
+            csr = coo.tocsr()
+            raise ValueError(f"{where} is not symmetric: ({r}, {c}) = {float(csr[r, c]):.6g} but ({c}, {r}) = "
+                             f"{float(csr[c, r]):.6g}")
+    else:
+        asym = np.abs(dense - dense.T).ravel() > 1e-6
+        if asym.any():
+            k = np.flatnonzero(asym)[0]
+            r, c = int(rows[k]), int(cols[k])
+            raise ValueError(f"{where} is not symmetric: ({r}, {c}) = {dense[r, c]:.6g} but ({c}, {r}) = "
+                             f"{dense[c, r]:.6g}")
+    out_of_range = (vals < 0) | (vals > 1) if kind == "similarity" else vals < 0
+    if out_of_range.any():
+        allowed = "lie in [0, 1]" if kind == "similarity" else "be >= 0"
+        raise ValueError(f"{kind} values must {allowed}; {where} has {_first(rows, cols, vals, out_of_range)}")
+    diag = np.zeros(n)
+    on_diag = rows == cols
+    diag[rows[on_diag]] = vals[on_diag]
+    if kind == "similarity":
+        worse = vals > diag[rows] + 1e-9
+        hint = ("each row's largest similarity must be its diagonal (self-similarity); this looks like a "
+                "distance matrix: pass --matrix-kind distance (matrix_kind: distance)")
+    else:
+        worse = vals < diag[rows] - 1e-9
+        hint = ("each row's smallest distance must be its diagonal (distance to itself); this looks like a "
+                "similarity matrix: pass --matrix-kind similarity")
+    if worse.any():
+        k = np.flatnonzero(worse)[np.lexsort((cols[worse], rows[worse]))[0]]
+        r = int(rows[k])
+        raise ValueError(f"{where}: row {r} has ({r}, {int(cols[k])}) = {vals[k]:.6g} but diagonal ({r}, {r}) = "
+                         f"{diag[r]:.6g}; {hint}")
+
+
+class MatrixSimilarity:
+    """A precomputed similarity or distance matrix, dense ndarray or scipy.sparse, checked by
+    :func:`check_matrix` (the same rules dense or sparse; nothing is rescaled silently).
+
+    Similarities are used as given. Distances are scaled by their maximum, then ``sim = 1 - dist``. In a
+    sparse *similarity* matrix missing entries mean similarity 0; in a sparse *distance* matrix missing
+    entries mean the maximal distance (similarity 0).
     """
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"] = "similarity"):
-        if kind not in ("similarity", "distance"):
-            raise ValueError(f"kind must be 'similarity' or 'distance', got {kind!r}")
+        check_matrix(matrix, kind)
         self.is_distance = kind == "distance"
-        shape = matrix.shape
-        if len(shape) != 2 or shape[0] != shape[1]:
-            raise ValueError(f"a {kind} matrix must be square, got shape {shape}")
-        self.n = int(shape[0])
+        self.n = int(matrix.shape[0])
         if sp.issparse(matrix):
             m = sp.csr_matrix(matrix, dtype=np.float64)
-            if not np.isfinite(m.data).all():
-                raise ValueError(f"the sparse {kind} matrix contains NaN/inf")
-            if abs(m - m.T).max() > 1e-6 if m.nnz else False:
-                raise ValueError(f"the {kind} matrix is not symmetric")
             if self.is_distance:
-                if m.data.size and m.data.min() < 0:
-                    raise ValueError(f"distances must be >= 0, got minimum {m.data.min()}")
                 d_max = m.data.max() if m.data.size else 0.0
                 m.data = 1.0 - (m.data / d_max if d_max > 0 else m.data)
                 m = m.tolil()
                 m.setdiag(1.0)  # d(x, x) = 0 even when the diagonal is not stored
                 m = m.tocsr()
-            elif m.data.size and (m.data.min() < 0 or m.data.max() > 1):
-                raise ValueError(
-                    f"sparse similarities must lie in [0, 1], got range [{m.data.min()}, {m.data.max()}]"
-                )
             m.eliminate_zeros()
             self.sparse: sp.csr_matrix | None = m
             self.dense: np.ndarray | None = None
         else:
             d = np.asarray(matrix, dtype=np.float64)
-            if not np.isfinite(d).all():
-                raise ValueError(f"the {kind} matrix contains NaN/inf")
-            if not np.allclose(d, d.T, atol=1e-6):
-                raise ValueError(f"the {kind} matrix is not symmetric")
             if self.is_distance:
-                if d.min() < 0:
-                    raise ValueError(f"distances must be >= 0, got minimum {d.min()}")
                 d_max = d.max()
-                s = 1.0 - (d / d_max if d_max > 0 else d)
-            else:
-                lo, hi = d.min(), d.max()
-                s = (d - lo) / (hi - lo) if (lo < 0 or hi > 1) and hi > lo else d
-            self.dense = np.clip(s, 0.0, 1.0).astype(np.float32)
+                d = 1.0 - (d / d_max if d_max > 0 else d)
+            self.dense = np.clip(d, 0.0, 1.0).astype(np.float32)
             self.sparse = None
 
     def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:

@@ -1,0 +1,590 @@
+"""Bad inputs get a clear error, never a silently wrong result (issue 13).
+
+Every CLI case runs `benchdesign split` / `benchdesign leakage` in-process on files in a fresh folder and
+asserts: exit code 2, a message naming the file / row / value, no output or temporary file left behind, and
+every input byte-identical afterwards. Option errors are also checked to come before any SMILES is parsed.
+The config, cached-input and log cases call the functions the Snakefile calls when it builds the DAG.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import stat
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+import yaml
+
+from benchdesign.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "splitting" / "fixtures"
+SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
+
+
+# ------------------------------------------------------------------------------------------ harness
+
+def snapshot(folder: Path) -> dict[str, tuple[str, bytes]]:
+    """Every entry under ``folder``: its kind and, for regular files, its bytes."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        rel = str(p.relative_to(folder))
+        if p.is_symlink():
+            out[rel] = ("link", os.readlink(p).encode())
+        elif p.is_dir():
+            out[rel] = ("dir", b"")
+        elif p.is_file():
+            out[rel] = ("file", p.read_bytes())
+        else:
+            out[rel] = ("other", b"")
+    return out
+
+
+def mols(tmp: Path, name: str = "mols.csv") -> Path:
+    dest = tmp / name
+    shutil.copy(FIXTURES / name if (FIXTURES / name).exists() else FIXTURES / "mols.csv", dest)
+    return dest
+
+
+def split_args(table: Path, out: Path, *extra) -> list:
+    return ["split", "--task", "S1", "--input", table, "--smiles-col", "smiles", "--id-col", "mol_id",
+            "--splits", "0.8", "0.2", "--names", "train", "test", "--clusters", "4", "--out", out, *extra]
+
+
+def matrix_args(table: Path, matrix: Path, out: Path, *extra) -> list:
+    return ["split", "--task", "S1", "--input", table, "--id-col", "name", "--matrix", matrix,
+            "--splits", "0.5", "0.5", "--clusters", "2", "--out", out, *extra]
+
+
+def entity_table(tmp: Path, n: int) -> Path:
+    path = tmp / "ents.csv"
+    pd.DataFrame({"name": [f"e{i}" for i in range(n)]}).to_csv(path, index=False)
+    return path
+
+
+def good_similarity(n: int = 6) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    a = rng.random((n, n)) * 0.5
+    s = (a + a.T) / 2
+    np.fill_diagonal(s, 1.0)
+    return s
+
+
+def save_matrix(tmp: Path, m: np.ndarray, sparse: bool) -> Path:
+    path = tmp / ("m.npz" if sparse else "m.npy")
+    if sparse:
+        sp.save_npz(path, sp.csr_matrix(m))
+    else:
+        np.save(path, m)
+    return path
+
+
+def leakage_args(table: Path, split: Path, *extra) -> list:
+    return ["leakage", "--input", table, "--id-col", "mol_id", "--smiles-col", "smiles", "--split", split, *extra]
+
+
+def split_file(tmp: Path, labels, name: str = "split.tsv") -> Path:
+    ids = pd.read_csv(FIXTURES / "mols.csv")["mol_id"]
+    path = tmp / name
+    pd.DataFrame({"id": ids, "split": [labels[i % len(labels)] for i in range(len(ids))]}).to_csv(
+        path, sep="\t", index=False)
+    return path
+
+
+# Each case: tmp folder -> (argv, fragments the error must contain). Paths in fragments are the files named.
+def _empty(tmp):
+    table = tmp / "empty.csv"
+    table.write_bytes(b"")
+    return split_args(table, tmp / "o.tsv"), [str(table), "empty"]
+
+
+def _latin1(tmp):
+    table = tmp / "latin.csv"
+    table.write_bytes("mol_id,smiles\nm\xe9,CCO\nm2,CCCO\n".encode("latin-1"))
+    return split_args(table, tmp / "o.tsv"), [str(table), "not UTF-8"]
+
+
+def _fake_gz(tmp):
+    table = tmp / "mols.csv.gz"
+    shutil.copy(FIXTURES / "mols.csv", table)
+    return split_args(table, tmp / "o.tsv"), [str(table), "gzip"]
+
+
+def _empty_gz(tmp):
+    table = tmp / "mols.csv.gz"
+    table.write_bytes(gzip.compress(b""))
+    return split_args(table, tmp / "o.tsv"), [str(table), "no columns"]
+
+
+def _header_only(tmp):
+    table = tmp / "head.csv"
+    table.write_text("mol_id,smiles\n")
+    return split_args(table, tmp / "o.tsv"), [str(table), "no rows"]
+
+
+def _missing_input(tmp):
+    return split_args(tmp / "nope.csv", tmp / "o.tsv"), [str(tmp / "nope.csv"), "not found"]
+
+
+def _out_is_input(tmp):
+    table = mols(tmp)
+    return split_args(table, table), ["--out", str(table), "input --input"]
+
+
+def _out_is_input_via_symlink(tmp):
+    table = mols(tmp)
+    (tmp / "alias.csv").symlink_to(table)
+    return split_args(table, tmp / "alias.csv"), ["--out", "alias.csv", "input --input"]
+
+
+def _report_is_out(tmp):
+    table = mols(tmp)
+    return split_args(table, tmp / "o.tsv", "--report", tmp / "o.tsv"), ["--report", "o.tsv", "output --out"]
+
+
+def _out_is_directory(tmp):
+    table = mols(tmp)
+    (tmp / "outdir").mkdir()
+    return split_args(table, tmp / "outdir"), ["--out", "outdir", "directory"]
+
+
+def _out_is_fifo(tmp):
+    table = mols(tmp)
+    os.mkfifo(tmp / "pipe")
+    return split_args(table, tmp / "pipe"), ["--out", "pipe", "not a regular file"]
+
+
+def _report_is_matrix(tmp):
+    table = entity_table(tmp, 6)
+    matrix = save_matrix(tmp, good_similarity(), False)
+    return matrix_args(table, matrix, tmp / "o.tsv", "--report", matrix), ["--report", "m.npy", "--matrix"]
+
+
+def _unknown_smiles_col(tmp):
+    table = mols(tmp)
+    args = split_args(table, tmp / "o.tsv")
+    args[args.index("smiles")] = "smi"
+    return args, [str(table), "'smi'", "SMILES column"]
+
+
+def _unknown_class_col(tmp):
+    table = mols(tmp)
+    return split_args(table, tmp / "o.tsv", "--class-col", "activity"), [str(table), "'activity'", "class column"]
+
+
+def _unknown_id_col(tmp):
+    table = mols(tmp)
+    args = split_args(table, tmp / "o.tsv")
+    args[args.index("mol_id")] = "molid"
+    return args, [str(table), "'molid'", "id column"]
+
+
+def _invalid_smiles(tmp):
+    table = tmp / "bad_smiles.csv"
+    frame = pd.read_csv(FIXTURES / "mols.csv")
+    frame.loc[3, "smiles"] = "C1CC(("
+    frame.to_csv(table, index=False)
+    return split_args(table, tmp / "o.tsv"), ["row 3", "m03", "C1CC((", "--drop-invalid"]
+
+
+def _duplicate_ids(tmp):
+    table = tmp / "dup.csv"
+    frame = pd.read_csv(FIXTURES / "mols.csv")
+    frame.loc[5, "mol_id"] = "m00"
+    frame.to_csv(table, index=False)
+    return split_args(table, tmp / "o.tsv"), ["duplicate ids", "'mol_id'", "m00"]
+
+
+def _cluster_count(tmp):
+    table = mols(tmp)
+    args = split_args(table, tmp / "o.tsv")
+    args[args.index("--clusters") + 1] = "41"
+    return args, ["K=41", "n=40"]
+
+
+def _unknown_ids_both_sides(tmp):
+    inter = tmp / "inter.csv"
+    frame = pd.read_csv(FIXTURES / "interactions.csv")
+    frame.loc[0, "id_a"], frame.loc[1, "id_b"] = "d99", "p99"
+    frame.to_csv(inter, index=False)
+    drugs, targets = shutil.copy(FIXTURES / "drugs.csv", tmp), shutil.copy(FIXTURES / "targets.tsv", tmp)
+    args = ["split", "--task", "S2", "--interactions", inter, "--inter-id-col", "pair", "--input", drugs,
+            "--id-col", "drug", "--smiles-col", "smiles", "--input-b", targets, "--id-col-b", "target",
+            "--sequence-col-b", "sequence", "--splits", "0.7", "0.3", "--clusters", "3", "--out", tmp / "o.tsv"]
+    return args, ["'id_a'", "d99", "'id_b'", "p99"]
+
+
+def _matrix_shape(tmp):
+    table = entity_table(tmp, 7)
+    matrix = save_matrix(tmp, good_similarity(6), False)
+    return matrix_args(table, matrix, tmp / "o.tsv"), ["shape (6, 6)", "7 rows"]
+
+
+def _matrix_corrupt(tmp):
+    table = entity_table(tmp, 6)
+    matrix = tmp / "m.npy"
+    matrix.write_bytes(b"not a numpy file")
+    return matrix_args(table, matrix, tmp / "o.tsv"), [str(matrix), "cannot read"]
+
+
+def _split_file_empty(tmp):
+    table = mols(tmp)
+    split = tmp / "split.tsv"
+    split.write_bytes(b"")
+    return leakage_args(table, split), [str(split), "empty"]
+
+
+def _split_one_fold(tmp):
+    table = mols(tmp)
+    return leakage_args(table, split_file(tmp, ["train"])), ["1 fold", "at least two folds"]
+
+
+def _split_unknown_fold(tmp):
+    table = mols(tmp)
+    split = split_file(tmp, ["train", "test", "Test"])
+    return leakage_args(table, split, "--folds", "train", "test"), ["'Test'", "not among", "row 2"]
+
+
+def _split_case_clash(tmp):
+    table = mols(tmp)
+    return leakage_args(table, split_file(tmp, ["train", "test", "Test"])), ["'Test'", "'test'", "--folds"]
+
+
+def _split_missing_column(tmp):
+    table = mols(tmp)
+    split = split_file(tmp, ["train", "test"])
+    return leakage_args(table, split, "--split-col", "fold"), ["'fold'", "--split-col"]
+
+
+def _split_unknown_ids(tmp):
+    table = mols(tmp)
+    split = tmp / "split.tsv"
+    pd.DataFrame({"id": ["m00", "zz9"], "split": ["train", "test"]}).to_csv(split, sep="\t", index=False)
+    return leakage_args(table, split), ["zz9", "not in the entity table"]
+
+
+def _json_is_split(tmp):
+    table = mols(tmp)
+    split = split_file(tmp, ["train", "test"])
+    return leakage_args(table, split, "--json", split), ["--json", "split.tsv", "--split"]
+
+
+def _leakage_latin1_split(tmp):
+    table = mols(tmp)
+    split = tmp / "split.tsv"
+    split.write_bytes("id\tsplit\nm00\ttr\xe9in\n".encode("latin-1"))
+    return leakage_args(table, split), [str(split), "not UTF-8"]
+
+
+CASES = {
+    "empty_input": _empty,
+    "latin1_input": _latin1,
+    "plain_file_named_gz": _fake_gz,
+    "empty_gzip": _empty_gz,
+    "header_only": _header_only,
+    "missing_input": _missing_input,
+    "out_is_input": _out_is_input,
+    "out_is_input_via_symlink": _out_is_input_via_symlink,
+    "report_is_out": _report_is_out,
+    "out_is_directory": _out_is_directory,
+    "out_is_fifo": _out_is_fifo,
+    "report_is_matrix": _report_is_matrix,
+    "unknown_smiles_column": _unknown_smiles_col,
+    "unknown_class_column": _unknown_class_col,
+    "unknown_id_column": _unknown_id_col,
+    "invalid_smiles": _invalid_smiles,
+    "duplicate_ids": _duplicate_ids,
+    "more_clusters_than_rows": _cluster_count,
+    "2d_unknown_ids_both_sides": _unknown_ids_both_sides,
+    "matrix_wrong_shape": _matrix_shape,
+    "matrix_corrupt_npy": _matrix_corrupt,
+    "split_file_empty": _split_file_empty,
+    "split_one_fold": _split_one_fold,
+    "split_unknown_fold_name": _split_unknown_fold,
+    "split_fold_names_differ_in_case": _split_case_clash,
+    "split_missing_column": _split_missing_column,
+    "split_unknown_ids": _split_unknown_ids,
+    "json_is_split_file": _json_is_split,
+    "split_file_latin1": _leakage_latin1_split,
+}
+
+
+def check_refused(tmp: Path, argv: list, fragments: list[str], capsys) -> str:
+    before = snapshot(tmp)
+    code = main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+    assert "Traceback" not in err
+    assert snapshot(tmp) == before, "an output or temporary file was left, or an input changed"
+    return err
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_bad_cli_input_is_refused_cleanly(name, tmp_path, capsys):
+    argv, fragments = CASES[name](tmp_path)
+    check_refused(tmp_path, argv, fragments, capsys)
+
+
+# Matrices: the same rules dense or sparse, each error naming the position and value.
+def _neg(s):
+    s[1, 2] = s[2, 1] = -0.25
+    return s, ["(1, 2) = -0.25", "[0, 1]"]
+
+
+def _above_one(s):
+    s[0, 3] = s[3, 0] = 1.5
+    return s, ["(0, 3) = 1.5", "[0, 1]"]
+
+
+def _distance_as_similarity(s):
+    return 1 - s, ["row 0", "diagonal (0, 0) = 0;", "--matrix-kind distance"]
+
+
+def _nan(s):
+    s[2, 4] = s[4, 2] = np.nan
+    return s, ["non-finite", "(2, 4) = nan"]
+
+
+def _asymmetric(s):
+    s[1, 4] = 0.9
+    return s, ["not symmetric", "(1, 4) = 0.9"]
+
+
+MATRIX_CASES = {"negative": _neg, "above_one": _above_one, "distance_as_similarity": _distance_as_similarity,
+                "nan": _nan, "asymmetric": _asymmetric}
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("name", list(MATRIX_CASES))
+def test_bad_matrix_is_refused_the_same_dense_or_sparse(name, sparse, tmp_path, capsys):
+    matrix, fragments = MATRIX_CASES[name](good_similarity())
+    table = entity_table(tmp_path, 6)
+    path = save_matrix(tmp_path, matrix, sparse)
+    check_refused(tmp_path, matrix_args(table, path, tmp_path / "o.tsv"), fragments, capsys)
+
+
+def test_similarity_passed_as_distance_is_refused(tmp_path, capsys):
+    table = entity_table(tmp_path, 6)
+    path = save_matrix(tmp_path, good_similarity(), False)
+    check_refused(tmp_path, matrix_args(table, path, tmp_path / "o.tsv", "--matrix-kind", "distance"),
+                  ["smallest distance", "--matrix-kind similarity"], capsys)
+
+
+# Option errors come before any SMILES is parsed (they used to wait for the fingerprints).
+OPTION_CASES = {
+    "fractions_do_not_sum_to_1": (["--splits", "0.7", "0.2"], ["sum to 1", "0.7"]),
+    "names_and_fractions_differ": (["--names", "a", "b", "c"], ["2 split fractions but 3 names"]),
+    "unknown_solver": (["--solver", "NOPE"], ["'NOPE'", "installed"]),
+    "tiny_fingerprint": (["--fp-bits", "4"], ["--fp-bits", "4"]),
+    "epsilon_out_of_range": (["--epsilon", "1.5"], ["epsilon", "1.5"]),
+    "2d_task_without_interactions": (["--task", "S2"], ["S2", "--interactions"]),
+}
+
+
+@pytest.mark.parametrize("name", list(OPTION_CASES))
+def test_bad_options_are_refused_before_parsing(name, tmp_path, capsys, monkeypatch):
+    import benchdesign.splitting.inputs as inputs
+
+    def no_parsing(*a, **k):
+        raise AssertionError("SMILES were parsed before the options were checked")
+
+    monkeypatch.setattr(inputs, "smiles_fingerprints", no_parsing)
+    extra, fragments = OPTION_CASES[name]
+    argv = split_args(mols(tmp_path), tmp_path / "o.tsv")
+    option = extra[0]
+    if option in argv:  # drop the option's default values; the case's values are appended
+        start = argv.index(option)
+        end = next((j for j in range(start + 1, len(argv)) if str(argv[j]).startswith("--")), len(argv))
+        del argv[start:end]
+    check_refused(tmp_path, argv + extra, fragments, capsys)
+
+
+# ------------------------------------------------------------------------- inputs that now succeed
+
+def test_semicolon_csv_is_sniffed_and_sep_option(tmp_path, capsys):
+    table = tmp_path / "mols.csv"
+    pd.read_csv(FIXTURES / "mols.csv").to_csv(table, sep=";", index=False)
+    for extra in ([], ["--sep", ";"]):
+        out = tmp_path / f"o{len(extra)}.tsv"
+        assert main([str(a) for a in split_args(table, out, *extra)]) == 0, capsys.readouterr().err
+        assert pd.read_csv(out, sep="\t")["id"].tolist() == pd.read_csv(FIXTURES / "mols.csv")["mol_id"].tolist()
+
+
+def test_out_through_symlink_writes_the_target(tmp_path, capsys):
+    table = mols(tmp_path)
+    target = tmp_path / "real.tsv"
+    target.write_text("old\n")
+    os.chmod(target, 0o640)
+    (tmp_path / "link.tsv").symlink_to(target)
+    assert main([str(a) for a in split_args(table, tmp_path / "link.tsv")]) == 0, capsys.readouterr().err
+    assert (tmp_path / "link.tsv").is_symlink() and target.read_text().startswith("id\tsplit")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640, "the replaced file's mode was not kept"
+    assert not list(tmp_path.glob(".*part"))
+
+
+def test_rows_without_class_are_reported(tmp_path, capsys):
+    table = tmp_path / "mols.csv"
+    frame = pd.read_csv(FIXTURES / "mols.csv")
+    frame.loc[[2, 7], "active"] = np.nan
+    frame.to_csv(table, index=False)
+    report = tmp_path / "r.json"
+    assert main([str(a) for a in split_args(table, tmp_path / "o.tsv", "--class-col", "active", "--delta", "0.5",
+                                            "--report", report)]) == 0
+    err = capsys.readouterr().err
+    assert "2 rows have no value in class column 'active'" in err and "[2, 7]" in err, err
+    import json
+
+    assert json.loads(report.read_text())["rows_without_class"] == {"input": {"active": {"n": 2, "rows": [2, 7]}}}
+
+
+# ------------------------------------------------------------------------ config and cached inputs
+
+def validate_config(config: dict) -> dict:
+    from snakemake.utils import validate
+
+    validate(config, str(SCHEMA))
+    return config
+
+
+CONFIG_CASES = {
+    "misspelt_top_level_key": ({"protcol": {"n_trials": 5}}, "'protcol' was unexpected"),
+    "misspelt_splitting_key": ({"splitting": {"name": "x", "input": "t.csv", "fractons": [0.5, 0.5]}},
+                               "'fractons' was unexpected"),
+    "splitting_without_input": ({"splitting": {"name": "x"}}, "'input' is a required property"),
+    "one_model": ({"domains": {"tsc": {"models": ["HC2"]}}}, "is too short"),
+    "unknown_task": ({"splitting": {"name": "x", "input": "t.csv", "task": "S3"}}, "'S3' is not one of"),
+}
+
+
+@pytest.mark.parametrize("name", list(CONFIG_CASES))
+def test_config_schema_refuses(name):
+    config, message = CONFIG_CASES[name]
+    with pytest.raises(Exception, match=re.escape(message)):
+        validate_config(yaml.safe_load(yaml.safe_dump(config)))
+
+
+def test_splitting_block_gets_its_defaults():
+    config = validate_config({"splitting": {"name": "x", "input": "t.csv"}})
+    assert config["splitting"]["fractions"] == [0.8, 0.2] and config["splitting"]["task"] == "S1"
+
+
+FACTS = {"datasets": [f"d{i}" for i in range(30)], "models": ["A", "B", "C", "D"]}
+DATA_CASES = {
+    "k_max_above_pool": ({"protocol": {"k_max": 25}}, "config key protocol.k_max=25", "<= 24"),
+    "domain_k_max_above_pool": ({"domains": {"recsys": {"protocol": {"k_max": 30}}}},
+                                "config key domains.recsys.protocol.k_max=30", "<= 24"),
+    "alpha_too_small_for_models": ({"protocol": {"alpha": 0.3, "k_max": 5}}, "config key protocol.alpha=0.3",
+                                   "floor(0.3 x 4 models) = 1"),
+    "unknown_model": ({"domains": {"recsys": {"models": ["A", "Z"]}}}, "config key domains.recsys.models",
+                      "['Z']"),
+}
+
+
+@pytest.mark.parametrize("name", list(DATA_CASES))
+def test_protocol_is_checked_against_the_data(name):
+    from benchdesign.config import domain_protocol
+    from benchdesign.preflight import check_protocol_against_data
+
+    config, *fragments = DATA_CASES[name]
+    config = validate_config({**config, "domains": {"recsys": {}, **config.get("domains", {})}})
+    with pytest.raises(ValueError) as err:
+        check_protocol_against_data(config, "recsys", domain_protocol(config, "recsys"), FACTS)
+    for fragment in fragments:
+        assert fragment in str(err.value), str(err.value)
+
+
+def _entry(path: str, data: bytes):
+    import hashlib
+
+    from benchdesign.data.sources import SourceFile
+
+    return SourceFile(source="s", path=path, sha256=hashlib.sha256(data).hexdigest(), url="https://x/y")
+
+
+def test_changed_cached_input_is_refused_with_how_to_refetch(tmp_path):
+    from benchdesign.preflight import check_cached_files
+    from benchdesign.workflow_io import cached_inputs
+
+    cache = tmp_path / "resources" / "data"
+    (cache / "a").mkdir(parents=True)
+    (cache / "a" / "x.csv").write_bytes(b"1,2\n")
+    entries = [_entry("a/x.csv", b"1,2\n"), _entry("a/not_fetched.csv", b"")]
+    check_cached_files(entries, cache)  # unchanged: fine (and recorded)
+    os.chdir(tmp_path)
+    assert cached_inputs(["resources/data/a/x.csv"]) == {"a/x.csv": "resources/data/a/x.csv"}
+    (cache / "a" / "x.csv").write_bytes(b"1,3\n")  # edited after fetching
+    with pytest.raises(ValueError, match=r"changed since the workflow checked it.*rm resources/data/a/x.csv"):
+        cached_inputs(["resources/data/a/x.csv"])
+    with pytest.raises(ValueError, match=rf"changed since they were fetched: {re.escape(str(cache))}/a/x.csv.*rm "):
+        check_cached_files(entries, cache)
+
+
+def test_failed_job_log_tail_reaches_the_console(tmp_path):
+    from benchdesign.preflight import failed_job_logs
+
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "job.log").write_text("starting\nValueError: column 'x' missing in t.csv\n")
+    main_log = tmp_path / "snakemake.log"
+    main_log.write_text("Error in rule trials:\n    jobid: 3\n    output: results/t.csv\n"
+                        "    log: logs/job.log (check log file(s) for error details)\n")
+    text = failed_job_logs(main_log, tmp_path)
+    assert "rule trials failed" in text and "first error: ValueError: column 'x' missing in t.csv" in text
+
+
+# ------------------------------------------------------------------------------- scripts and modes
+
+def test_scripts_read_only_rule_inputs_params_outputs():
+    """A script that reads snakemake.config gets no rerun when that value changes; only the values of
+    UNTRACKED_CONFIG (where inputs come from, not what they are) may be read, through config.untracked."""
+    from benchdesign.config import UNTRACKED_CONFIG
+
+    allowed = re.compile(r'untracked\(snakemake\.config, "([\w.]+)"\)')
+    scripts = sorted((REPO / "scripts").glob("*.py"))
+    assert len(scripts) > 20
+    for script in scripts:
+        text = script.read_text()
+        for key in allowed.findall(text):
+            assert key in UNTRACKED_CONFIG, (script.name, key)
+        rest = allowed.sub("", text)
+        assert "snakemake.config" not in rest and ".config[" not in rest, script.name
+        used = set(re.findall(r"snakemake\.(\w+)", rest))
+        assert used <= {"input", "params", "output", "wildcards", "log", "threads", "rule"}, (script.name, used)
+
+
+def test_written_files_get_the_umask_mode(tmp_path, capsys):
+    from benchdesign.data.sources import fetch
+    from benchdesign.files import write_atomic
+    from benchdesign.workflow_io import write_csv
+
+    old = os.umask(0o022)
+    try:
+        table = mols(tmp_path)
+        out, report = tmp_path / "out" / "s.tsv", tmp_path / "out" / "r.json"
+        assert main([str(a) for a in split_args(table, out, "--report", report)]) == 0
+        split = split_file(tmp_path, ["train", "test"])
+        assert main([str(a) for a in leakage_args(table, split, "--json", tmp_path / "out" / "l.json")]) == 0
+        write_csv(pd.DataFrame({"a": [1]}), tmp_path / "out" / "t.csv")
+        mirror = tmp_path / "mirror"
+        (mirror / "d").mkdir(parents=True)
+        (mirror / "d" / "f.csv").write_bytes(b"x\n")
+        fetch(_entry("d/f.csv", b"x\n"), tmp_path / "out" / "cache" / "d" / "f.csv", mirror=mirror,
+              allow_download=False)
+        written = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+        assert len(written) == 5
+        modes = {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in written}
+        assert set(modes.values()) == {"0o644"}, modes
+        kept = tmp_path / "out" / "t.csv"
+        os.chmod(kept, 0o600)
+        write_atomic(kept, "b\n")
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600, "replacing a file must keep its mode"
+    finally:
+        os.umask(old)
+    capsys.readouterr()
