@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,7 @@ from benchdesign.splitting.inputs import (
     load_matrix,
     read_table,
 )
+from benchdesign.splitting.progress import Progress, stage
 from benchdesign.splitting.tasks import EntitySet, SplitResult, SplitSpec, split_entities, split_interactions
 
 __all__ = ["EntityInput", "SplitJob", "load_entities", "run_split", "summarize", "write_atomic", "write_split_tsv"]
@@ -116,35 +119,53 @@ def _json_default(obj: object) -> object:
     raise TypeError(f"not JSON serialisable: {type(obj)}")
 
 
-def run_split(job: SplitJob) -> SplitResult:
-    """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set)."""
+def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
+    """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set).
+
+    Stage timings (read / similarity / split / write, nested stages as ``split/leaders`` ...) go to
+    ``progress`` (default: a :class:`~benchdesign.splitting.progress.Progress` printing to stderr) and
+    into the report as ``stage_seconds``.
+    """
+    prog = Progress(sys.stderr) if progress is None else progress
+    start = time.perf_counter()
+    with prog.activate():
+        result, ids = _split_job(job)
+        with stage("write"):
+            write_split_tsv(job.out, ids, result)
+    result.report["stage_seconds"] = prog.rounded()
+    result.report["total_seconds"] = round(time.perf_counter() - start, 3)
+    if job.report:
+        write_atomic(job.report, json.dumps(result.report, indent=2, default=_json_default) + "\n")
+    return result
+
+
+def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object]]:
     task = job.task.upper()
     if job.interactions is None:
         if job.entities_b is not None:
             raise ValueError("a second entity table needs an interaction table (--interactions)")
-        _, ent = load_entities(job.entities, job, "input")
-        result = split_entities(task, ent, job.spec)
-        ids = ent.ids
-    else:
-        if job.entities_b is None:
-            raise ValueError("2-D data needs an entity table for each side (--input and --input-b)")
-        inter = read_table(job.interactions, [c for c in (job.inter_a_col, job.inter_b_col, job.inter_id_col) if c])
-        for col in (job.inter_a_col, job.inter_b_col):
-            if col not in inter.columns:
-                raise ValueError(f"column {col!r} not in the interaction table; columns are {list(inter.columns)}")
+        with stage("similarity"):
+            _, ent = load_entities(job.entities, job, "input")
+        with stage("split"):
+            result = split_entities(task, ent, job.spec)
+        return result, ent.ids
+    if job.entities_b is None:
+        raise ValueError("2-D data needs an entity table for each side (--input and --input-b)")
+    inter = read_table(job.interactions, [c for c in (job.inter_a_col, job.inter_b_col, job.inter_id_col) if c])
+    for col in (job.inter_a_col, job.inter_b_col):
+        if col not in inter.columns:
+            raise ValueError(f"column {col!r} not in the interaction table; columns are {list(inter.columns)}")
+    with stage("similarity"):
         _, ent_a = load_entities(job.entities, job, "input (side a)")
         _, ent_b = load_entities(job.entities_b, job, "input (side b)")
-        ia, ib = index_interactions(
-            inter[job.inter_a_col].tolist(), inter[job.inter_b_col].tolist(), ent_a.ids, ent_b.ids,
-            job.inter_a_col, job.inter_b_col,
-        )
-        ids = entity_ids(inter, job.inter_id_col, "interactions")
+    ia, ib = index_interactions(
+        inter[job.inter_a_col].tolist(), inter[job.inter_b_col].tolist(), ent_a.ids, ent_b.ids,
+        job.inter_a_col, job.inter_b_col,
+    )
+    ids = entity_ids(inter, job.inter_id_col, "interactions")
+    with stage("split"):
         result = split_interactions(task, ia, ib, ent_a, ent_b, job.spec, side=job.side)
-    report_text = json.dumps(result.report, indent=2, default=_json_default) + "\n"
-    write_split_tsv(job.out, ids, result)
-    if job.report:
-        write_atomic(job.report, report_text)
-    return result
+    return result, ids
 
 
 def summarize(result: SplitResult) -> str:
