@@ -143,3 +143,40 @@ def test_sampled_leakage_of_a_matrix_and_bad_arguments():
         sampled_leakage(s, folds, 10, confidence=1.0)
     with pytest.raises(ValueError, match="no entity"):
         sampled_leakage(s, np.full(30, -1), 10)
+
+
+def test_sampled_group_sums_are_unbiased_and_exact_with_a_full_sample():
+    from benchdesign.splitting.clustering import group_similarity, sampled_group_similarity, stratified_sample
+
+    src = random_fingerprints(150, 5)
+    labels = np.random.default_rng(6).integers(6, size=src.n)
+    exact = group_similarity(src, labels)
+    full = sampled_group_similarity(src, labels, src.n, np.random.default_rng(0))
+    np.testing.assert_allclose(full.cross, exact.cross, rtol=1e-9)
+    np.testing.assert_allclose(full.within, exact.within, rtol=1e-9)
+    assert full.sampled and full.self_sum == exact.self_sum
+    idx = stratified_sample(labels, 48, np.random.default_rng(1))
+    assert idx.size <= 48 and np.all(np.bincount(labels[idx], minlength=6) >= 2)
+    runs = [sampled_group_similarity(src, labels, 48, np.random.default_rng(s)) for s in range(200)]
+    cross = np.array([r.cross[0, 1] for r in runs])
+    within = np.array([r.within[2] for r in runs])
+    assert abs(cross.mean() - exact.cross[0, 1]) < 4 * cross.std() / np.sqrt(cross.size)
+    assert abs(within.mean() - exact.within[2]) < 4 * within.std() / np.sqrt(within.size)
+    np.testing.assert_allclose(runs[0].kappa, exact.kappa)
+
+
+def test_sketched_leaders_assign_every_entity_to_its_most_similar_leader():
+    from benchdesign.splitting.clustering import assign_to_leaders, leader_labels
+
+    src = random_fingerprints(400, 7)
+    a = leader_labels(src, 20, np.random.default_rng(3), sketch=100)
+    np.testing.assert_array_equal(a, leader_labels(src, 20, np.random.default_rng(3), sketch=100))
+    assert np.unique(a).size == a.max() + 1 <= 20
+    leaders = np.random.default_rng(0).choice(src.n, 15, replace=False)
+    sims = src.block(np.arange(src.n), leaders)
+    got = assign_to_leaders(src, leaders, chunk=64)
+    expected = np.argmax(sims, axis=1)
+    expected[leaders] = np.arange(leaders.size)
+    np.testing.assert_array_equal(got, expected)
+    with pytest.raises(ValueError, match="sketch"):
+        leader_labels(src, 20, np.random.default_rng(0), sketch=10)

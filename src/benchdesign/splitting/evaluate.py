@@ -16,7 +16,13 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
-from benchdesign.splitting.leakage import encode_folds, leakage_summary, max_train_similarity
+from benchdesign.splitting.leakage import (
+    encode_folds,
+    leakage_shard,
+    leakage_summary,
+    max_train_similarity,
+    sampled_leakage,
+)
 from benchdesign.splitting.tasks import EntitySet
 
 __all__ = [
@@ -26,9 +32,13 @@ __all__ = [
     "evaluate_split",
     "evaluate_split_files",
     "format_report",
+    "read_split_inputs",
+    "split_codes",
+    "leakage_shard_files",
 ]
 
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
+DEFAULT_SAMPLE_TEST = 1000  # with --sample: test entities whose eq. (1) maxima are computed exactly
 
 
 def fold_labels_for_entities(
@@ -88,6 +98,10 @@ def evaluate_split(
     train: Sequence[str] | None = None,
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
     block_size: int | None = None,
+    sample: int | None = None,
+    confidence: float = 0.95,
+    seed: int = 0,
+    sample_test: int = DEFAULT_SAMPLE_TEST,
 ) -> dict:
     """Leakage report of a split of ``entities`` given as (id, fold label) pairs.
 
@@ -98,6 +112,9 @@ def evaluate_split(
         and entities not listed belong to no fold
     test : fold names whose eq. (1) statistics are reported (default: every fold)
     train : training folds for eq. (1) (default: all folds other than the test fold)
+    sample : estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
+        (:func:`~benchdesign.splitting.leakage.sampled_leakage`, seeded by ``seed``) instead of all
+        pairs, and the eq. (1) statistics from ``sample_test`` random test entities per fold
     """
     if entities.similarity is None:
         raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
@@ -111,18 +128,27 @@ def evaluate_split(
         raise ValueError("no valid entity of the table is assigned to a fold by the split file")
     fold_names = [str(x) for x in names]
     kwargs = {} if block_size is None else {"block_size": block_size}
-    summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
     report: dict = {
         "n_entities": int(len(entities.ids)),
         "n_valid": int(valid.sum()),
-        "n_assigned": summary.n_assigned,
+        "n_assigned": int((codes >= 0).sum()),
         "n_not_in_split": n_unlisted,
         "n_invalid_assigned": n_invalid_assigned,
         "fold_sizes": {f: int((codes == i).sum()) for i, f in enumerate(fold_names)},
-        "leakage": summary.leakage,
-        "total_similarity": summary.total,
-        "scaled_leakage": summary.scaled,
     }
+    if sample is None:
+        summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
+        report.update({"leakage": summary.leakage, "total_similarity": summary.total,
+                       "scaled_leakage": summary.scaled})
+    else:
+        est = sampled_leakage(entities.similarity, codes, sample, seed=seed, confidence=confidence)
+        report.update({
+            "leakage": est.leakage, "leakage_ci": list(est.leakage_ci), "total_similarity": est.total,
+            "scaled_leakage": est.scaled, "scaled_leakage_ci": list(est.scaled_ci),
+            "scaled_leakage_se": est.scaled_se,
+            "sampled": {"n_pairs": est.n_pairs, "confidence": est.confidence, "seed": est.seed,
+                        "n_test_per_fold": int(sample_test)},
+        })
     tests = list(test) if test else fold_names
     for t in tests:
         if t not in fold_names:
@@ -132,18 +158,25 @@ def evaluate_split(
             if t not in fold_names:
                 raise ValueError(f"training fold {t!r} is not in the split; folds are {fold_names}")
     named = np.array([fold_names[c] if c >= 0 else None for c in codes], dtype=object)
+    rng = np.random.default_rng(seed)
     per_fold = {}
     for t in tests:
         train_folds = [f for f in (train or fold_names) if f != t]
         if not train_folds:
             continue
-        values = max_train_similarity(entities.similarity, named, t, train_folds, **kwargs)
+        labels_t = named
+        if sample is not None:  # eq. (1) maxima of a uniform sample of the test fold, exact over the training folds
+            members = np.flatnonzero(named == t)
+            if members.size > sample_test:
+                labels_t = named.copy()
+                labels_t[np.setdiff1d(members, rng.choice(members, sample_test, replace=False))] = None
+        values = max_train_similarity(entities.similarity, labels_t, t, train_folds, **kwargs)
         per_fold[t] = {"train_folds": train_folds, **max_similarity_stats(values, quantiles)}
     report["max_train_similarity"] = per_fold
     return report
 
 
-def evaluate_split_files(
+def read_split_inputs(
     table: str,
     split: str,
     *,
@@ -160,11 +193,11 @@ def evaluate_split_files(
     radius: int = 2,
     n_bits: int = 1024,
     kmer: int = 3,
-    test: Sequence[str] | None = None,
-    train: Sequence[str] | None = None,
-    quantiles: Sequence[float] = DEFAULT_QUANTILES,
-) -> dict:
-    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate."""
+) -> tuple[EntitySet, list, list]:
+    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``).
+
+    Returns the entity set and the split file's ids and fold labels.
+    """
     if not any([smiles_col, sequence_col, feature_cols, matrix]):
         raise ValueError("give the representation of the entities: a SMILES, sequence or feature columns, or a matrix")
     df = read_table(table, [c for c in (id_col,) if c])
@@ -180,8 +213,49 @@ def evaluate_split_files(
     if sp_df[split_id_col].isna().any():
         rows = np.flatnonzero(sp_df[split_id_col].isna().to_numpy())
         raise ValueError(f"split file: missing ids in column {split_id_col!r} at rows {rows[:10].tolist()}")
-    report = evaluate_split(ent, sp_df[split_id_col].tolist(), sp_df[split_col].tolist(), test, train, quantiles)
+    return ent, sp_df[split_id_col].tolist(), sp_df[split_col].tolist()
+
+
+def evaluate_split_files(
+    table: str,
+    split: str,
+    *,
+    test: Sequence[str] | None = None,
+    train: Sequence[str] | None = None,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    sample: int | None = None,
+    confidence: float = 0.95,
+    seed: int = 0,
+    sample_test: int = DEFAULT_SAMPLE_TEST,
+    **read_options,
+) -> dict:
+    """Read the entity table and split file (:func:`read_split_inputs`, ``read_options``) and evaluate."""
+    ent, split_ids, split_labels = read_split_inputs(table, split, **read_options)
+    report = evaluate_split(ent, split_ids, split_labels, test, train, quantiles, sample=sample,
+                            confidence=confidence, seed=seed, sample_test=sample_test)
     return {"input": str(table), "split": str(split), **report}
+
+
+def split_codes(entities: EntitySet, split_ids: Sequence[object], split_labels: Sequence[object]) -> np.ndarray:
+    """Fold codes (-1: no fold) of the valid entities, in the order of ``entities.similarity``."""
+    labels, _ = fold_labels_for_entities(entities.ids, split_ids, split_labels)
+    codes, _ = encode_folds(labels[np.asarray(entities.valid, dtype=bool)])
+    if (codes >= 0).sum() == 0:
+        raise ValueError("no valid entity of the table is assigned to a fold by the split file")
+    return codes
+
+
+def leakage_shard_files(table: str, split: str, index: int, n_shards: int, out: str,
+                        block_size: int | None = None, **read_options) -> int:
+    """One shard of the exact tiled L(pi) of a split file (:func:`~benchdesign.splitting.leakage.leakage_shard`).
+
+    Returns the shard's number of tiles; combine the shard files with ``benchdesign leakage-reduce``.
+    """
+    ent, split_ids, split_labels = read_split_inputs(table, split, **read_options)
+    if ent.similarity is None:
+        raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
+    kwargs = {} if block_size is None else {"block_size": block_size}
+    return leakage_shard(ent.similarity, [split_codes(ent, split_ids, split_labels)], index, n_shards, out, **kwargs)
 
 
 def format_report(report: dict) -> str:
@@ -192,6 +266,10 @@ def format_report(report: dict) -> str:
         f"not in split {report['n_not_in_split']}",
         f"L(pi) (eq. 2) {report['leakage']:.6g}; scaled L(pi) (eq. 20) {report['scaled_leakage']:.4f}",
     ]
+    if "sampled" in report:
+        smp, (lo, hi) = report["sampled"], report["scaled_leakage_ci"]
+        lines[-1] += (f" ({smp['n_pairs']} sampled pairs; {100 * smp['confidence']:g}% interval [{lo:.4f}, {hi:.4f}];"
+                      f" eq. 1 over <= {smp['n_test_per_fold']} sampled test samples per fold)")
     for fold, st in report["max_train_similarity"].items():
         qs = ", ".join(f"q{k} {v:.3f}" for k, v in st["quantiles"].items())
         lines.append(
