@@ -141,8 +141,8 @@ def test_sampled_leakage_of_a_matrix_and_bad_arguments():
         sampled_leakage(s, folds, 1)
     with pytest.raises(ValueError, match="confidence"):
         sampled_leakage(s, folds, 10, confidence=1.0)
-    with pytest.raises(ValueError, match="no entity"):
-        sampled_leakage(s, np.full(30, -1), 10)
+    with pytest.raises(ValueError, match="at least two"):
+        sampled_leakage(s, np.r_[0, np.full(29, -1)], 10)
 
 
 def test_sampled_group_sums_are_unbiased_and_exact_with_a_full_sample():
@@ -180,3 +180,18 @@ def test_sketched_leaders_assign_every_entity_to_its_most_similar_leader():
     np.testing.assert_array_equal(got, expected)
     with pytest.raises(ValueError, match="sketch"):
         leader_labels(src, 20, np.random.default_rng(0), sketch=10)
+
+
+@pytest.mark.mirror
+def test_sampled_intervals_cover_the_exact_leakage_of_qm8(mirror_csv):
+    import pandas as pd
+
+    smiles = pd.read_csv(mirror_csv("qm8.csv.gz"))["smiles"].tolist()[:4000]
+    packed, _ = packed_fingerprints(smiles, n_jobs=1)
+    src = FingerprintSimilarity.from_packed(packed, 1024)
+    rng = np.random.default_rng(0)
+    folds = np.where(rng.permutation(src.n) < 0.8 * src.n, "train", "test")
+    exact = leakage_summary(src, [folds])[0]
+    est = [sampled_leakage(src, folds, 100_000, seed=s) for s in range(200)]  # 20,000 pairs: 0.915 (skew)
+    assert np.mean([e.scaled_ci[0] <= exact.scaled <= e.scaled_ci[1] for e in est]) >= 0.93
+    assert np.mean([e.leakage_ci[0] <= exact.leakage <= e.leakage_ci[1] for e in est]) >= 0.93

@@ -406,13 +406,14 @@ def sampled_leakage(
     seed: int = 0,
     confidence: float = 0.95,
 ) -> SampledLeakage:
-    """Estimate L(pi) and scaled L(pi) from ``n_pairs`` random ordered entity pairs.
+    """Estimate L(pi) and scaled L(pi) from ``n_pairs`` random ordered pairs of distinct entities.
 
-    Pairs (x, y) are drawn independently, each end with probability p_x = w_x / W among the assigned
-    entities (W = sum of their weights). Then E[sim(x, y) 1{fold(x) != fold(y)}] = 2 L(pi) / W^2 and
-    E[sim(x, y)] = total / W^2 (ordered pairs with x = y included, as in eq. (20)), so
-    L^ = W^2 mean(cross) / 2 and total^ are unbiased; scaled^ = mean(cross) / mean(sim) is their
-    ratio, whose interval comes from the delta method. Cost O(n_pairs), independent of n.
+    Pairs (x, y), x != y, are drawn independently with probability w_x w_y / C among the assigned
+    entities (C = W^2 - sum_x w_x^2, W = sum of their weights; pairs with x = y are redrawn). Then
+    E[sim(x, y) 1{fold(x) != fold(y)}] = 2 L(pi) / C and E[sim(x, y)] = T_off / C, with T_off the
+    sum over ordered pairs x != y; the diagonal sum_x w_x^2 sim(x, x) of the eq. (20) denominator is
+    added exactly (O(n)). So L^ = C mean(cross) / 2 and total^ are unbiased; scaled^ = 2 L^ / total^
+    is their ratio (bias O(1/n_pairs)), with a delta-method interval. Cost O(n_pairs), independent of n.
     """
     if n_pairs < 2:
         raise ValueError(f"the number of sampled pairs must be >= 2, got {n_pairs}")
@@ -423,25 +424,35 @@ def sampled_leakage(
     codes = _encode_all([folds], n)[0]
     w = _weights(weights, n)
     active = np.flatnonzero(codes >= 0)
-    if active.size == 0:
-        raise ValueError("no entity is assigned to a fold")
+    if active.size < 2:
+        raise ValueError(f"sampled leakage needs at least two entities assigned to folds, got {active.size}")
     wa = w[active]
-    big_w = float(wa.sum())
+    big_c = float(wa.sum()) ** 2 - float((wa * wa).sum())
+    self_sim = (src.diagonal() if sp.issparse(src) else src.self_similarity())[active]
+    diag = float((wa * wa * self_sim).sum())
     rng = np.random.default_rng(seed)
-    if np.all(wa == wa[0]):
-        i, j = active[rng.integers(active.size, size=n_pairs)], active[rng.integers(active.size, size=n_pairs)]
-    else:
-        p = wa / big_w
-        i, j = active[rng.choice(active.size, size=n_pairs, p=p)], active[rng.choice(active.size, size=n_pairs, p=p)]
+    p = None if np.all(wa == wa[0]) else wa / wa.sum()
+
+    def draw(size: int) -> np.ndarray:
+        return rng.choice(active.size, size=size, p=p) if p is not None else rng.integers(active.size, size=size)
+
+    i, j = draw(n_pairs), draw(n_pairs)
+    same = np.flatnonzero(i == j)
+    while same.size:  # redraw pairs (x, x): the diagonal is added exactly
+        j[same] = draw(same.size)
+        same = same[i[same] == j[same]]
+    i, j = active[i], active[j]
     y = pair_similarities(src, i, j)
     x = np.where(codes[i] != codes[j], y, 0.0)
     z = _normal_quantile(confidence)
+    root_n = math.sqrt(n_pairs)
     mx, my = float(x.mean()), float(y.mean())
-    sx, sy = float(x.std(ddof=1)), float(y.std(ddof=1))
-    leak, leak_se = big_w ** 2 * mx / 2.0, big_w ** 2 * sx / 2.0 / math.sqrt(n_pairs)
-    total, total_se = big_w ** 2 * my, big_w ** 2 * sy / math.sqrt(n_pairs)
-    ratio = mx / my if my > 0 else 0.0
-    ratio_se = float(np.std(x - ratio * y, ddof=1)) / my / math.sqrt(n_pairs) if my > 0 else 0.0
+    leak, leak_se = big_c * mx / 2.0, big_c * float(x.std(ddof=1)) / 2.0 / root_n
+    total, total_se = diag + big_c * my, big_c * float(y.std(ddof=1)) / root_n
+    ratio = 2.0 * leak / total if total > 0 else 0.0
+    # delta method for ratio = c mx / (diag + c my): gradient (a, b) in (mx, my)
+    a, b = (big_c / total, -big_c * big_c * mx / total ** 2) if total > 0 else (0.0, 0.0)
+    ratio_se = float(np.std(a * x + b * y, ddof=1)) / root_n
     return SampledLeakage(
         leakage=leak, leakage_ci=(leak - z * leak_se, leak + z * leak_se), leakage_se=leak_se,
         total=total, total_ci=(total - z * total_se, total + z * total_se),
