@@ -124,7 +124,7 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
 
     Stage timings (read / similarity / split / write, nested stages as ``split/leaders`` ...) go to
     ``progress`` (default: a :class:`~benchdesign.splitting.progress.Progress` printing to stderr) and
-    into the report as ``stage_seconds``.
+    into the report as ``stage_seconds`` (wall) and ``stage_cpu_seconds`` (CPU, with the worker processes).
     """
     prog = Progress(sys.stderr) if progress is None else progress
     start = time.perf_counter()
@@ -133,6 +133,7 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
         with stage("write"):
             write_split_tsv(job.out, ids, result)
     result.report["stage_seconds"] = prog.rounded()
+    result.report["stage_cpu_seconds"] = prog.rounded(cpu=True)
     result.report["total_seconds"] = round(time.perf_counter() - start, 3)
     if job.report:
         write_atomic(job.report, json.dumps(result.report, indent=2, default=_json_default) + "\n")

@@ -11,6 +11,7 @@ report.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -30,12 +31,15 @@ class Progress:
     Attributes
     ----------
     seconds : dict stage name -> total wall seconds (a stage entered twice adds up), in first-entry order
+    cpu_seconds : the same for CPU seconds (user + system) of this process and its finished children
+        (e.g. the fingerprint workers): independent of how busy a shared machine is
     """
 
     def __init__(self, stream: TextIO | None = sys.stderr, prefix: str = "benchdesign"):
         self.stream = stream
         self.prefix = prefix
         self.seconds: dict[str, float] = {}
+        self.cpu_seconds: dict[str, float] = {}
         self._stack: list[str] = []
         self._start = time.perf_counter()
 
@@ -49,14 +53,15 @@ class Progress:
         full = "/".join([*self._stack, name])
         self._stack.append(name)
         self._say(f"{full} ...")
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _cpu()
         try:
             yield
         finally:
-            dt = time.perf_counter() - t0
+            dt, dc = time.perf_counter() - t0, _cpu() - c0
             self._stack.pop()
             self.seconds[full] = self.seconds.get(full, 0.0) + dt
-            self._say(f"{full} done in {dt:.1f} s")
+            self.cpu_seconds[full] = self.cpu_seconds.get(full, 0.0) + dc
+            self._say(f"{full} done in {dt:.1f} s (CPU {dc:.1f} s)")
 
     def note(self, text: str) -> None:
         """One progress line inside the current stage."""
@@ -71,9 +76,14 @@ class Progress:
         finally:
             _ACTIVE.reset(token)
 
-    def rounded(self, digits: int = 3) -> dict[str, float]:
-        """:attr:`seconds` rounded, for reports."""
-        return {k: round(v, digits) for k, v in self.seconds.items()}
+    def rounded(self, digits: int = 3, cpu: bool = False) -> dict[str, float]:
+        """:attr:`seconds` (or :attr:`cpu_seconds`) rounded, for reports."""
+        return {k: round(v, digits) for k, v in (self.cpu_seconds if cpu else self.seconds).items()}
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def active() -> Progress | None:
