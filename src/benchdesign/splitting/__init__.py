@@ -2,8 +2,9 @@
 
 Pipeline: similarity (:mod:`.similarity`) -> clustering into K clusters (:mod:`.clustering`) ->
 ILP of eqs. (12)-(18) over the clusters (:mod:`.ilp`) -> folds (:mod:`.tasks`); leakage measures of
-eqs. (1), (2) and (20) in :mod:`.leakage` (of any split file: :mod:`.evaluate`); file-level entry
-point in :mod:`.pipeline`.
+eqs. (1), (2) and (20) in :mod:`.leakage` (exact tile by tile, shardable; or sampled with an interval;
+of any split file: :mod:`.evaluate`); file-level entry point in :mod:`.pipeline`, whose stage timings
+come from :mod:`.progress`.
 """
 
 from benchdesign.splitting.clustering import Clustering, GroupSimilarity, cluster_entities
@@ -12,12 +13,18 @@ from benchdesign.splitting.ilp import ClusterInstance, IlpResult, InfeasibleSpli
 from benchdesign.splitting.inputs import entities_from_table, index_interactions, read_table
 from benchdesign.splitting.leakage import (
     LeakageSummary,
+    SampledLeakage,
+    TilePlan,
     leakage,
+    leakage_shard,
     leakage_summary,
     max_train_similarity,
+    reduce_leakage_shards,
+    sampled_leakage,
     scaled_leakage,
 )
 from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split
+from benchdesign.splitting.progress import Progress
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
     KmerSimilarity,
@@ -25,6 +32,8 @@ from benchdesign.splitting.similarity import (
     SimilaritySource,
     VectorSimilarity,
     morgan_fingerprints,
+    packed_fingerprints,
+    packed_tanimoto,
     smiles_fingerprints,
 )
 from benchdesign.splitting.tasks import (
@@ -49,10 +58,13 @@ __all__ = [
     "KmerSimilarity",
     "LeakageSummary",
     "MatrixSimilarity",
+    "Progress",
+    "SampledLeakage",
     "SimilaritySource",
     "SplitJob",
     "SplitResult",
     "SplitSpec",
+    "TilePlan",
     "VectorSimilarity",
     "cluster_entities",
     "entities_from_table",
@@ -60,11 +72,16 @@ __all__ = [
     "evaluate_split_files",
     "index_interactions",
     "leakage",
+    "leakage_shard",
     "leakage_summary",
     "max_train_similarity",
     "morgan_fingerprints",
+    "packed_fingerprints",
+    "packed_tanimoto",
     "read_table",
+    "reduce_leakage_shards",
     "run_split",
+    "sampled_leakage",
     "scaled_leakage",
     "smiles_fingerprints",
     "solve_split_ilp",

@@ -4,6 +4,11 @@ Works for any split, including splits made by other tools: ``folds`` is one labe
 (ints or strings); negative ints, None, NaN, "" and "unassigned"/"not assigned" mark entities that
 belong to no fold, which are left out. Dense sources are processed in tiles of ``block_size``^2, so
 no n x n matrix is ever stored; scipy-sparse similarity matrices are processed entry by entry.
+
+At scale (10^12 pairs for 1.6M molecules) two routes: the exact sums over the tiles of a
+:class:`TilePlan`, computable as independent, resumable shards (:func:`leakage_shard`, combined by
+:func:`reduce_leakage_shards` to the single-process value bit for bit), and the unbiased sampled
+estimate with a confidence interval (:func:`sampled_leakage`), whose cost does not depend on n.
 """
 
 from __future__ import annotations
