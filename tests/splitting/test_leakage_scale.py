@@ -63,6 +63,19 @@ def test_parallel_fingerprints_equal_serial_and_mark_invalid():
     np.testing.assert_array_equal(pack_bits(np.unpackbits(serial, axis=1, count=1024)), serial)
 
 
+def test_parallel_fingerprints_never_rerun_an_unguarded_main_script(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "unguarded.py"  # like a Snakemake script: top-level code, no __main__ guard
+    script.write_text("from benchdesign.splitting.similarity import packed_fingerprints\n"
+                      f"p, v = packed_fingerprints({SMILES!r} * 2, n_jobs=2, chunk=5)\n"
+                      "print('ran', p.shape[0], int(v.sum()))\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split("\n").count(f"ran {2 * len(SMILES)} {2 * len(SMILES)}") == 1, proc.stdout
+
+
 def test_tile_numbering_covers_the_upper_triangle_once():
     for n, bs in ((1, 4), (9, 4), (12, 4), (50, 7)):
         plan = TilePlan(np.arange(n), bs)

@@ -177,6 +177,7 @@ def packed_fingerprints(
     ----------
     smiles : sequence of str (NaN / None / empty count as invalid)
     n_jobs : worker processes; None = all available cores for >= ``PARALLEL_MIN`` SMILES, else 1
+        (1 where the fork start method is missing, e.g. Windows)
     chunk : SMILES per batch; on_chunk : called with (done, total) after each batch (progress)
 
     Returns
@@ -201,12 +202,12 @@ def packed_fingerprints(
             if on_chunk is not None:
                 on_chunk(min(len(parts) * chunk, n), n)
 
-    if jobs == 1 or n <= chunk:
+    if jobs == 1 or n <= chunk or "fork" not in mp.get_all_start_methods():
         collect(map(_fingerprint_chunk, tasks))
     else:
-        # forkserver: workers start from a clean interpreter (no inherited BLAS threads or locks)
-        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        # fork (Linux's default): spawn / forkserver workers re-import the caller's __main__, which
+        # reruns an unguarded script such as a Snakemake script; the workers only parse and pack bits
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
             collect(pool.map(_fingerprint_chunk, tasks))
     if not parts:
         return np.zeros((0, _packed_width(n_bits)), dtype=np.uint8), np.zeros(0, dtype=bool)
