@@ -28,6 +28,12 @@ if config.get("splitting"):
 
     include: "workflow/rules/splitting.smk"
 
+# Exact leakage of one split file as SLURM-friendly tile jobs: runs when the config has a
+# `leakage_tiles:` block; target results/leakage/<name>.exact.json.
+if config.get("leakage_tiles"):
+
+    include: "workflow/rules/leakage_tiles.smk"
+
 
 onerror:
     # The console otherwise shows only "CalledProcessError ... check log": show each failed job's log tail.

@@ -28,7 +28,8 @@ from benchdesign.data.sources import (
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "data" / "sources.yaml"
 SOURCES = {"tsc_bakeoff2023", "recsys_shevchenko2024", "nlp_mteb_table11", "nlp_mteb_metadata",
-           "nlp_mteb_results_json", "mol_moleculenet", "mol_davis", "mol_kiba", "mol_lp_pdbbind"}
+           "nlp_mteb_results_json", "mol_moleculenet", "mol_davis", "mol_kiba", "mol_lp_pdbbind",
+           "mol_moses"}
 
 
 def _sha(data: bytes) -> str:
@@ -75,6 +76,9 @@ def test_repo_manifest_loads_with_expected_sources():
     [lp] = files_of(m, "mol_lp_pdbbind")  # no offline copy: checked by its git blob id
     assert (lp.sha256, lp.git_blob) == (None, "8706a40a") and "/THGLab/LP-PDBBind/0ec619e" in lp.url
     assert all(f.sha256 is not None and f.git_blob is None for f in m.values() if f is not lp)
+    [moses] = files_of(m, "mol_moses")  # package data of the molsets wheel, same bytes as the url's
+    assert (moses.package.name, moses.package.pip, moses.package.path) == (
+        "moses", "molsets==0.3.1", "dataset/data/train.csv.gz") and moses.package.sha256 == moses.sha256
 
 
 def test_files_of_unknown_source():
@@ -333,6 +337,15 @@ def test_every_manifest_file_fetches_from_mirror(mirror_dir, tmp_path):
         if entry.git_blob is not None:  # LP-PDBBind: no offline copy, so the error says where to get it
             with pytest.raises(FileNotFoundError, match=re.escape(entry.url)):
                 fetch(entry, dest, mirror=mirror_dir, allow_download=False)
+            continue
+        if entry.package is not None and entry.package.name == "moses" and not (mirror_dir / rel).is_file():
+            # package data outside the mirror: from the installed wheel, or an error naming the pip command
+            if importlib.util.find_spec("moses") is not None:
+                assert fetch(entry, dest, mirror=mirror_dir, allow_download=False) == "package"
+                assert sha256_file(dest) == entry.sha256
+            else:
+                with pytest.raises(FileNotFoundError, match=re.escape("pip install molsets==0.3.1")):
+                    fetch(entry, dest, mirror=mirror_dir, allow_download=False)
             continue
         assert fetch(entry, dest, mirror=mirror_dir, allow_download=False) == "mirror", rel
         assert sha256_file(dest) == entry.sha256

@@ -201,6 +201,32 @@ def lp_pdbbind_source() -> dict:
     }
 
 
+MOSES_PIP = "molsets==0.3.1"
+MOSES_TRAIN = "dataset/data/train.csv.gz"  # inside the importable package `moses`
+MOSES_TRAIN_SHA256 = "786f0313aa6b9ba5514df685f885742a70ea8d86f1a4fa48115f7f80a634265c"
+
+
+def moses_source() -> dict:
+    """MOSES train set, a package-data source: the file inside the molsets wheel (checked if installed)."""
+    spec = importlib.util.find_spec("moses")
+    if spec is not None and spec.submodule_search_locations:
+        got = sha256_file(Path(list(spec.submodule_search_locations)[0]) / MOSES_TRAIN)
+        if got != MOSES_TRAIN_SHA256:
+            raise SystemExit(f"installed moses/{MOSES_TRAIN} has sha256 {got}, expected {MOSES_TRAIN_SHA256}")
+    return {
+        "description": "MOSES benchmark (Polykovskiy et al., Front. Pharmacol. 2020) training set: 1,584,663 SMILES "
+                       "(ZINC Clean Leads, column SMILES), the million-molecule set of the splitting scale benchmark.",
+        "note": f"shipped in the PyPI wheel {MOSES_PIP} (MIT licence) as moses/{MOSES_TRAIN}; "
+                f"`pip install --no-deps {MOSES_PIP}` (its declared dependencies are not needed, the package is "
+                "never imported). The url is the same path in github.com/molecularsets/moses; that it serves "
+                "identical bytes could not be verified offline (a mismatch is reported, never used).",
+        "files": [{"path": "mol/moses/train.csv.gz", "sha256": MOSES_TRAIN_SHA256,
+                   "url": "https://raw.githubusercontent.com/molecularsets/moses/master/moses/" + MOSES_TRAIN,
+                   "package": {"name": "moses", "pip": MOSES_PIP, "path": MOSES_TRAIN,
+                               "sha256": MOSES_TRAIN_SHA256}}],
+    }
+
+
 def mol_sources(mirror: Path) -> dict:
     moleculenet = [{"path": f"mol/chemprop_moleculenet/{name}",
                     "sha256": sha256_file(mirror / "mol" / "chemprop_moleculenet" / name),
@@ -226,6 +252,7 @@ def mol_sources(mirror: Path) -> dict:
                        "url": DEEPDTA_RAW + f"{name}/{remote}"} for local, remote in files.items()],
         }
     out["mol_lp_pdbbind"] = lp_pdbbind_source()
+    out["mol_moses"] = moses_source()
     return out
 
 

@@ -217,23 +217,61 @@ def _leakage_command(args: argparse.Namespace) -> int:
     import json
 
     from benchdesign.files import check_output_paths, write_atomic
-    from benchdesign.splitting.evaluate import evaluate_split_files, format_report
+    from benchdesign.splitting.evaluate import evaluate_split_files, format_report, leakage_shard_files
 
-    check_output_paths({"--json": args.json}, {"--input": args.input, "--split": args.split, "--matrix": args.matrix})
+    check_output_paths({"--json": args.json, "--shard-out": args.shard_out},
+                       {"--input": args.input, "--split": args.split, "--matrix": args.matrix})
     if args.compare:
         return _leakage_compare_command(args)
-    report = evaluate_split_files(
-        args.input, args.split, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
+    read = dict(
+        id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
-        test=args.test, train=args.train, quantiles=args.quantiles, sequence_similarity=args.sequence_similarity,
-        folds=args.folds, sep=_sep(args.sep),
+        sequence_similarity=args.sequence_similarity, sep=_sep(args.sep),
+    )
+    if args.shard is not None:
+        if not args.shard_out:
+            raise ValueError("--shard needs --shard-out (the shard's .npz file)")
+        index, count = args.shard
+        n = leakage_shard_files(args.input, args.split, index, count, args.shard_out, **read)
+        print(f"shard {index} of {count}: {n} tiles -> {args.shard_out}", file=sys.stderr)
+        return 0
+    report = evaluate_split_files(
+        args.input, args.split, test=args.test, train=args.train, quantiles=args.quantiles, folds=args.folds,
+        sample=args.sample, confidence=args.confidence, seed=args.sample_seed, sample_test=args.sample_test,
+        **read,
     )
     print(format_report(report))
     if args.json:
         write_atomic(args.json, json.dumps(report, indent=2) + "\n")
     return 0
+
+
+def _leakage_reduce_command(args: argparse.Namespace) -> int:
+    import json
+
+    from benchdesign.files import write_atomic
+    from benchdesign.splitting.leakage import reduce_leakage_shards
+
+    s = reduce_leakage_shards(args.shards)[0]
+    report = {"leakage": s.leakage, "total_similarity": s.total, "scaled_leakage": s.scaled,
+              "n_assigned": s.n_assigned, "n_shards": len(args.shards)}
+    print(f"L(pi) (eq. 2) {s.leakage:.6g}; scaled L(pi) (eq. 20) {s.scaled:.4f} (exact, {len(args.shards)} shards)")
+    if args.json:
+        write_atomic(args.json, json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def add_leakage_reduce_parser(subparsers: argparse._SubParsersAction) -> None:
+    """``benchdesign leakage-reduce``: exact L(pi) from the shard files of ``leakage --shard``."""
+    p = subparsers.add_parser(
+        "leakage-reduce", help="combine the shard files of `leakage --shard` into the exact L(pi)",
+        description="Check that the shard files belong to one split and cover every tile once, then sum them.",
+    )
+    p.add_argument("shards", nargs="+", help="shard .npz files")
+    p.add_argument("--json", help="also write the result as JSON (atomically)")
+    p.set_defaults(func=_leakage_reduce_command)
 
 
 def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -269,10 +307,23 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),
                    help="quantiles of the max-train-similarity distribution to report")
     p.add_argument("--json", help="also write the report as JSON (atomically)")
+    big = p.add_argument_group("large data")
+    big.add_argument("--sample", type=int, metavar="N",
+                     help="estimate L(pi) from N random pairs with a confidence interval (and eq. 1 from "
+                          "--sample-test test samples per fold) instead of all pairs")
+    big.add_argument("--confidence", type=float, default=0.95, help="interval level of --sample (default 0.95)")
+    big.add_argument("--sample-seed", type=int, default=0, help="seed of --sample (default 0)")
+    big.add_argument("--sample-test", type=int, default=1000,
+                     help="with --sample: test samples per fold for the eq. (1) statistics (default 1000)")
+    big.add_argument("--shard", type=int, nargs=2, metavar=("INDEX", "COUNT"),
+                     help="compute only shard INDEX of COUNT of the exact tiles (resumable); see leakage-reduce")
+    big.add_argument("--shard-out", help="the shard's .npz file (with --shard)")
     p.set_defaults(func=_leakage_command)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_split_parser, add_leakage_parser]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    add_split_parser, add_leakage_parser, add_leakage_reduce_parser,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -127,3 +127,26 @@ def test_bad_split_file_clear_error_no_output(fixtures, tmp_path, capsys, split_
     assert code == 2
     assert message in err
     assert not out.exists()
+
+
+def test_cli_sampled_and_sharded_leakage_agree_with_the_exact_value(fixtures, tmp_path, capsys, split_files):
+    mols, split, folds = split_files
+    leak, scaled, per = brute_force(rdkit_similarity(mols["smiles"].tolist()), folds)
+    common = ["leakage", "--input", str(fixtures / "mols.csv"), "--id-col", "mol_id", "--smiles-col", "smiles",
+              "--split", str(split)]
+    out = tmp_path / "sampled.json"
+    assert main([*common, "--sample", "200000", "--sample-seed", "3", "--sample-test", "4", "--json", str(out)]) == 0
+    rep = json.loads(out.read_text())
+    lo, hi = rep["scaled_leakage_ci"]
+    assert lo <= scaled <= hi and hi - lo < 0.01
+    assert rep["sampled"] == {"n_pairs": 200000, "confidence": 0.95, "seed": 3, "n_test_per_fold": 4}
+    assert all(st["n_test"] == min(4, len(per[f])) for f, st in rep["max_train_similarity"].items())
+    assert "sampled pairs" in capsys.readouterr().out
+    shards = [tmp_path / f"s{i}.npz" for i in range(3)]
+    for i, path in enumerate(shards):
+        assert main([*common, "--shard", str(i), "3", "--shard-out", str(path)]) == 0
+    assert main(["leakage-reduce", *map(str, shards), "--json", str(tmp_path / "exact.json")]) == 0
+    exact = json.loads((tmp_path / "exact.json").read_text())
+    assert exact["leakage"] == pytest.approx(leak, rel=1e-6) and exact["scaled_leakage"] == pytest.approx(scaled, rel=1e-6)
+    assert main([*common, "--shard", "0", "3"]) == 2  # --shard needs --shard-out
+    assert "--shard-out" in capsys.readouterr().err

@@ -2,8 +2,9 @@
 
 Pipeline: similarity (:mod:`.similarity`) -> clustering into K clusters (:mod:`.clustering`) ->
 ILP of eqs. (12)-(18) over the clusters (:mod:`.ilp`) -> folds (:mod:`.tasks`); leakage measures of
-eqs. (1), (2) and (20) in :mod:`.leakage` (of any split file: :mod:`.evaluate`); file-level entry
-point in :mod:`.pipeline`. Around it: the split's certificate (:mod:`.certificate`), the hard
+eqs. (1), (2) and (20) in :mod:`.leakage` (exact tile by tile, shardable; or sampled with an interval;
+of any split file: :mod:`.evaluate`); file-level entry point in :mod:`.pipeline`, whose stage timings
+come from :mod:`.progress`. Around it: the split's certificate (:mod:`.certificate`), the hard
 similarity threshold (:mod:`.threshold`), alignment identity of protein sequences (:mod:`.alignment`)
 and scikit-learn cross-validators (:mod:`.crossval`).
 """
@@ -17,12 +18,18 @@ from benchdesign.splitting.ilp import ClusterInstance, IlpResult, InfeasibleSpli
 from benchdesign.splitting.inputs import entities_from_table, index_interactions, read_table
 from benchdesign.splitting.leakage import (
     LeakageSummary,
+    SampledLeakage,
+    TilePlan,
     leakage,
+    leakage_shard,
     leakage_summary,
     max_train_similarity,
+    reduce_leakage_shards,
+    sampled_leakage,
     scaled_leakage,
 )
 from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split
+from benchdesign.splitting.progress import Progress
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
     KmerSimilarity,
@@ -30,6 +37,8 @@ from benchdesign.splitting.similarity import (
     SimilaritySource,
     VectorSimilarity,
     morgan_fingerprints,
+    packed_fingerprints,
+    packed_tanimoto,
     smiles_fingerprints,
 )
 from benchdesign.splitting.tasks import (
@@ -58,11 +67,14 @@ __all__ = [
     "LeakageSplit",
     "LeakageSummary",
     "MatrixSimilarity",
+    "Progress",
+    "SampledLeakage",
     "SimilaritySource",
     "SplitJob",
     "SplitResult",
     "SplitSpec",
     "ThresholdRepair",
+    "TilePlan",
     "VectorSimilarity",
     "alignment_identity",
     "alignment_similarity",
@@ -76,12 +88,17 @@ __all__ = [
     "index_interactions",
     "kfold_spec",
     "leakage",
+    "leakage_shard",
     "leakage_summary",
     "max_train_similarity",
     "morgan_fingerprints",
     "nested_cross_validate",
+    "packed_fingerprints",
+    "packed_tanimoto",
     "read_table",
+    "reduce_leakage_shards",
     "run_split",
+    "sampled_leakage",
     "scaled_leakage",
     "smiles_fingerprints",
     "solve_split_ilp",

@@ -11,7 +11,10 @@ single or complete linkage. To keep memory far below n^2 this module works in tw
 2. The micro-cluster similarity (exact sums over all entity pairs, plus max/min for single/complete
    linkage) is accumulated tile by tile over the n x n similarity without storing it, and the
    micro-clusters are clustered down to K by spectral (similarities) or agglomerative (distances)
-   clustering.
+   clustering. Above ``max_pairs`` entity pairs (default: n > ~100,000) the sums are estimated
+   instead from a stratified sample of at most ``group_sample`` entities (the same number from every
+   micro-cluster, uniformly without replacement), scaled by the inverse inclusion probabilities:
+   unbiased for every pair sum, and n-independent in cost (:func:`sampled_group_similarity`).
 
 With average linkage, kappa_A * kappa_B * sim_C(A, B) equals the sum of the weighted entity
 similarities between A and B, so the ILP objective (12) over clusters is exactly the leakage L(pi)
@@ -28,6 +31,7 @@ import scipy.linalg
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
+from benchdesign.splitting.progress import note, stage
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 
 __all__ = [
@@ -35,7 +39,10 @@ __all__ = [
     "GroupSimilarity",
     "Clustering",
     "leader_labels",
+    "assign_to_leaders",
     "group_similarity",
+    "sampled_group_similarity",
+    "stratified_sample",
     "coarsen",
     "linkage_similarity",
     "cluster_groups",
@@ -47,6 +54,9 @@ __all__ = [
 Linkage = Literal["average", "single", "complete"]
 LINKAGES: tuple[str, ...] = ("average", "single", "complete")
 DEFAULT_MICRO = 1000
+DEFAULT_MAX_PAIRS = 5e9  # exact group sums up to this many entity pairs (n ~ 100,000; MUV stays exact)
+DEFAULT_GROUP_SAMPLE = 50_000  # entities of the stratified sample beyond it (1.25e9 pairs, ~1 min)
+DEFAULT_SKETCH = 200_000  # beyond this many entities, leaders are seeded on a sample of this size
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class GroupSimilarity:
     self_sum : sum_x w_x^2 sim(x, x)
     max_sim, min_sim : (M, M) largest / smallest member-pair similarity between groups (None unless
         computed for single / complete linkage); diagonals are meaningless
+    sampled : True when cross / within are unbiased estimates from a stratified entity sample
+        (then max_sim / min_sim are those of the sampled members)
     """
 
     kappa: np.ndarray
@@ -69,6 +81,7 @@ class GroupSimilarity:
     self_sum: float
     max_sim: np.ndarray | None = None
     min_sim: np.ndarray | None = None
+    sampled: bool = False
 
     @property
     def m(self) -> int:
@@ -117,18 +130,9 @@ def _check_weights(weights: np.ndarray | None, n: int) -> np.ndarray:
     return w
 
 
-def leader_labels(source: SimilaritySource, n_leaders: int, rng: np.random.Generator) -> np.ndarray:
-    """Leader pre-clustering: k-means++ seeding on 1 - sim, each entity joins its most similar leader.
-
-    Costs n_leaders similarity rows (packed-bit popcounts for fingerprints), never an n x n matrix.
-    Returns labels (n,) in [0, M) with M <= n_leaders (fewer when the remaining entities are all
-    identical to a leader). With n <= n_leaders every entity is its own group.
-    """
+def _seed_leaders(source: SimilaritySource, n_leaders: int, rng: np.random.Generator) -> tuple[list[int], np.ndarray]:
+    """k-means++ seeding on 1 - sim over all entities of ``source``: (leader indices, labels)."""
     n = source.n
-    if n_leaders < 1:
-        raise ValueError(f"n_leaders must be >= 1, got {n_leaders}")
-    if n <= n_leaders:
-        return np.arange(n)
     first = int(rng.integers(n))
     best = source.one_vs_all(first).astype(np.float64)
     best[first] = 1.0
@@ -149,7 +153,49 @@ def leader_labels(source: SimilaritySource, n_leaders: int, rng: np.random.Gener
         labels[closer] = j
         best[closer] = sims[closer]
         leaders.append(nxt)
+        if (j + 1) % 250 == 0:
+            note(f"{j + 1} of {n_leaders} leaders")
+    return leaders, labels
+
+
+def assign_to_leaders(source: SimilaritySource, leaders: np.ndarray, chunk: int = 16384) -> np.ndarray:
+    """Label (n,) of the most similar leader of every entity (first leader on ties), by blocks of
+    ``chunk`` x len(leaders) similarities; each leader joins itself."""
+    leaders = np.asarray(leaders, dtype=np.int64)
+    labels = np.empty(source.n, dtype=np.int64)
+    for r0 in range(0, source.n, chunk):
+        rows = np.arange(r0, min(r0 + chunk, source.n))
+        labels[rows] = np.argmax(source.block(rows, leaders), axis=1)
+    labels[leaders] = np.arange(leaders.size)
     return labels
+
+
+@stage("leaders")
+def leader_labels(
+    source: SimilaritySource, n_leaders: int, rng: np.random.Generator, sketch: int | None = None
+) -> np.ndarray:
+    """Leader pre-clustering: k-means++ seeding on 1 - sim, each entity joins its most similar leader.
+
+    Costs n_leaders similarity rows (packed-bit popcounts for fingerprints), never an n x n matrix.
+    With ``sketch`` < n the leaders are seeded on a uniform sample of ``sketch`` entities (n_leaders
+    rows of that size) and all n entities are then assigned by blocks (:func:`assign_to_leaders`, an
+    n x n_leaders pass whose sparse products are several times faster than n_leaders mat-vecs).
+    Returns labels (n,) in [0, M) with M <= n_leaders (fewer when the remaining entities are all
+    identical to a leader). With n <= n_leaders every entity is its own group.
+    """
+    n = source.n
+    if n_leaders < 1:
+        raise ValueError(f"n_leaders must be >= 1, got {n_leaders}")
+    if sketch is not None and sketch < n_leaders:
+        raise ValueError(f"sketch must be >= n_leaders={n_leaders}, got {sketch}")
+    if n <= n_leaders:
+        return np.arange(n)
+    if sketch is None or sketch >= n:
+        return _seed_leaders(source, n_leaders, rng)[1]
+    sample = np.sort(rng.choice(n, size=sketch, replace=False))
+    leaders, _ = _seed_leaders(source.subset(sample), n_leaders, rng)
+    note(f"{len(leaders)} leaders seeded on {sketch} sampled entities; assigning all {n}")
+    return assign_to_leaders(source, sample[np.asarray(leaders)])
 
 
 def _segments(sorted_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -157,6 +203,7 @@ def _segments(sorted_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts, sorted_labels[starts]
 
 
+@stage("group_similarity")
 def group_similarity(
     source: SimilaritySource,
     labels: np.ndarray,
@@ -183,8 +230,11 @@ def group_similarity(
     acc = np.zeros((m, m))
     mx = np.full((m, m), -np.inf) if extremes else None
     mn = np.full((m, m), np.inf) if extremes else None
+    n_rows = (n + block_size - 1) // block_size
     for r0 in range(0, n, block_size):
         r1 = min(r0 + block_size, n)
+        if n_rows >= 20 and (r0 // block_size) % (n_rows // 10) == 0:
+            note(f"tile row {r0 // block_size + 1} of {n_rows}")
         rs, rg = _segments(lab_sorted[r0:r1])
         for c0 in range(r0, n, block_size):
             c1 = min(c0 + block_size, n)
@@ -214,6 +264,58 @@ def group_similarity(
     return GroupSimilarity(kappa, cross, np.maximum(within, 0.0), float(self_w.sum()), mx, mn)
 
 
+def stratified_sample(labels: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Sorted indices of a stratified sample: min(n_a, c) members of every group a, uniformly without
+    replacement, with the largest per-group cap c >= 2 that keeps the sample within ``size``."""
+    labels = np.asarray(labels, dtype=np.int64)
+    counts = np.bincount(labels)
+    lo, hi = 2, max(int(counts.max()), 2)
+    while lo < hi:  # largest cap c with sum(min(counts, c)) <= size
+        mid = (lo + hi + 1) // 2
+        if np.minimum(counts, mid).sum() <= size:
+            lo = mid
+        else:
+            hi = mid - 1
+    order = np.lexsort((rng.random(labels.size), labels))
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    rank = np.arange(labels.size) - starts[labels[order]]
+    return np.sort(order[rank < lo])
+
+
+def sampled_group_similarity(
+    source: SimilaritySource,
+    labels: np.ndarray,
+    size: int,
+    rng: np.random.Generator,
+    weights: np.ndarray | None = None,
+    extremes: bool = False,
+    block_size: int = DEFAULT_BLOCK,
+) -> GroupSimilarity:
+    """Unbiased estimate of :func:`group_similarity` from a stratified sample of about ``size`` entities.
+
+    With s_a of the n_a members of group a drawn uniformly without replacement, a member pair (x, y)
+    of groups a != b is in the sample with probability s_a s_b / (n_a n_b), a pair inside group a with
+    s_a (s_a - 1) / (n_a (n_a - 1)); dividing the sample's pair sums by these (Horvitz-Thompson) gives
+    unbiased ``cross`` and ``within``. ``kappa`` and ``self_sum`` are exact. Cost: (size^2 / 2) pairs.
+    """
+    n = source.n
+    labels = np.asarray(labels, dtype=np.int64)
+    if labels.size != n:
+        raise ValueError(f"labels has {labels.size} entries for {n} entities")
+    w = _check_weights(weights, n)
+    idx = stratified_sample(labels, size, rng)
+    note(f"stratified sample of {idx.size} of {n} entities")
+    part = group_similarity(source.subset(idx), labels[idx], w[idx], extremes=extremes, block_size=block_size)
+    counts = np.bincount(labels).astype(float)
+    taken = np.bincount(labels[idx], minlength=counts.size).astype(float)
+    f = counts / taken
+    cross = part.cross * np.outer(f, f)
+    pair_f = np.divide(counts * (counts - 1), taken * (taken - 1), out=np.zeros_like(counts), where=taken > 1)
+    kappa = np.bincount(labels, weights=w, minlength=counts.size)
+    self_sum = float((w * w * source.self_similarity()).sum())
+    return GroupSimilarity(kappa, cross, part.within * pair_f, self_sum, part.max_sim, part.min_sim, sampled=True)
+
+
 def coarsen(groups: GroupSimilarity, parent: np.ndarray) -> GroupSimilarity:
     """Aggregates of the coarser groups obtained by merging group a into ``parent[a]``.
 
@@ -239,7 +341,7 @@ def coarsen(groups: GroupSimilarity, parent: np.ndarray) -> GroupSimilarity:
         np.fill_diagonal(small, np.inf)
         mx = np.maximum.reduceat(np.maximum.reduceat(big, starts, axis=1), starts, axis=0)
         mn = np.minimum.reduceat(np.minimum.reduceat(small, starts, axis=1), starts, axis=0)
-    return GroupSimilarity(p.T @ groups.kappa, cross, within, groups.self_sum, mx, mn)
+    return GroupSimilarity(p.T @ groups.kappa, cross, within, groups.self_sum, mx, mn, groups.sampled)
 
 
 def linkage_similarity(groups: GroupSimilarity, linkage: Linkage = "average") -> np.ndarray:
@@ -333,6 +435,7 @@ def spectral_labels(affinity: np.ndarray, n_clusters: int, seed: int = 0, n_init
         return kmeans(emb, n_clusters, np.random.default_rng(seed), n_init=n_init)
 
 
+@stage("cluster_groups")
 def cluster_groups(
     groups: GroupSimilarity,
     n_clusters: int,
@@ -376,6 +479,9 @@ def cluster_entities(
     n_micro: int = DEFAULT_MICRO,
     seed: int = 0,
     block_size: int = DEFAULT_BLOCK,
+    max_pairs: float = DEFAULT_MAX_PAIRS,
+    group_sample: int = DEFAULT_GROUP_SAMPLE,
+    sketch: int = DEFAULT_SKETCH,
 ) -> Clustering:
     """Cluster the n entities of ``source`` into at most ``n_clusters`` clusters.
 
@@ -386,7 +492,10 @@ def cluster_entities(
     weights : (n,) entity weights kappa(x) (1 for 1-D data; interaction counts for 2-D data)
     linkage : 'average' | 'single' | 'complete' for the inter-cluster similarity (and agglomerative)
     n_micro : leader pre-clustering size M; n <= n_micro means no pre-clustering
-    seed : seeds the leader sampling and the spectral embedding's k-means
+    seed : seeds the leader sampling, the group sample and the spectral embedding's k-means
+    max_pairs, group_sample : above ``max_pairs`` entity pairs the micro-cluster sums are estimated
+        from a stratified sample of ``group_sample`` entities (:func:`sampled_group_similarity`)
+    sketch : above this many entities the leaders are seeded on a sample of this size (:func:`leader_labels`)
     """
     n = source.n
     if linkage not in LINKAGES:
@@ -394,9 +503,13 @@ def cluster_entities(
     if not 1 <= n_clusters <= n:
         raise ValueError(f"number of clusters K={n_clusters} must be between 1 and the number of entities n={n}")
     rng = np.random.default_rng(seed)
-    micro = leader_labels(source, max(n_micro, 2 * n_clusters), rng)
+    n_leaders = max(n_micro, 2 * n_clusters)
+    micro = leader_labels(source, n_leaders, rng, sketch=max(sketch, n_leaders) if n > sketch else None)
     extremes = linkage != "average"
-    groups = group_similarity(source, micro, weights, extremes=extremes, block_size=block_size)
+    if n * (n - 1) / 2 > max_pairs and group_sample < n:
+        groups = sampled_group_similarity(source, micro, group_sample, rng, weights, extremes, block_size)
+    else:
+        groups = group_similarity(source, micro, weights, extremes=extremes, block_size=block_size)
     method = "agglomerative" if source.is_distance else "spectral"
     k = min(n_clusters, groups.m)
     parent = cluster_groups(groups, k, method, linkage, seed=seed)

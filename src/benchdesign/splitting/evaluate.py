@@ -16,7 +16,14 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
-from benchdesign.splitting.leakage import UNASSIGNED_LABELS, encode_folds, leakage_summary, max_train_similarity
+from benchdesign.splitting.leakage import (
+    UNASSIGNED_LABELS,
+    encode_folds,
+    leakage_shard,
+    leakage_summary,
+    max_train_similarity,
+    sampled_leakage,
+)
 from benchdesign.splitting.tasks import EntitySet
 
 __all__ = [
@@ -29,9 +36,13 @@ __all__ = [
     "compare_split_files",
     "format_report",
     "format_comparison",
+    "read_split_inputs",
+    "split_codes",
+    "leakage_shard_files",
 ]
 
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
+DEFAULT_SAMPLE_TEST = 1000  # with --sample: test entities whose eq. (1) maxima are computed exactly
 
 
 def fold_labels_for_entities(
@@ -116,6 +127,10 @@ def evaluate_split(
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
     block_size: int | None = None,
     folds: Sequence[str] | None = None,
+    sample: int | None = None,
+    confidence: float = 0.95,
+    seed: int = 0,
+    sample_test: int = DEFAULT_SAMPLE_TEST,
 ) -> dict:
     """Leakage report of a split of ``entities`` given as (id, fold label) pairs.
 
@@ -128,6 +143,9 @@ def evaluate_split(
     train : training folds for eq. (1) (default: all folds other than the test fold)
     folds : the fold names the split may use; any other label is an error. Without it, labels that differ
         only in case or surrounding spaces (``Test`` beside ``test``) are an error.
+    sample : estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
+        (:func:`~benchdesign.splitting.leakage.sampled_leakage`, seeded by ``seed``) instead of all
+        pairs, and the eq. (1) statistics from ``sample_test`` random test entities per fold
 
     A split with fewer than two folds is refused (its leakage would be 0 by definition).
     """
@@ -138,8 +156,7 @@ def evaluate_split(
     valid = np.asarray(entities.valid, dtype=bool)
     codes_all, _ = encode_folds(labels)
     n_invalid_assigned = int(((codes_all >= 0) & ~valid).sum())
-    folds = labels[valid]
-    codes, names = encode_folds(folds)
+    codes, names = encode_folds(labels[valid])
     if (codes >= 0).sum() == 0:
         raise ValueError("no valid entity of the table is assigned to a fold by the split file")
     fold_names = [str(x) for x in names]
@@ -147,18 +164,27 @@ def evaluate_split(
         raise ValueError(f"the split assigns the valid entities to {len(fold_names)} fold ({fold_names}); leakage "
                          "needs at least two folds (check --split-col, or the file is not a split)")
     kwargs = {} if block_size is None else {"block_size": block_size}
-    summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
     report: dict = {
         "n_entities": int(len(entities.ids)),
         "n_valid": int(valid.sum()),
-        "n_assigned": summary.n_assigned,
+        "n_assigned": int((codes >= 0).sum()),
         "n_not_in_split": n_unlisted,
         "n_invalid_assigned": n_invalid_assigned,
         "fold_sizes": {f: int((codes == i).sum()) for i, f in enumerate(fold_names)},
-        "leakage": summary.leakage,
-        "total_similarity": summary.total,
-        "scaled_leakage": summary.scaled,
     }
+    if sample is None:
+        summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
+        report.update({"leakage": summary.leakage, "total_similarity": summary.total,
+                       "scaled_leakage": summary.scaled})
+    else:
+        est = sampled_leakage(entities.similarity, codes, sample, seed=seed, confidence=confidence)
+        report.update({
+            "leakage": est.leakage, "leakage_ci": list(est.leakage_ci), "total_similarity": est.total,
+            "scaled_leakage": est.scaled, "scaled_leakage_ci": list(est.scaled_ci),
+            "scaled_leakage_se": est.scaled_se,
+            "sampled": {"n_pairs": est.n_pairs, "confidence": est.confidence, "seed": est.seed,
+                        "n_test_per_fold": int(sample_test)},
+        })
     tests = list(test) if test else fold_names
     for t in tests:
         if t not in fold_names:
@@ -168,12 +194,19 @@ def evaluate_split(
             if t not in fold_names:
                 raise ValueError(f"training fold {t!r} is not in the split; folds are {fold_names}")
     named = np.array([fold_names[c] if c >= 0 else None for c in codes], dtype=object)
+    rng = np.random.default_rng(seed)
     per_fold = {}
     for t in tests:
         train_folds = [f for f in (train or fold_names) if f != t]
         if not train_folds:
             continue
-        values = max_train_similarity(entities.similarity, named, t, train_folds, **kwargs)
+        labels_t = named
+        if sample is not None:  # eq. (1) maxima of a uniform sample of the test fold, exact over the training folds
+            members = np.flatnonzero(named == t)
+            if members.size > sample_test:
+                labels_t = named.copy()
+                labels_t[np.setdiff1d(members, rng.choice(members, sample_test, replace=False))] = None
+        values = max_train_similarity(entities.similarity, labels_t, t, train_folds, **kwargs)
         per_fold[t] = {"train_folds": train_folds, **max_similarity_stats(values, quantiles)}
     report["max_train_similarity"] = per_fold
     return report
@@ -227,6 +260,14 @@ def _entities_and_split_reader(
     return ent, read_split
 
 
+def read_split_inputs(table: str, split: str, **representation) -> tuple[EntitySet, list, list]:
+    """The entity set of ``table`` and the ids and fold labels of the split file ``split``
+    (``representation`` as in :func:`evaluate_split_files`)."""
+    ent, read_split = _entities_and_split_reader(table, **representation)
+    ids, labels = read_split(split)
+    return ent, ids, labels
+
+
 def evaluate_split_files(
     table: str,
     split: str,
@@ -235,18 +276,23 @@ def evaluate_split_files(
     train: Sequence[str] | None = None,
     quantiles: Sequence[float] = DEFAULT_QUANTILES,
     folds: Sequence[str] | None = None,
+    sample: int | None = None,
+    confidence: float = 0.95,
+    seed: int = 0,
+    sample_test: int = DEFAULT_SAMPLE_TEST,
     **representation,
 ) -> dict:
     """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate.
 
-    ``folds``: the fold names the split may use (:func:`check_fold_names`). ``representation``:
+    ``folds``: the fold names the split may use (:func:`check_fold_names`); ``sample``, ``confidence``,
+    ``seed``, ``sample_test``: the sampled estimate of :func:`evaluate_split`. ``representation``:
     ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``, ``matrix_kind``,
     ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``,
     ``sequence_similarity``, ``sep`` (defaults in :func:`_entities_and_split_reader`).
     """
-    ent, read_split = _entities_and_split_reader(table, **representation)
-    ids, labels = read_split(split)
-    report = evaluate_split(ent, ids, labels, test, train, quantiles, folds=folds)
+    ent, ids, labels = read_split_inputs(table, split, **representation)
+    report = evaluate_split(ent, ids, labels, test, train, quantiles, folds=folds, sample=sample,
+                            confidence=confidence, seed=seed, sample_test=sample_test)
     return {"input": str(table), "split": str(split), **report}
 
 
@@ -292,6 +338,26 @@ def format_comparison(report: dict) -> str:
                      f"{r['scaled_leakage']:>12.4f}  {r['eq1_mean_over_folds']:>11.4f}")
     lines.append("scaled L(pi): eq. (20); eq.(1) mean: mean over test folds of the mean max similarity to training")
     return "\n".join(lines)
+def split_codes(entities: EntitySet, split_ids: Sequence[object], split_labels: Sequence[object]) -> np.ndarray:
+    """Fold codes (-1: no fold) of the valid entities, in the order of ``entities.similarity``."""
+    labels, _ = fold_labels_for_entities(entities.ids, split_ids, split_labels)
+    codes, _ = encode_folds(labels[np.asarray(entities.valid, dtype=bool)])
+    if (codes >= 0).sum() == 0:
+        raise ValueError("no valid entity of the table is assigned to a fold by the split file")
+    return codes
+
+
+def leakage_shard_files(table: str, split: str, index: int, n_shards: int, out: str,
+                        block_size: int | None = None, **read_options) -> int:
+    """One shard of the exact tiled L(pi) of a split file (:func:`~benchdesign.splitting.leakage.leakage_shard`).
+
+    Returns the shard's number of tiles; combine the shard files with ``benchdesign leakage-reduce``.
+    """
+    ent, split_ids, split_labels = read_split_inputs(table, split, **read_options)
+    if ent.similarity is None:
+        raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
+    kwargs = {} if block_size is None else {"block_size": block_size}
+    return leakage_shard(ent.similarity, [split_codes(ent, split_ids, split_labels)], index, n_shards, out, **kwargs)
 
 
 def format_report(report: dict) -> str:
@@ -302,6 +368,10 @@ def format_report(report: dict) -> str:
         f"not in split {report['n_not_in_split']}",
         f"L(pi) (eq. 2) {report['leakage']:.6g}; scaled L(pi) (eq. 20) {report['scaled_leakage']:.4f}",
     ]
+    if "sampled" in report:
+        smp, (lo, hi) = report["sampled"], report["scaled_leakage_ci"]
+        lines[-1] += (f" ({smp['n_pairs']} sampled pairs; {100 * smp['confidence']:g}% interval [{lo:.4f}, {hi:.4f}];"
+                      f" eq. 1 over <= {smp['n_test_per_fold']} sampled test samples per fold)")
     for fold, st in report["max_train_similarity"].items():
         qs = ", ".join(f"q{k} {v:.3f}" for k, v in st["quantiles"].items())
         lines.append(

@@ -52,6 +52,8 @@ import cvxpy.settings as cps
 import numpy as np
 import scipy.sparse as sp
 
+from benchdesign.splitting.progress import stage
+
 __all__ = [
     "ClusterInstance",
     "IlpResult",
@@ -429,6 +431,7 @@ def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, bal
     )
 
 
+@stage("ilp")
 def solve_split_ilp(
     instances: Sequence[ClusterInstance],
     epsilon: float = 0.1,
@@ -519,6 +522,7 @@ def solve_split_ilp(
     return IlpResult(tuple(assignments), label, objective_value, solver.upper(), seconds, bound, message, extra)
 
 
+@stage("ilp")
 def solve_group_counts(
     sizes: np.ndarray,
     weights: np.ndarray,

@@ -16,12 +16,13 @@ import scipy.sparse as sp
 
 from benchdesign.files import read_csv
 from benchdesign.splitting.alignment import alignment_similarity
+from benchdesign.splitting.progress import note, stage
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
     KmerSimilarity,
     MatrixSimilarity,
     VectorSimilarity,
-    smiles_fingerprints,
+    packed_fingerprints,
 )
 from benchdesign.splitting.tasks import EntitySet
 
@@ -170,12 +171,16 @@ def entities_from_table(
     if smiles_col is not None:
         _require(df, smiles_col, "SMILES column")
         smiles = df[smiles_col].tolist()
-        bits, valid = smiles_fingerprints(smiles, radius=radius, n_bits=n_bits)
+        with stage("fingerprints"):
+            packed, valid = packed_fingerprints(
+                smiles, radius=radius, n_bits=n_bits, on_chunk=lambda done, total: note(f"{done} of {total} SMILES")
+            )
         reason = "invalid_smiles"
         if not valid.all() and not drop_invalid:
             raise ValueError(_report_invalid(what, reason, ids, smiles, np.flatnonzero(~valid)))
         if valid.any():
-            similarity = FingerprintSimilarity(bits)
+            with stage("fingerprint_index"):
+                similarity = FingerprintSimilarity.from_packed(packed, n_bits)
     elif sequence_col is not None:
         _require(df, sequence_col, "sequence column")
         seqs = df[sequence_col].tolist()

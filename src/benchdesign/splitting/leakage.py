@@ -4,20 +4,41 @@ Works for any split, including splits made by other tools: ``folds`` is one labe
 (ints or strings); negative ints, None, NaN, "" and "unassigned"/"not assigned" mark entities that
 belong to no fold, which are left out. Dense sources are processed in tiles of ``block_size``^2, so
 no n x n matrix is ever stored; scipy-sparse similarity matrices are processed entry by entry.
+
+At scale (10^12 pairs for 1.6M molecules) two routes: the exact sums over the tiles of a
+:class:`TilePlan`, computable as independent, resumable shards (:func:`leakage_shard`, combined by
+:func:`reduce_leakage_shards` to the single-process value bit for bit), and the unbiased sampled
+estimate with a confidence interval (:func:`sampled_leakage`), whose cost does not depend on n.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
+from benchdesign.files import atomic_writer
+from benchdesign.splitting.progress import note
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, MatrixSimilarity, SimilaritySource
 
 __all__ = [
     "LeakageSummary",
+    "SampledLeakage",
+    "TilePlan",
+    "leakage_shard",
+    "pair_similarities",
+    "reduce_leakage_shards",
+    "reduce_tile_sums",
+    "sampled_leakage",
+    "split_digest",
+    "tile_sums",
     "encode_folds",
     "leakage_summary",
     "leakage",
@@ -92,6 +113,16 @@ def _summaries_sparse(m: sp.csr_matrix, codes_list: list[np.ndarray], w: np.ndar
     return out
 
 
+def _encode_all(folds_list, n: int) -> list[np.ndarray]:
+    codes_list = []
+    for folds in folds_list:
+        codes, _ = encode_folds(folds)
+        if codes.size != n:
+            raise ValueError(f"a split has {codes.size} labels for {n} entities")
+        codes_list.append(codes)
+    return codes_list
+
+
 def leakage_summary(
     sim: SimilaritySource | np.ndarray | sp.spmatrix,
     folds_list: Sequence[Sequence[object] | np.ndarray],
@@ -105,24 +136,74 @@ def leakage_summary(
     sim : similarity source, dense (n, n) ndarray or scipy-sparse (n, n) similarity matrix in [0, 1]
     folds_list : splits, each with one fold label per entity
     weights : (n,) entity cardinalities kappa(x), default 1
+
+    Dense sources go through the tiles of :class:`TilePlan` (:func:`tile_sums`, reduced by
+    :func:`reduce_tile_sums`), so the value equals that of the same tiles computed as separate jobs.
     """
     src = _as_source(sim)
     n = src.shape[0] if sp.issparse(src) else src.n
-    codes_list = []
-    for folds in folds_list:
-        codes, _ = encode_folds(folds)
-        if codes.size != n:
-            raise ValueError(f"a split has {codes.size} labels for {n} entities")
-        codes_list.append(codes)
+    codes_list = _encode_all(folds_list, n)
     w = _weights(weights, n)
     if sp.issparse(src):
         return _summaries_sparse(src, codes_list, w)
-    # tile over the union of assigned entities; per split, unassigned entities get zero weight
-    active = np.flatnonzero(np.any(np.stack([c >= 0 for c in codes_list]), axis=0)) if codes_list else np.array([], int)
-    totals = np.zeros(len(codes_list))
-    same = np.zeros(len(codes_list))
-    # per split, columns [w * onehot(fold) | w] (0 for unassigned): for a tile S, with A, B these
-    # columns over its rows / columns, sum_f A_f^T S B_f is the same-fold mass and its last column the total
+    plan = TilePlan.for_splits(codes_list, block_size)
+    values = tile_sums(src, codes_list, w, plan, np.arange(plan.n_tiles))
+    return reduce_tile_sums(values, codes_list)
+
+
+# --------------------------------------------------------------------------- exact, tile by tile
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    """The canonical tiling of the exact pair sums: upper-triangle tiles (r <= c) of ``block_size``
+    over the entities assigned in at least one split (``active``), numbered row by row.
+
+    Tile t covers active positions [r0, r1) x [c0, c1); off-diagonal tiles stand for both orders.
+    """
+
+    active: np.ndarray
+    block_size: int
+
+    @classmethod
+    def for_splits(cls, codes_list: Sequence[np.ndarray], block_size: int = DEFAULT_BLOCK) -> "TilePlan":
+        if block_size < 1:
+            raise ValueError(f"block_size must be >= 1, got {block_size}")
+        if not codes_list:
+            return cls(np.array([], dtype=np.int64), int(block_size))
+        active = np.flatnonzero(np.any(np.stack([c >= 0 for c in codes_list]), axis=0))
+        return cls(active, int(block_size))
+
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.active.size // self.block_size)
+
+    @property
+    def n_tiles(self) -> int:
+        return self.n_blocks * (self.n_blocks + 1) // 2
+
+    def tile(self, t: int) -> tuple[int, int]:
+        """Block row and column (r <= c) of tile number t."""
+        nb = self.n_blocks
+        if not 0 <= t < self.n_tiles:
+            raise ValueError(f"tile number must lie in [0, {self.n_tiles}), got {t}")
+        # row r starts at tile r * nb - r * (r - 1) / 2
+        r = int(np.floor(((2 * nb + 1) - np.sqrt((2 * nb + 1) ** 2 - 8 * t)) / 2))
+        while r > 0 and r * nb - r * (r - 1) // 2 > t:
+            r -= 1
+        while (r + 1) * nb - (r + 1) * r // 2 <= t:
+            r += 1
+        return r, r + t - (r * nb - r * (r - 1) // 2)
+
+    def shard(self, index: int, n_shards: int) -> np.ndarray:
+        """Tile numbers of shard ``index`` of ``n_shards`` (round robin: shards of near-equal work)."""
+        if n_shards < 1 or not 0 <= index < n_shards:
+            raise ValueError(f"shard index must lie in [0, n_shards) with n_shards >= 1, got {index} of {n_shards}")
+        return np.arange(index, self.n_tiles, n_shards)
+
+
+def _split_columns(codes_list: Sequence[np.ndarray], w: np.ndarray, active: np.ndarray) -> list[np.ndarray]:
+    """Per split, columns [w * onehot(fold) | w] over the active entities (0 where unassigned)."""
     weighted = []
     for c in codes_list:
         ca = c[active]
@@ -131,27 +212,250 @@ def leakage_summary(
         cols[np.flatnonzero(ok), ca[ok]] = w[active][ok]
         cols[:, -1] = np.where(ok, w[active], 0.0)
         weighted.append(cols)
-    stacked = np.hstack(weighted) if weighted else np.zeros((active.size, 0))
-    m = active.size
-    for r0 in range(0, m, block_size):
-        r1 = min(r0 + block_size, m)
-        for c0 in range(r0, m, block_size):
-            c1 = min(c0 + block_size, m)
-            tile = src.block(active[r0:r1], active[c0:c1]).astype(np.float64)
-            factor = 1.0 if c0 == r0 else 2.0  # off-diagonal tiles stand for both orders
-            products = stacked[r0:r1] * (tile @ stacked[c0:c1])  # one GEMM for every split
-            start = 0
-            for j, cols in enumerate(weighted):
-                sums = products[:, start:start + cols.shape[1]].sum(axis=0)
-                start += cols.shape[1]
-                totals[j] += factor * sums[-1]
-                same[j] += factor * sums[:-1].sum()
+    return weighted
+
+
+def tile_sums(
+    src: SimilaritySource,
+    codes_list: Sequence[np.ndarray],
+    w: np.ndarray,
+    plan: TilePlan,
+    tiles: np.ndarray,
+    checkpoint: str | Path | None = None,
+    checkpoint_seconds: float = 60.0,
+) -> np.ndarray:
+    """Per tile and split, (total, same-fold) pair sums of w_x w_y sim(x, y) over ordered pairs.
+
+    Returns float64 (len(tiles), n_splits, 2). For a tile S with A, B the split columns over its rows /
+    columns, sum_f A_f^T S B_f is the same-fold mass and its last column the total. Each tile's values
+    depend on that tile only (single-threaded BLAS), so shards computed anywhere reduce to the
+    single-process value. With ``checkpoint`` the finished tiles are saved there (atomically, every
+    ``checkpoint_seconds``) and a rerun resumes from them.
+    """
+    tiles = np.asarray(tiles, dtype=np.int64)
+    weighted = _split_columns(codes_list, w, plan.active)
+    stacked = np.hstack(weighted) if weighted else np.zeros((plan.active.size, 0))
+    bounds = np.cumsum([0] + [c.shape[1] for c in weighted])
+    out = np.full((tiles.size, len(weighted), 2), np.nan)
+    done = np.zeros(tiles.size, dtype=bool)
+    if checkpoint is not None and Path(checkpoint).is_file():
+        with np.load(checkpoint) as old:
+            pos = {int(t): k for k, t in enumerate(tiles)}
+            for t, v in zip(old["tiles"], old["values"], strict=True):
+                k = pos.get(int(t))
+                if k is not None and v.shape == out.shape[1:]:
+                    out[k], done[k] = v, True
+        note(f"resumed {int(done.sum())} of {tiles.size} tiles from {checkpoint}")
+    a, bs = plan.active, plan.block_size
+    last_save = time.perf_counter()
+    with threadpool_limits(limits=1, user_api="blas"):
+        for k in np.flatnonzero(~done):
+            rb, cb = plan.tile(int(tiles[k]))
+            r0, r1 = rb * bs, min((rb + 1) * bs, a.size)
+            c0, c1 = cb * bs, min((cb + 1) * bs, a.size)
+            tile = src.block(a[r0:r1], a[c0:c1]).astype(np.float64)
+            factor = 1.0 if rb == cb else 2.0
+            sums = (stacked[r0:r1] * (tile @ stacked[c0:c1])).sum(axis=0)
+            for j in range(len(weighted)):
+                part = sums[bounds[j]:bounds[j + 1]]
+                out[k, j] = factor * part[-1], factor * part[:-1].sum()
+            done[k] = True
+            if checkpoint is not None and time.perf_counter() - last_save > checkpoint_seconds:
+                _save_npz(checkpoint, tiles=tiles[done], values=out[done])
+                last_save = time.perf_counter()
+    if checkpoint is not None:
+        _save_npz(checkpoint, tiles=tiles, values=out)
+    return out
+
+
+def _save_npz(path: str | Path, **arrays) -> None:
+    """Write ``arrays`` to the .npz file ``path`` atomically (:func:`benchdesign.files.atomic_writer`)."""
+    with atomic_writer(path) as fh:
+        np.savez(fh, **arrays)
+
+
+def reduce_tile_sums(values: np.ndarray, codes_list: Sequence[np.ndarray]) -> list[LeakageSummary]:
+    """Leakage summaries from every tile's sums (any order: ``math.fsum`` is exactly rounded)."""
     out = []
     for j, codes in enumerate(codes_list):
-        cross = totals[j] - same[j]
-        out.append(LeakageSummary(cross / 2.0, totals[j], cross / totals[j] if totals[j] > 0 else 0.0,
-                                  int((codes >= 0).sum())))
+        total = math.fsum(values[:, j, 0].tolist())
+        same = math.fsum(values[:, j, 1].tolist())
+        cross = total - same
+        out.append(LeakageSummary(cross / 2.0, total, cross / total if total > 0 else 0.0, int((codes >= 0).sum())))
     return out
+
+
+def split_digest(codes_list: Sequence[np.ndarray], w: np.ndarray, block_size: int) -> str:
+    """sha256 of the splits, weights and tile size: partial results of different inputs never mix."""
+    h = hashlib.sha256(f"block={block_size};n={w.size};k={len(codes_list)}".encode())
+    for c in codes_list:
+        h.update(np.ascontiguousarray(c, dtype=np.int64).tobytes())
+    h.update(np.ascontiguousarray(w, dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+def leakage_shard(
+    sim: SimilaritySource,
+    folds_list: Sequence[Sequence[object] | np.ndarray],
+    index: int,
+    n_shards: int,
+    out: str | Path,
+    weights: np.ndarray | None = None,
+    block_size: int = DEFAULT_BLOCK,
+    checkpoint_seconds: float = 60.0,
+) -> int:
+    """Compute shard ``index`` of ``n_shards`` of the exact tiles and write it to ``out`` (.npz).
+
+    Resumable: an interrupted run leaves ``out + '.part.npz'``, from which a rerun continues. Returns
+    the number of tiles of the shard. Combine the shards with :func:`reduce_leakage_shards`.
+    """
+    codes_list = _encode_all(folds_list, sim.n)
+    w = _weights(weights, sim.n)
+    plan = TilePlan.for_splits(codes_list, block_size)
+    tiles = plan.shard(index, n_shards)
+    part = Path(f"{out}.part.npz")
+    values = tile_sums(sim, codes_list, w, plan, tiles, checkpoint=part, checkpoint_seconds=checkpoint_seconds)
+    _save_npz(out, tiles=tiles, values=values, n_tiles=np.int64(plan.n_tiles), index=np.int64(index),
+              n_shards=np.int64(n_shards), digest=np.str_(split_digest(codes_list, w, block_size)),
+              n_assigned=np.array([int((c >= 0).sum()) for c in codes_list], dtype=np.int64))
+    part.unlink(missing_ok=True)
+    return int(tiles.size)
+
+
+def reduce_leakage_shards(paths: Sequence[str | Path]) -> list[LeakageSummary]:
+    """Leakage summaries from the shard files of :func:`leakage_shard`; checks they belong together and
+    cover every tile exactly once (ValueError naming the file otherwise)."""
+    if not paths:
+        raise ValueError("no shard files given")
+    tiles, values, digest, n_tiles, n_assigned = [], [], None, None, None
+    for p in paths:
+        with np.load(p) as z:
+            if digest is None:
+                digest, n_tiles, n_assigned = str(z["digest"]), int(z["n_tiles"]), z["n_assigned"].copy()
+            elif str(z["digest"]) != digest or int(z["n_tiles"]) != n_tiles:
+                raise ValueError(f"shard file {p} belongs to a different split, weighting or tiling than {paths[0]}")
+            if np.isnan(z["values"]).any():
+                raise ValueError(f"shard file {p} is incomplete")
+            tiles.append(z["tiles"].copy())
+            values.append(z["values"].copy())
+    all_tiles = np.concatenate(tiles)
+    counts = np.bincount(all_tiles, minlength=n_tiles)
+    if (counts != 1).any():
+        missing, twice = np.flatnonzero(counts == 0), np.flatnonzero(counts > 1)
+        raise ValueError(f"the shard files do not cover each of the {n_tiles} tiles once: "
+                         f"{missing.size} missing (e.g. {missing[:5].tolist()}), {twice.size} repeated")
+    fake_codes = [np.zeros(int(k), dtype=np.int64) for k in n_assigned]  # only their counts are used
+    return reduce_tile_sums(np.concatenate(values), fake_codes)
+
+
+# --------------------------------------------------------------------------- sampled
+
+
+@dataclass(frozen=True)
+class SampledLeakage:
+    """Sampled estimate of L(pi) (eq. 2) and scaled L(pi) (eq. 20) with normal confidence intervals.
+
+    leakage, total : unbiased estimates of L(pi) and of the eq. (20) denominator; scaled : their ratio
+    (bias O(1/n_pairs)); *_ci : (low, high) intervals at ``confidence``; *_se : standard errors.
+    """
+
+    leakage: float
+    leakage_ci: tuple[float, float]
+    leakage_se: float
+    total: float
+    total_ci: tuple[float, float]
+    scaled: float
+    scaled_ci: tuple[float, float]
+    scaled_se: float
+    n_pairs: int
+    n_assigned: int
+    confidence: float
+    seed: int
+
+
+def pair_similarities(sim: SimilaritySource | sp.csr_matrix, i: np.ndarray, j: np.ndarray,
+                      chunk: int = 256) -> np.ndarray:
+    """sim(i[t], j[t]) for paired indices, float64: the source's ``pairs`` when it has one (popcounts
+    for fingerprints), entries of a matrix, else the diagonals of small blocks."""
+    if sp.issparse(sim):
+        return np.asarray(sim[i, j], dtype=np.float64).reshape(-1)
+    if hasattr(sim, "pairs"):
+        return np.asarray(sim.pairs(i, j), dtype=np.float64)
+    if isinstance(sim, MatrixSimilarity) and sim.dense is not None:
+        return sim.dense[i, j].astype(np.float64)
+    out = np.empty(i.size)
+    for t0 in range(0, i.size, chunk):
+        out[t0:t0 + chunk] = np.diag(sim.block(i[t0:t0 + chunk], j[t0:t0 + chunk]))
+    return out
+
+
+def _normal_quantile(confidence: float) -> float:
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.5 + confidence / 2.0))
+
+
+def sampled_leakage(
+    sim: SimilaritySource | np.ndarray | sp.spmatrix,
+    folds: Sequence[object] | np.ndarray,
+    n_pairs: int,
+    weights: np.ndarray | None = None,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> SampledLeakage:
+    """Estimate L(pi) and scaled L(pi) from ``n_pairs`` random ordered pairs of distinct entities.
+
+    Pairs (x, y), x != y, are drawn independently with probability w_x w_y / C among the assigned
+    entities (C = W^2 - sum_x w_x^2, W = sum of their weights; pairs with x = y are redrawn). Then
+    E[sim(x, y) 1{fold(x) != fold(y)}] = 2 L(pi) / C and E[sim(x, y)] = T_off / C, with T_off the
+    sum over ordered pairs x != y; the diagonal sum_x w_x^2 sim(x, x) of the eq. (20) denominator is
+    added exactly (O(n)). So L^ = C mean(cross) / 2 and total^ are unbiased; scaled^ = 2 L^ / total^
+    is their ratio (bias O(1/n_pairs)), with a delta-method interval. Cost O(n_pairs), independent of n.
+    """
+    if n_pairs < 2:
+        raise ValueError(f"the number of sampled pairs must be >= 2, got {n_pairs}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    src = _as_source(sim)
+    n = src.shape[0] if sp.issparse(src) else src.n
+    codes = _encode_all([folds], n)[0]
+    w = _weights(weights, n)
+    active = np.flatnonzero(codes >= 0)
+    if active.size < 2:
+        raise ValueError(f"sampled leakage needs at least two entities assigned to folds, got {active.size}")
+    wa = w[active]
+    big_c = float(wa.sum()) ** 2 - float((wa * wa).sum())
+    self_sim = (src.diagonal() if sp.issparse(src) else src.self_similarity())[active]
+    diag = float((wa * wa * self_sim).sum())
+    rng = np.random.default_rng(seed)
+    p = None if np.all(wa == wa[0]) else wa / wa.sum()
+
+    def draw(size: int) -> np.ndarray:
+        return rng.choice(active.size, size=size, p=p) if p is not None else rng.integers(active.size, size=size)
+
+    i, j = draw(n_pairs), draw(n_pairs)
+    same = np.flatnonzero(i == j)
+    while same.size:  # redraw pairs (x, x): the diagonal is added exactly
+        j[same] = draw(same.size)
+        same = same[i[same] == j[same]]
+    i, j = active[i], active[j]
+    y = pair_similarities(src, i, j)
+    x = np.where(codes[i] != codes[j], y, 0.0)
+    z = _normal_quantile(confidence)
+    root_n = math.sqrt(n_pairs)
+    mx, my = float(x.mean()), float(y.mean())
+    leak, leak_se = big_c * mx / 2.0, big_c * float(x.std(ddof=1)) / 2.0 / root_n
+    total, total_se = diag + big_c * my, big_c * float(y.std(ddof=1)) / root_n
+    ratio = 2.0 * leak / total if total > 0 else 0.0
+    # delta method for ratio = c mx / (diag + c my): gradient (a, b) in (mx, my)
+    a, b = (big_c / total, -big_c * big_c * mx / total ** 2) if total > 0 else (0.0, 0.0)
+    ratio_se = float(np.std(a * x + b * y, ddof=1)) / root_n
+    return SampledLeakage(
+        leakage=leak, leakage_ci=(leak - z * leak_se, leak + z * leak_se), leakage_se=leak_se,
+        total=total, total_ci=(total - z * total_se, total + z * total_se),
+        scaled=ratio, scaled_ci=(ratio - z * ratio_se, ratio + z * ratio_se), scaled_se=ratio_se,
+        n_pairs=int(n_pairs), n_assigned=int(active.size), confidence=float(confidence), seed=int(seed),
+    )
 
 
 def leakage(sim, folds, weights: np.ndarray | None = None, block_size: int = DEFAULT_BLOCK) -> float:

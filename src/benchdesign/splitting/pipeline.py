@@ -19,6 +19,8 @@ Outputs are written atomically (temporary file + os.replace): on any error no ou
 from __future__ import annotations
 
 import json
+import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +38,8 @@ from benchdesign.splitting.inputs import (
     read_table,
     require_columns,
 )
+from benchdesign.splitting.leakage import sampled_leakage
+from benchdesign.splitting.progress import Progress, stage
 from benchdesign.splitting.tasks import (
     TASKS,
     EntitySet,
@@ -183,15 +187,63 @@ def _json_default(obj: object) -> object:
     raise TypeError(f"not JSON serialisable: {type(obj)}")
 
 
-def run_split(job: SplitJob) -> SplitResult:
-    """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set)."""
+def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
+    """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set).
+
+    Stage timings (similarity / split / write, nested stages as ``split/leaders`` ...) go to
+    ``progress`` (default: a :class:`~benchdesign.splitting.progress.Progress` printing to stderr) and
+    into the report as ``stage_seconds`` (wall) and ``stage_cpu_seconds`` (CPU, with the worker processes).
+    """
     check_job(job)
+    prog = Progress(sys.stderr) if progress is None else progress
+    start = time.perf_counter()
+    with prog.activate():
+        result, ids, cluster_ids = _split_job(job)
+        with stage("write"):
+            write_split_tsv(job.out, ids, result, job.fold_column)
+            if job.clusters_out:
+                table = clusters_table(result, cluster_ids)
+                write_atomic(job.clusters_out, table.to_csv(sep="\t", index=False, lineterminator="\n"))
+    result.report["stage_seconds"] = prog.rounded()
+    result.report["stage_cpu_seconds"] = prog.rounded(cpu=True)
+    result.report["total_seconds"] = round(time.perf_counter() - start, 3)
+    if job.report:
+        write_atomic(job.report, json.dumps(result.report, indent=2, default=_json_default) + "\n")
+    return result
+
+
+SAMPLED_REPORT_MIN = 100_000  # from this many entities the report adds a sampled L(pi) with intervals
+SAMPLED_REPORT_PAIRS = 1_000_000
+
+
+def _sampled_report(ent: EntitySet, result: SplitResult, seed: int) -> dict:
+    """Sampled scaled L(pi) (eq. 20) with 95 % intervals of the split and of a random split of the same
+    fold sizes (the reference), for 1-D data too large for the exact pass."""
+    folds = result.fold[np.asarray(ent.valid, dtype=bool)]
+    rng = np.random.default_rng(seed)
+    reference = folds.copy()
+    assigned = np.flatnonzero(folds >= 0)
+    reference[assigned] = folds[rng.permutation(assigned)]
+    out = {"n_pairs": SAMPLED_REPORT_PAIRS, "confidence": 0.95}
+    for name, f in (("split", folds), ("random", reference)):
+        est = sampled_leakage(ent.similarity, f, SAMPLED_REPORT_PAIRS, seed=seed)
+        out[name] = {"scaled_leakage": est.scaled, "scaled_leakage_ci": list(est.scaled_ci)}
+    return out
+
+
+def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[object] | dict]:
+    """Split ``job``: the result, the ids of the TSV's rows, and the entity ids of the cluster table."""
     task = job.task.upper()
     if job.interactions is None:
         df = _read_side(job.entities, job, "input")
-        ent = _build_side(df, job.entities, job, "input")
-        result = split_entities(task, ent, job.spec)
-        ids = entity_ids_for_clusters = ent.ids
+        with stage("similarity"):
+            ent = _build_side(df, job.entities, job, "input")
+        with stage("split"):
+            result = split_entities(task, ent, job.spec)
+        if ent.similarity is not None and ent.similarity.n >= SAMPLED_REPORT_MIN:
+            with stage("leakage_estimate"):
+                result.report["sampled_leakage"] = _sampled_report(ent, result, job.spec.seed)
+        ids = cluster_ids = ent.ids
         missing = {"input": missing_classes(df, job.entities.class_cols)}
     else:
         inter = read_table(job.interactions, [c for c in (job.inter_a_col, job.inter_b_col, job.inter_id_col) if c],
@@ -206,11 +258,13 @@ def run_split(job: SplitJob) -> SplitResult:
                                                                                "input (side b)"),
             job.inter_a_col, job.inter_b_col,
         )
-        ent_a = _build_side(df_a, job.entities, job, "input (side a)")
-        ent_b = _build_side(df_b, job.entities_b, job, "input (side b)")
+        with stage("similarity"):
+            ent_a = _build_side(df_a, job.entities, job, "input (side a)")
+            ent_b = _build_side(df_b, job.entities_b, job, "input (side b)")
         ids = entity_ids(inter, job.inter_id_col, "interactions")
-        result = split_interactions(task, ia, ib, ent_a, ent_b, job.spec, side=job.side)
-        entity_ids_for_clusters = {"a": ent_a.ids, "b": ent_b.ids}
+        with stage("split"):
+            result = split_interactions(task, ia, ib, ent_a, ent_b, job.spec, side=job.side)
+        cluster_ids = {"a": ent_a.ids, "b": ent_b.ids}
         missing = {"side_a": missing_classes(df_a, job.entities.class_cols),
                    "side_b": missing_classes(df_b, job.entities_b.class_cols)}
     missing = {side: cols for side, cols in missing.items() if cols}
@@ -218,17 +272,7 @@ def run_split(job: SplitJob) -> SplitResult:
         result.report["rows_without_class"] = {
             side: {col: {"n": len(rows), "rows": rows[:20]} for col, rows in cols.items()} for side, cols in missing.items()
         }
-    report_text = json.dumps(result.report, indent=2, default=_json_default) + "\n"
-    clusters_text = None
-    if job.clusters_out:
-        clusters_text = clusters_table(result, entity_ids_for_clusters).to_csv(sep="\t", index=False,
-                                                                               lineterminator="\n")
-    write_split_tsv(job.out, ids, result, job.fold_column)
-    if clusters_text is not None:
-        write_atomic(job.clusters_out, clusters_text)
-    if job.report:
-        write_atomic(job.report, report_text)
-    return result
+    return result, ids, cluster_ids
 
 
 def certificate_line(cert: dict) -> str:
@@ -266,6 +310,12 @@ def summarize(result: SplitResult) -> str:
         t = rep["max_similarity"]
         lines.append(f"max similarity {t['threshold']:g} ({t['action']}): {t['n_violating_pairs']} violating pairs, "
                      f"dropped {t['n_dropped']}, moved {t['n_moved']} samples")
+    if "sampled_leakage" in rep:
+        smp = rep["sampled_leakage"]
+        lines.append("sampled scaled L(pi) ({} pairs, 95% interval): split {:.4f} [{:.4f}, {:.4f}], random {:.4f} "
+                     "[{:.4f}, {:.4f}]".format(smp["n_pairs"], smp["split"]["scaled_leakage"],
+                                               *smp["split"]["scaled_leakage_ci"], smp["random"]["scaled_leakage"],
+                                               *smp["random"]["scaled_leakage_ci"]))
     for side in ("side_a", "side_b"):
         if side in rep and "scaled_leakage" in rep[side]:
             lines.append(f"{side}: scaled L(pi) {rep[side]['scaled_leakage']:.4f}")

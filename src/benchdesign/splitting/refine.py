@@ -13,10 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from benchdesign.splitting.ilp import lower_bounds, upper_bounds
+from benchdesign.splitting.progress import stage
 
 __all__ = ["refine_assignment"]
 
 
+@stage("refine")
 def refine_assignment(
     cross: np.ndarray,
     kappa: np.ndarray,

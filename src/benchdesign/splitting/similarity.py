@@ -13,7 +13,10 @@ Sources:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import multiprocessing as mp
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -29,7 +32,12 @@ __all__ = [
     "MatrixSimilarity",
     "check_matrix",
     "parse_smiles",
+    "available_cores",
     "morgan_fingerprints",
+    "pack_bits",
+    "packed_fingerprints",
+    "packed_pair_tanimoto",
+    "packed_tanimoto",
     "smiles_fingerprints",
     "tanimoto_block",
     "dense_similarity",
@@ -98,12 +106,28 @@ def parse_smiles(smiles: Sequence[object]) -> tuple[list[Chem.Mol | None], np.nd
     return mols, valid
 
 
-def morgan_fingerprints(mols: Sequence[Chem.Mol], radius: int = 2, n_bits: int = 1024) -> np.ndarray:
-    """ECFP (Morgan) bits of RDKit molecules, uint8 (n, n_bits); radius 2 = ECFP4 (paper: 1024 bits)."""
+def _check_fp_args(radius: int, n_bits: int) -> None:
     if radius < 0:
         raise ValueError(f"radius must be >= 0, got {radius}")
     if n_bits < 8:
         raise ValueError(f"n_bits must be >= 8, got {n_bits}")
+
+
+def _packed_width(n_bits: int) -> int:
+    """Bytes per packed fingerprint: n_bits rounded up to whole 64-bit words."""
+    return 8 * ((n_bits + 63) // 64)
+
+
+def pack_bits(bits: np.ndarray) -> np.ndarray:
+    """0/1 matrix (n, n_bits) -> packed uint8 (n, 8 * ceil(n_bits / 64)), big-endian bit order, zero padded."""
+    bits = np.asarray(bits, dtype=np.uint8)
+    pad = _packed_width(bits.shape[1]) * 8 - bits.shape[1]
+    return np.packbits(np.pad(bits, ((0, 0), (0, pad))), axis=1)
+
+
+def morgan_fingerprints(mols: Sequence[Chem.Mol], radius: int = 2, n_bits: int = 1024) -> np.ndarray:
+    """ECFP (Morgan) bits of RDKit molecules, uint8 (n, n_bits); radius 2 = ECFP4 (paper: 1024 bits)."""
+    _check_fp_args(radius, n_bits)
     gen = rdFingerprintGenerator.GetMorganGenerator(radius=radius, fpSize=n_bits)
     bits = np.zeros((len(mols), n_bits), dtype=np.uint8)
     for i, mol in enumerate(mols):
@@ -113,32 +137,95 @@ def morgan_fingerprints(mols: Sequence[Chem.Mol], radius: int = 2, n_bits: int =
     return bits
 
 
-def smiles_fingerprints(
-    smiles: Sequence[object], radius: int = 2, n_bits: int = 1024
-) -> tuple[np.ndarray, np.ndarray]:
-    """Parse and fingerprint SMILES one at a time, never holding all molecules in memory.
-
-    Returns the uint8 bits (n_valid, n_bits) of the valid SMILES (RDKit Morgan generator) and the
-    validity mask (n,) as in :func:`parse_smiles`.
-    """
-    if radius < 0:
-        raise ValueError(f"radius must be >= 0, got {radius}")
-    if n_bits < 8:
-        raise ValueError(f"n_bits must be >= 8, got {n_bits}")
+def _fingerprint_chunk(task: tuple[list, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Packed fingerprints and validity of one chunk of SMILES (runs in worker processes)."""
+    smiles, radius, n_bits = task
     gen = rdFingerprintGenerator.GetMorganGenerator(radius=radius, fpSize=n_bits)
-    rows = []
+    width = _packed_width(n_bits)
+    out = np.zeros((len(smiles), width), dtype=np.uint8)
     valid = np.zeros(len(smiles), dtype=bool)
     RDLogger.DisableLog("rdApp.*")
     try:
         for i, s in enumerate(smiles):
             mol = _mol_or_none(s)
             if mol is not None:
-                rows.append(gen.GetFingerprintAsNumPy(mol).astype(np.uint8))
+                out[i, : (n_bits + 7) // 8] = np.packbits(gen.GetFingerprintAsNumPy(mol))
                 valid[i] = True
     finally:
         RDLogger.EnableLog("rdApp.*")
-    bits = np.vstack(rows) if rows else np.zeros((0, n_bits), dtype=np.uint8)
-    return bits, valid
+    return out[valid], valid
+
+
+PARALLEL_MIN = 20_000  # below this many SMILES, worker processes cost more than they save
+FP_CHUNK = 20_000  # SMILES per worker task
+
+
+def available_cores() -> int:
+    """CPU cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def packed_fingerprints(
+    smiles: Sequence[object], radius: int = 2, n_bits: int = 1024, n_jobs: int | None = None,
+    chunk: int = FP_CHUNK, on_chunk: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Parse and fingerprint SMILES in parallel batches with RDKit's Morgan generator, bit-packed.
+
+    Parameters
+    ----------
+    smiles : sequence of str (NaN / None / empty count as invalid)
+    n_jobs : worker processes; None = all available cores for >= ``PARALLEL_MIN`` SMILES, else 1
+        (1 where the fork start method is missing, e.g. Windows)
+    chunk : SMILES per batch; on_chunk : called with (done, total) after each batch (progress)
+
+    Returns
+    -------
+    packed : uint8 (n_valid, 8 * ceil(n_bits / 64)), the bits of each valid SMILES packed big-endian
+        (``np.unpackbits(packed, axis=1, count=n_bits)`` restores them); 128 bytes per ECFP4-1024
+    valid : bool (n,), as in :func:`parse_smiles`
+    """
+    _check_fp_args(radius, n_bits)
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    n = len(smiles)
+    jobs = (available_cores() if n >= PARALLEL_MIN else 1) if n_jobs is None else int(n_jobs)
+    if jobs < 1:
+        raise ValueError(f"n_jobs must be >= 1, got {n_jobs}")
+    tasks = ((list(smiles[i:i + chunk]), radius, n_bits) for i in range(0, n, chunk))
+    parts: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def collect(results) -> None:
+        for part in results:
+            parts.append(part)
+            if on_chunk is not None:
+                on_chunk(min(len(parts) * chunk, n), n)
+
+    if jobs == 1 or n <= chunk or "fork" not in mp.get_all_start_methods():
+        collect(map(_fingerprint_chunk, tasks))
+    else:
+        # fork (Linux's default): spawn / forkserver workers re-import the caller's __main__, which
+        # reruns an unguarded script such as a Snakemake script; the workers only parse and pack bits
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
+            collect(pool.map(_fingerprint_chunk, tasks))
+    if not parts:
+        return np.zeros((0, _packed_width(n_bits)), dtype=np.uint8), np.zeros(0, dtype=bool)
+    return np.concatenate([p for p, _ in parts]), np.concatenate([v for _, v in parts])
+
+
+def smiles_fingerprints(
+    smiles: Sequence[object], radius: int = 2, n_bits: int = 1024, n_jobs: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Parse and fingerprint SMILES (in parallel batches, see :func:`packed_fingerprints`), never holding
+    all molecules in memory.
+
+    Returns the uint8 bits (n_valid, n_bits) of the valid SMILES (RDKit Morgan generator) and the
+    validity mask (n,) as in :func:`parse_smiles`.
+    """
+    packed, valid = packed_fingerprints(smiles, radius=radius, n_bits=n_bits, n_jobs=n_jobs)
+    return np.unpackbits(packed, axis=1, count=n_bits), valid
 
 
 def _tanimoto_from_intersections(inter: np.ndarray, count_a: np.ndarray, count_b: np.ndarray) -> np.ndarray:
@@ -165,17 +252,78 @@ def tanimoto_block(a: np.ndarray, b: np.ndarray, count_a: np.ndarray, count_b: n
     return _tanimoto_from_intersections(inter, count_a, count_b)
 
 
+def _as_words(packed: np.ndarray) -> np.ndarray:
+    """Packed uint8 rows (width a multiple of 8) viewed as uint64 words."""
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
+def _popcount_rows(words: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(words).sum(axis=-1, dtype=np.int32)
+
+
+def packed_tanimoto(a: np.ndarray, b: np.ndarray, chunk: int = 256) -> np.ndarray:
+    """Tanimoto similarity between packed fingerprints by popcounts: |a & b| / (|a| + |b| - |a & b|).
+
+    ``a`` (n_a, W) and ``b`` (n_b, W) are packed uint8 rows of :func:`packed_fingerprints` / :func:`pack_bits`
+    (or their uint64 view). Returns float32 (n_a, n_b); two empty fingerprints score 0, as in RDKit.
+    Intersections are exact integers, so values equal RDKit's ``BulkTanimotoSimilarity`` to float32.
+    """
+    wa = a if a.dtype == np.uint64 else _as_words(a)
+    wb = b if b.dtype == np.uint64 else _as_words(b)
+    ca, cb = _popcount_rows(wa), _popcount_rows(wb)
+    out = np.empty((wa.shape[0], wb.shape[0]), dtype=np.float32)
+    for r0 in range(0, wa.shape[0], chunk):
+        inter = _popcount_rows(wa[r0:r0 + chunk, None, :] & wb[None, :, :])
+        union = ca[r0:r0 + chunk, None] + cb[None, :] - inter
+        out[r0:r0 + chunk] = inter / np.maximum(union, 1)
+    return out
+
+
+def packed_pair_tanimoto(words: np.ndarray, i: np.ndarray, j: np.ndarray, counts: np.ndarray | None = None,
+                         chunk: int = 1 << 18) -> np.ndarray:
+    """Tanimoto similarity of the pairs (i[t], j[t]) of packed fingerprints ``words`` (uint64 view), float64."""
+    c = _popcount_rows(words) if counts is None else np.asarray(counts)
+    out = np.empty(i.size, dtype=np.float64)
+    for t0 in range(0, i.size, chunk):
+        a, b = i[t0:t0 + chunk], j[t0:t0 + chunk]
+        inter = _popcount_rows(words[a] & words[b])
+        union = c[a] + c[b] - inter
+        out[t0:t0 + chunk] = inter / np.maximum(union, 1)
+    return out
+
+
 SPARSE_DENSITY = 0.15  # below this fraction of set bits, intersections use a sparse x dense product
+CSR_CHUNK = 1 << 16  # rows unpacked at a time when building the sparse copy
+
+
+def _csr_from_packed(packed: np.ndarray, n_bits: int) -> sp.csr_matrix:
+    """Sparse float32 0/1 matrix (n, n_bits) of packed fingerprints, built chunk by chunk (int32 indices)."""
+    n = packed.shape[0]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    cols = []
+    for r0 in range(0, n, CSR_CHUNK):
+        dense = np.unpackbits(packed[r0:r0 + CSR_CHUNK], axis=1, count=n_bits)
+        rows, c = np.nonzero(dense)
+        cols.append(c.astype(np.int32))
+        indptr[r0 + 1:r0 + 1 + dense.shape[0]] = np.bincount(rows, minlength=dense.shape[0])
+    np.cumsum(indptr, out=indptr)
+    indices = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int32)
+    if indptr[-1] < np.iinfo(np.int32).max:
+        indptr = indptr.astype(np.int32)
+    data = np.ones(indices.size, dtype=np.float32)
+    return sp.csr_matrix((data, indices, indptr), shape=(n, n_bits))
 
 
 class FingerprintSimilarity:
     """Tanimoto similarity of ECFP bit vectors (paper Table 2: ECFP + Tanimoto for small molecules).
 
-    Values equal RDKit's ``BulkTanimotoSimilarity`` (tested). Block intersections are one float32
-    product: for sparse fingerprints (ECFP4 sets ~3-5 % of 1024 bits; density < ``SPARSE_DENSITY``)
-    a CSR x dense product, which does ~1/density times fewer multiply-adds than the dense GEMM (about
-    4x less CPU time on Tox21), else the dense GEMM. Single rows (leader seeding) use a sparse mat-vec
-    (popcounts of the packed bits for dense fingerprints), several times faster than RDKit's bulk call.
+    Fingerprints are stored bit-packed (``packed``, 128 bytes per ECFP4-1024; the 0/1 matrix ``bits``
+    is unpacked on demand). Values equal RDKit's ``BulkTanimotoSimilarity`` (tested). Block
+    intersections are one float32 product: for sparse fingerprints (ECFP4 sets ~3-5 % of 1024 bits;
+    density < ``SPARSE_DENSITY``) a CSR x dense product, which does ~1/density times fewer
+    multiply-adds than the dense GEMM (about 4x less CPU time on Tox21), else the dense GEMM. Single
+    rows (leader seeding) use a sparse mat-vec (popcounts of the packed bits for dense fingerprints);
+    sampled pairs (:meth:`pairs`) use popcounts.
     """
 
     is_distance = False
@@ -184,47 +332,75 @@ class FingerprintSimilarity:
         bits = np.asarray(bits, dtype=np.uint8)
         if bits.ndim != 2:
             raise ValueError(f"bits must be 2-D (n, n_bits), got shape {bits.shape}")
-        self.bits = bits
-        self.counts = bits.sum(axis=1, dtype=np.float32)
-        pad = (-bits.shape[1]) % 64
-        packed = np.packbits(np.pad(bits, ((0, 0), (0, pad))), axis=1)
-        self.packed = np.ascontiguousarray(packed).view(np.uint64)
-        self.n = int(bits.shape[0])
-        density = float(self.counts.sum()) / max(bits.size, 1)
-        self.csr = sp.csr_matrix(bits, dtype=np.float32) if density < SPARSE_DENSITY else None
+        self._init_packed(pack_bits(bits), int(bits.shape[1]))
+
+    @classmethod
+    def from_packed(cls, packed: np.ndarray, n_bits: int) -> "FingerprintSimilarity":
+        """From packed uint8 rows (n, 8 * ceil(n_bits / 64)) as returned by :func:`packed_fingerprints`."""
+        packed = np.asarray(packed, dtype=np.uint8)
+        if packed.ndim != 2 or packed.shape[1] != _packed_width(n_bits):
+            raise ValueError(
+                f"packed must have shape (n, {_packed_width(n_bits)}) for n_bits={n_bits}, got {packed.shape}"
+            )
+        out = cls.__new__(cls)
+        out._init_packed(packed, int(n_bits))
+        return out
+
+    def _init_packed(self, packed: np.ndarray, n_bits: int) -> None:
+        self.n_bits = n_bits
+        self.packed8 = np.ascontiguousarray(packed)
+        self.packed = _as_words(self.packed8)
+        self.counts = _popcount_rows(self.packed).astype(np.float32)
+        self.n = int(packed.shape[0])
+        density = float(self.counts.sum()) / max(self.n * n_bits, 1)
+        self.csr = _csr_from_packed(self.packed8, n_bits) if density < SPARSE_DENSITY else None
+
+    @property
+    def bits(self) -> np.ndarray:
+        """The unpacked 0/1 matrix (n, n_bits), uint8 (n_bits bytes per entity: for small n only)."""
+        return self._bits(slice(None))
+
+    def _bits(self, idx) -> np.ndarray:
+        return np.unpackbits(self.packed8[idx], axis=1, count=self.n_bits)
 
     @classmethod
     def from_smiles(cls, smiles: Sequence[str], radius: int = 2, n_bits: int = 1024) -> "FingerprintSimilarity":
         """Build from SMILES; raises ValueError listing the positions that RDKit cannot parse."""
-        bits, valid = smiles_fingerprints(smiles, radius=radius, n_bits=n_bits)
+        packed, valid = packed_fingerprints(smiles, radius=radius, n_bits=n_bits)
         if not valid.all():
             bad = np.flatnonzero(~valid)
             shown = ", ".join(f"{i}: {smiles[i]!r}" for i in bad[:10])
             raise ValueError(f"{bad.size} invalid SMILES (position: value): {shown}")
-        return cls(bits)
+        return cls.from_packed(packed, n_bits)
 
     def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         r = _as_index(rows, self.n, "row")
         c = _as_index(cols, self.n, "column")
         if self.csr is None:
-            return tanimoto_block(self.bits[r], self.bits[c], self.counts[r], self.counts[c])
-        dense_t = np.ascontiguousarray(self.bits[c].T, dtype=np.float32)
+            return tanimoto_block(self._bits(r), self._bits(c), self.counts[r], self.counts[c])
+        dense_t = np.ascontiguousarray(self._bits(c).T, dtype=np.float32)
         inter = np.asarray(self.csr[r] @ dense_t, dtype=np.float32)
         return _tanimoto_from_intersections(inter, self.counts[r], self.counts[c])
 
     def one_vs_all(self, i: int) -> np.ndarray:
         if self.csr is not None:  # sparse mat-vec: about twice as fast as popcounts for ECFP4
-            inter = self.csr @ self.bits[int(i)].astype(np.float32)
+            inter = self.csr @ self._bits([int(i)])[0].astype(np.float32)
         else:
-            inter = np.bitwise_count(self.packed & self.packed[int(i)]).sum(axis=1, dtype=np.int32)
+            inter = _popcount_rows(self.packed & self.packed[int(i)])
         union = self.counts + self.counts[int(i)] - inter
         return (inter / np.maximum(union, 1)).astype(np.float32)
+
+    def pairs(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """sim(i[t], j[t]) for paired index arrays, float64 (popcounts; for sampled estimates)."""
+        a = _as_index(i, self.n, "pair")
+        b = _as_index(j, self.n, "pair")
+        return packed_pair_tanimoto(self.packed, a, b, self.counts.astype(np.int32))
 
     def self_similarity(self) -> np.ndarray:
         return (self.counts > 0).astype(np.float64)
 
     def subset(self, index: np.ndarray) -> "FingerprintSimilarity":
-        return FingerprintSimilarity(self.bits[_as_index(index, self.n, "subset")])
+        return FingerprintSimilarity.from_packed(self.packed8[_as_index(index, self.n, "subset")], self.n_bits)
 
 
 # --------------------------------------------------------------------------- sequences
