@@ -396,7 +396,7 @@ def test_bad_options_are_refused_before_parsing(name, tmp_path, capsys, monkeypa
     def no_parsing(*a, **k):
         raise AssertionError("SMILES were parsed before the options were checked")
 
-    monkeypatch.setattr(inputs, "smiles_fingerprints", no_parsing)
+    monkeypatch.setattr(inputs, "packed_fingerprints", no_parsing)
     extra, fragments = OPTION_CASES[name]
     argv = split_args(mols(tmp_path), tmp_path / "o.tsv")
     option = extra[0]

@@ -200,10 +200,11 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     with prog.activate():
         result, ids, cluster_ids = _split_job(job)
         with stage("write"):
+            # the cluster table first: it may be refused (task without clusters) before anything is written
+            clusters = clusters_table(result, cluster_ids) if job.clusters_out else None
             write_split_tsv(job.out, ids, result, job.fold_column)
-            if job.clusters_out:
-                table = clusters_table(result, cluster_ids)
-                write_atomic(job.clusters_out, table.to_csv(sep="\t", index=False, lineterminator="\n"))
+            if clusters is not None:
+                write_atomic(job.clusters_out, clusters.to_csv(sep="\t", index=False, lineterminator="\n"))
     result.report["stage_seconds"] = prog.rounded()
     result.report["stage_cpu_seconds"] = prog.rounded(cpu=True)
     result.report["total_seconds"] = round(time.perf_counter() - start, 3)
