@@ -80,7 +80,7 @@ def test_landmarking_paper_cv_errors_match_sklearn():
     from sklearn.tree import DecisionTreeClassifier
 
     X, y = _two_classes(shift=0.8)
-    out = landmarking_paper_features(X, y, random_state=7)
+    out = landmarking_paper_features(X, y, random_state=7, n_bootstrap=6)
     assert out.index.tolist() == [f"err_{p}" for p in PAPER_PROBES] + [
         "gap_linear_train_test", "diff_err_linear_minus_tree", "ratio_err_linear_over_knn",
         "var_err_cv_simple", "var_err_boot_simple", "var_rank_boot_simple", "n_objects",
@@ -98,13 +98,13 @@ def test_landmarking_paper_cv_errors_match_sklearn():
     assert out["ratio_err_linear_over_knn"] == pytest.approx(out["err_linear"] / (out["err_knn1"] + 1e-12))
     assert out["n_objects"] == 40 and out["series_len_mean"] == 12
     assert out["var_err_boot_simple"] > 0 and 0 <= out["var_rank_boot_simple"] <= 2.25
-    pd.testing.assert_series_equal(out, landmarking_paper_features(X, y, random_state=7))
-    assert not out.equals(landmarking_paper_features(X, y, random_state=8))
+    pd.testing.assert_series_equal(out, landmarking_paper_features(X, y, random_state=7, n_bootstrap=6))
+    assert not out.equals(landmarking_paper_features(X, y, random_state=8, n_bootstrap=6))
 
 
 def test_landmarking_paper_on_a_separable_set():
     X, y = _two_classes(shift=50.0)
-    out = landmarking_paper_features(X, y, random_state=0)
+    out = landmarking_paper_features(X, y, random_state=0, n_bootstrap=6)
     assert out[[f"err_{p}" for p in PAPER_PROBES]].tolist() == [0.0] * 4
     assert out["gap_linear_train_test"] == 0.0 and out["ratio_err_linear_over_knn"] == 0.0
     # all four probes tie at error 0 in every resample: argsort order ranks the tree (last) 4th
@@ -115,7 +115,7 @@ def test_landmarking_paper_with_a_singleton_class_does_not_fail():
     X, y = _two_classes(n=20)
     y = y.copy()
     y[0] = "c"  # one series of class c: no stratification possible
-    out = landmarking_paper_features(X, y, random_state=1)
+    out = landmarking_paper_features(X, y, random_state=1, n_bootstrap=6)
     assert np.isfinite(out.to_numpy()).all()
 
 
