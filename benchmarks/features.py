@@ -21,8 +21,8 @@ pipeline's per-dataset job does, with BLAS threads limited to the job's threads 
 tsfresh). Not included: the job's interpreter start-up and imports (a few seconds per job), and
 MiniRocket's numba compilation, timed separately by a warm-up call (about 2 s when numba's on-disk
 cache is filled, about a minute when it is not); the shared MiniRocket transform's fit is one row,
-`minirocket_fit`. Paper variants: --representations simple_paper summary_paper ... Prints the total per representation and writes one row per
-(representation, dataset) to --out.
+`minirocket_fit`. Paper variants: --representations simple_paper summary_paper ... Prints the total per
+representation and writes one row per (representation, dataset) to --out.
 """
 from __future__ import annotations
 
@@ -105,8 +105,8 @@ def main(argv=None) -> int:
             shared = fit_minirocket(sample, fit["n_kernels"], random_state=fit["seed"])
             rows.append(("minirocket_fit", "(pooled)", sample.shape[0], sample.shape[1], shared.n_features,
                          time.perf_counter() - t0))
-            print(f"minirocket_fit  {rows[-1][-1]:9.1f} s for the shared transform ({sample.shape[0]} series)",
-                  flush=True)
+            print(f"minirocket_fit  {rows[-1][-1]:9.1f} s for the shared transform "
+                  f"({sample.shape[0]} series)", flush=True)
 
         for rep in args.representations:
             options = representation_options(rep, settings)

@@ -4,7 +4,8 @@ transform and with a transform fitted inside the dataset (the UCR datasets bundl
 Usage (from the repository root):  python benchmarks/tsc_minirocket_pattern.py [--series 100] [--seed 0]
 
 Shared: fitted on 50 series of each of the five datasets, padded or trimmed to 512 points, 10,000 kernels (as
-the pipeline's rule tsc_minirocket_fit). Both are applied to the same seeded sample of at most --series series.
+the pipeline's rule tsc_minirocket_fit). Both are applied to the same seeded sample of at most --series
+series.
 """
 from __future__ import annotations
 

@@ -170,7 +170,7 @@ def _error(model, Xtr, ytr, Xte, yte) -> float:
     return float(np.mean(model.fit(Xtr, ytr).predict(Xte) != yte))
 
 
-def landmarking_paper_features(X, y, random_state: int = 42) -> pd.Series:
+def landmarking_paper_features(X, y, random_state: int = 42, n_bootstrap: int = _BOOT_N) -> pd.Series:
     """The paper's 12 landmarking values of a dataset (its ``dataset_landmarking_raw``).
 
     Parameters
@@ -178,6 +178,7 @@ def landmarking_paper_features(X, y, random_state: int = 42) -> pd.Series:
     X : array (n_series, length).
     y : labels.
     random_state : the paper's ``SEED`` (42 there): folds, splits, bootstrap and trees.
+    n_bootstrap : bootstrap resamples (the paper's 50).
 
     Returns
     -------
@@ -186,8 +187,8 @@ def landmarking_paper_features(X, y, random_state: int = 42) -> pd.Series:
     part of a 70/30 split), ``diff_err_linear_minus_tree``, ``ratio_err_linear_over_knn``
     (err_linear / (err_knn1 + 1e-12)), ``var_err_cv_simple`` (variance, ddof=1, of the depth-3 tree's
     CV errors), ``var_err_boot_simple`` and ``var_rank_boot_simple`` (variance, ddof=1, of the depth-3
-    tree's error and of its rank among the four probes over 50 bootstrap resamples of 80% of the
-    series, each split 70/30; ranks by ``np.argsort`` order, so ties go to the earlier probe),
+    tree's error and of its rank among the four probes over ``n_bootstrap`` bootstrap resamples of 80% of
+    the series, each split 70/30; ranks by ``np.argsort`` order, so ties go to the earlier probe),
     ``n_objects`` and ``series_len_mean``.
     """
     from benchdesign.tsc_features import _check_labels, _check_series
@@ -221,7 +222,7 @@ def landmarking_paper_features(X, y, random_state: int = 42) -> pd.Series:
             size = max(2, int(_BOOT_FRAC * n))
             stratifiable = _min_class_count(y) >= 2
             target = names.index("tree_shallow")
-            for b in range(_BOOT_N):
+            for b in range(int(n_bootstrap)):
                 idx = None
                 for _ in range(_RESAMPLE_TRIES):
                     cand = rng.choice(n, size=size, replace=True)
