@@ -20,9 +20,9 @@ import yaml
 from benchdesign.config import domain_protocol, synthetic_settings, trial_combinations
 from benchdesign.data.sources import fetch, load_manifest
 from benchdesign.domains import HIGHER_IS_BETTER, domain_source_paths, load_representation, load_scores
-from benchdesign.protocol import dataset_pool_trials, model_pool_trials, score_cube
-from benchdesign.ranking import rank_scores
-from benchdesign.synthetic import SyntheticSettings, seed_trials
+from benchdesign.selection.protocol import dataset_pool_trials, model_pool_trials, score_cube
+from benchdesign.selection.ranking import rank_scores
+from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from benchdesign.aggregate import table4, table4_markdown
+from benchdesign.selection.aggregate import table4, table4_markdown
 from benchdesign.logs import start_log
-from benchdesign.plotting import plot_synthetic, save_figure
+from benchdesign.selection.plotting import plot_synthetic, save_figure
 from benchdesign.workflow_io import read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from benchdesign.domains import HIGHER_IS_BETTER, common_datasets, load_scores, restrict_datasets
 from benchdesign.logs import start_log
-from benchdesign.ranking import rank_scores
+from benchdesign.selection.ranking import rank_scores
 from benchdesign.workflow_io import cached_inputs, write_csv, write_text
 
 snakemake = globals()["snakemake"]

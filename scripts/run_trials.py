@@ -4,7 +4,7 @@ import pandas as pd
 
 from benchdesign.domains import HIGHER_IS_BETTER
 from benchdesign.logs import start_log
-from benchdesign.protocol import dataset_pool_trials, model_pool_trials, score_cube
+from benchdesign.selection.protocol import dataset_pool_trials, model_pool_trials, score_cube
 from benchdesign.workflow_io import read_representation, write_csv
 
 snakemake = globals()["snakemake"]

@@ -16,7 +16,7 @@ from benchdesign.data.loaders import (
     load_recsys,
     load_tsc_bakeoff,
 )
-from benchdesign.representations import check_same_datasets
+from benchdesign.selection.representations import check_same_datasets
 
 FIX = Path(__file__).resolve().parent / "fixtures"
 TSC = FIX / "tsc"

@@ -3,7 +3,7 @@ import pytest
 from scipy.stats import kendalltau, spearmanr
 from sklearn.metrics import ndcg_score
 
-from benchdesign.metrics import (
+from benchdesign.selection.metrics import (
     HIGHER_IS_BETTER,
     METRICS,
     kendall,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchdesign.protocol import strategy_options
-from benchdesign.selection import STRATEGIES
+from benchdesign.selection.protocol import strategy_options
+from benchdesign.selection.strategies import STRATEGIES
 
 DOMAIN_NAMES = ("tsc", "recsys", "nlp")
 PROTOCOL_DEFAULTS: dict[str, Any] = {

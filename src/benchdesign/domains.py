@@ -15,7 +15,7 @@ from benchdesign.data.loaders import (
     load_tsc_bakeoff,
 )
 from benchdesign.data.sources import SourceFile, files_of
-from benchdesign.representations import (
+from benchdesign.selection.representations import (
     check_representation,
     nlp_metadata_representation,
     oracle_representation,

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
-from benchdesign.representations import check_same_datasets
+from benchdesign.selection.representations import check_same_datasets
 
 
 def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray:

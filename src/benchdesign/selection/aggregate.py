@@ -17,8 +17,8 @@ import pandas as pd
 from scipy.stats import wilcoxon
 from tabulate import tabulate
 
-from benchdesign.metrics import HIGHER_IS_BETTER
-from benchdesign.selection import STRATEGIES
+from benchdesign.selection.metrics import HIGHER_IS_BETTER
+from benchdesign.selection.strategies import STRATEGIES
 
 
 DOMAIN_ORDER = ("tsc", "recsys", "nlp", "synthetic")

@@ -16,7 +16,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from benchdesign.aggregate import (
+from benchdesign.selection.aggregate import (
     CURVE_COLUMNS,
     DOMAIN_LABELS,
     HIGHER_IS_BETTER,
@@ -132,7 +132,7 @@ def plot_curves(
 def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearman")) -> Figure:
     """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric.
 
-    Accepts a :func:`benchdesign.aggregate.table4` frame or the per-seed frame it is built from.
+    Accepts a :func:`benchdesign.selection.aggregate.table4` frame or the per-seed frame it is built from.
     """
     t4 = table4(frame) if "auc" in frame.columns else frame
     _require_columns(t4, TABLE4_COLUMNS, "synthetic frame")

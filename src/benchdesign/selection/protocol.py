@@ -3,7 +3,7 @@
 Stage 1 draws trials: a pool of ``floor(alpha * n)`` datasets (dataset-pool variation) or of
 ``floor(alpha * M)`` models (model-pool variation), without replacement.  Stage 2 selects ``k``
 datasets with one strategy and builds the subset's mean-rank vector ``R_S``.  Stage 3 compares
-``R_S`` with the reference ``R_D`` by every metric of :mod:`benchdesign.metrics`.
+``R_S`` with the reference ``R_D`` by every metric of :mod:`benchdesign.selection.metrics`.
 
 Random draws are reproducible and *paired* across strategies: the pool of trial ``t`` comes from
 ``default_rng([seed, variation_code, t])`` whatever the strategy, so trial-wise AUCs of two
@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from benchdesign.metrics import METRICS, rank_metrics
-from benchdesign.ranking import mean_ranks
-from benchdesign.selection import PREFIX_ORDERS, STRATEGIES
+from benchdesign.selection.metrics import METRICS, rank_metrics
+from benchdesign.selection.ranking import mean_ranks
+from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES
 
 VARIATIONS = ("dataset_pool", "model_pool")
 STANDARDIZATIONS = ("all", "pool")
