@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from benchdesign.data.loaders import (
-    HIGHER_IS_BETTER,
+    SCORES_HIGHER_IS_BETTER,
     load_mteb_metadata,
     load_mteb_table11,
     load_recsys,
@@ -284,7 +284,7 @@ def test_mteb_metadata_bad_inputs(tmp_path):
 
 
 def test_higher_is_better_table():
-    assert HIGHER_IS_BETTER == {"tsc": True, "recsys": True, "nlp": True}
+    assert SCORES_HIGHER_IS_BETTER == {"tsc": True, "recsys": True, "nlp": True}
 
 
 # ------------------------------------------------------------------------------ mirror (real data)

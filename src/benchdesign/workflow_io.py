@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
+from benchdesign.domains import Domain
 from benchdesign.selection.representations import check_same_datasets
 
 
@@ -84,3 +85,11 @@ def cached_inputs(paths: Sequence[str], cache: str = "resources/data") -> dict[s
             raise ValueError(f"input {path!r} is not under the data cache {cache!r}")
         out[str(path)[len(prefix):]] = str(path)
     return out
+
+
+def domain_inputs(domain: Domain, paths: Sequence[str], cache: str = "resources/data") -> dict[str, str]:
+    """Input path -> local file of a domain: manifest paths -> cached copies, or the user's own files
+    (kind ``table``) as they are."""
+    if domain.sources:
+        return cached_inputs(paths, cache)
+    return {str(path): str(path) for path in paths}

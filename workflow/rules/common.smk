@@ -1,16 +1,23 @@
+import re
+
 from snakemake.utils import validate
 
 from benchdesign.config import (
-    FEATURE_REPRESENTATIONS,
+    config_domain,
+    domain_entry,
     domain_protocol,
     feature_representations,
     enabled_domains,
     synthetic_settings,
+    synthetic_strategies,
     trial_combinations,
     trial_settings,
 )
 from benchdesign.data.sources import load_manifest
 from benchdesign.domains import domain_source_paths
+from benchdesign.selection.protocol import VARIATIONS
+from benchdesign.selection.strategies import STRATEGIES
+from benchdesign.selection.synthetic import REGIMES
 from benchdesign.molexp.datasets import dataset_info, source_paths
 from benchdesign.molexp.workflow import (
     MODEL_NAMES,
@@ -30,21 +37,27 @@ DATA_CACHE = "resources/data"
 MOL = mol_settings(config)
 
 
+def alternatives(names):
+    """Wildcard regex matching exactly one of ``names`` (and nothing when there is none)."""
+    return "|".join(map(re.escape, names)) or "(?!)"
+
+
 wildcard_constraints:
-    domain="tsc|recsys|nlp",
-    variation="dataset_pool|model_pool",
-    strategy="random|kmeans|fafi_cosine|fafi_euclidean|a_optimal|d_optimal",
-    regime="oracle|broken",
+    domain=alternatives(DOMAINS),
+    variation=alternatives(VARIATIONS),
+    strategy=alternatives(STRATEGIES),
+    regime=alternatives(REGIMES),
 
 
 def fetched(domain):
-    """Local copies of every input file of a domain."""
-    return [f"{DATA_CACHE}/{p}" for p in domain_source_paths(domain, MANIFEST)]
+    """Local copies of every input file of a domain: cached manifest files, or the user's own files."""
+    spec = config_domain(config, domain)
+    return [f"{DATA_CACHE}/{p}" for p in domain_source_paths(spec, MANIFEST)] + list(spec.inputs)
 
 
 def feature_matrix(domain, representation):
     """Raw matrix of a representation computed by the feature rules, if it is one."""
-    if representation in FEATURE_REPRESENTATIONS.get(domain, ()):
+    if representation in config_domain(config, domain).computed:
         return [f"results/features/{domain}/{representation}.csv"]
     return []
 
@@ -54,7 +67,7 @@ def feature_dataset_lists(domain):
     return [
         f"results/features/{domain}/{rep}_datasets.txt"
         for rep in feature_representations(config, domain)
-        if domain == "tsc"
+        if config_domain(config, domain).partial_coverage
     ]
 
 
@@ -99,6 +112,7 @@ def final_targets():
     if trial_files("model_pool"):
         targets += expand("results/tables/table1_auc_model_pool.{ext}", ext=["csv", "md"])
     targets += figure_files()
+    targets += expand("results/prepared/{domain}/provenance.json", domain=DOMAINS)
     if config["synthetic"]["enabled"]:
         targets += expand("results/tables/table4_synthetic.{ext}", ext=["csv", "md"])
         targets += expand("results/figures/synthetic.{ext}", ext=["png", "pdf"])

@@ -16,6 +16,8 @@ from benchdesign.selection.strategies import (
     FAFI_STARTS,
     PREFIX_ORDERS,
     STRATEGIES,
+    STRATEGY_REGISTRY,
+    Strategy,
     a_optimal_order,
     d_optimal_order,
     fafi_cosine_order,
@@ -32,7 +34,7 @@ from benchdesign.selection.strategies import (
 )
 from benchdesign.selection.ranking import mean_ranks, rank_scores, rerank
 from benchdesign.selection.metrics import (
-    HIGHER_IS_BETTER,
+    METRIC_HIGHER_IS_BETTER,
     METRICS,
     kendall,
     mae,
@@ -53,12 +55,12 @@ from benchdesign.selection.protocol import (
 )
 
 __all__ = [
-    "FAFI_STARTS", "PREFIX_ORDERS", "STRATEGIES", "a_optimal_order", "d_optimal_order",
+    "FAFI_STARTS", "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order", "d_optimal_order",
     "fafi_cosine_order", "fafi_euclidean_order", "farthest_first_order", "kmeans", "random_order",
     "select_a_optimal", "select_d_optimal", "select_fafi_cosine", "select_fafi_euclidean",
     "select_kmeans", "select_random",
     "mean_ranks", "rank_scores", "rerank",
-    "HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper", "rank_metrics",
+    "METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper", "rank_metrics",
     "spearman",
     "STANDARDIZATIONS", "VARIATIONS", "dataset_pool_trials", "model_pool_trials", "score_cube",
     "selection_orders", "standardize_rows",

@@ -16,10 +16,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from benchdesign.selection.strategies import STRATEGY_REGISTRY
 from benchdesign.selection.aggregate import (
     CURVE_COLUMNS,
     DOMAIN_LABELS,
-    HIGHER_IS_BETTER,
+    METRIC_HIGHER_IS_BETTER,
     METRIC_ORDER,
     STRATEGY_LABELS,
     STRATEGY_ORDER,
@@ -40,14 +41,7 @@ METRIC_AXIS_LABELS = {
     "mrr": "MRR ↑",
     "ndcg5_paper": "NDCG@5, paper's code ↑",
 }
-STRATEGY_COLORS = {
-    "random": "#7f7f7f",
-    "kmeans": "#1f77b4",
-    "fafi_cosine": "#d62728",
-    "fafi_euclidean": "#ff7f0e",
-    "a_optimal": "#2ca02c",
-    "d_optimal": "#9467bd",
-}
+STRATEGY_COLORS = {name: s.color for name, s in STRATEGY_REGISTRY.items()}
 _FALLBACK_COLORS = ("#8c564b", "#e377c2", "#bcbd22", "#17becf")
 
 
@@ -72,7 +66,7 @@ def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, m
     best: dict[str, str] = {}
     for strategy, block in aucs.groupby("strategy", sort=False):
         values = block["auc"].to_numpy()
-        i = int(np.argmax(values) if HIGHER_IS_BETTER[metric] else np.argmin(values))
+        i = int(np.argmax(values) if METRIC_HIGHER_IS_BETTER[metric] else np.argmin(values))
         best[strategy] = block["representation"].iloc[i]
     return best
 

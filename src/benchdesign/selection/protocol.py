@@ -22,23 +22,13 @@ from scipy.stats import rankdata
 
 from benchdesign.selection.metrics import METRICS, rank_metrics
 from benchdesign.selection.ranking import mean_ranks
-from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES
+from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 
 VARIATIONS = ("dataset_pool", "model_pool")
 STANDARDIZATIONS = ("all", "pool")
 """Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
-
-# Keyword arguments each strategy accepts beyond (X, k, pool, rng).
-_STRATEGY_OPTIONS = {
-    "kmeans": ("n_init",),
-    "fafi_cosine": ("start",),
-    "fafi_euclidean": ("start",),
-    "a_optimal": ("lam",),
-    "d_optimal": ("lam",),
-}
-
 
 def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     """Copy of ``X`` whose ``rows`` (default: all) are z-scored on those rows' own mean and population
@@ -60,7 +50,7 @@ def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarra
 
 def strategy_options(strategy: str, options: dict[str, Any] | None) -> dict[str, Any]:
     """The entries of ``options`` that ``strategy`` accepts beyond (X, k, pool, rng)."""
-    accepted = _STRATEGY_OPTIONS.get(strategy, ())
+    accepted = STRATEGY_REGISTRY[strategy].options if strategy in STRATEGY_REGISTRY else ()
     return {key: value for key, value in (options or {}).items() if key in accepted}
 
 

@@ -25,11 +25,14 @@ as a set, the random strategy on its order.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "Strategy",
+    "STRATEGY_REGISTRY",
     "STRATEGIES",
     "PREFIX_ORDERS",
     "FAFI_STARTS",
@@ -510,19 +513,41 @@ def select_a_optimal(
 
 # ----------------------------------------------------------------------------- registries
 
-STRATEGIES: dict[str, Callable[..., IntArray]] = {
-    "random": select_random,
-    "kmeans": select_kmeans,
-    "fafi_cosine": select_fafi_cosine,
-    "fafi_euclidean": select_fafi_euclidean,
-    "a_optimal": select_a_optimal,
-    "d_optimal": select_d_optimal,
-}
+@dataclass(frozen=True)
+class Strategy:
+    """One selection strategy: what the protocol, the tables and the figures need to know of it.
 
+    ``select(X, k, pool, rng, **options)`` picks k rows; ``order(X, pool, k_max, rng, **options)``
+    (greedy strategies only) gives a prefix order whose first k rows are ``select``'s.
+    ``options`` names the keyword arguments beyond (X, k, pool, rng); ``uses_representation`` is
+    False for a strategy that ignores X (random).  The registry's order fixes each strategy's
+    seed code in the protocol: append new strategies at the end.
+    """
+
+    name: str
+    label: str
+    select: Callable[..., IntArray]
+    order: Callable[..., IntArray] | None = None
+    options: tuple[str, ...] = ()
+    uses_representation: bool = True
+    color: str = "#8c564b"
+
+
+STRATEGY_REGISTRY: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy("random", "Random", select_random, random_order, (), False, "#7f7f7f"),
+        Strategy("kmeans", "K-Means", select_kmeans, None, ("n_init",), True, "#1f77b4"),
+        Strategy("fafi_cosine", "C-FAFI", select_fafi_cosine, fafi_cosine_order, ("start",), True, "#d62728"),
+        Strategy("fafi_euclidean", "E-FAFI", select_fafi_euclidean, fafi_euclidean_order, ("start",), True,
+                 "#ff7f0e"),
+        Strategy("a_optimal", "A-optimal", select_a_optimal, a_optimal_order, ("lam",), True, "#2ca02c"),
+        Strategy("d_optimal", "D-optimal", select_d_optimal, d_optimal_order, ("lam",), True, "#9467bd"),
+    )
+}
+"""Every strategy by name, in the order of the paper's tables (the seed codes of the protocol)."""
+
+STRATEGIES: dict[str, Callable[..., IntArray]] = {name: s.select for name, s in STRATEGY_REGISTRY.items()}
 PREFIX_ORDERS: dict[str, Callable[..., IntArray]] = {
-    "random": random_order,
-    "fafi_cosine": fafi_cosine_order,
-    "fafi_euclidean": fafi_euclidean_order,
-    "a_optimal": a_optimal_order,
-    "d_optimal": d_optimal_order,
+    name: s.order for name, s in STRATEGY_REGISTRY.items() if s.order is not None
 }
