@@ -14,6 +14,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from benchdesign.selection_cli import SELECTION_SUBCOMMANDS
+
 __all__ = ["build_parser", "main", "SUBCOMMANDS"]
 
 
@@ -184,7 +186,9 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_leakage_command)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_split_parser, add_leakage_parser]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    add_split_parser, add_leakage_parser, *SELECTION_SUBCOMMANDS,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,7 +13,7 @@ selection) come from ``default_rng([seed, variation_code, t, strategy_code])``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -126,21 +126,43 @@ def dataset_pool_trials(
     Returns a long frame with columns ``trial, k, metric, value``.
     """
     ranks = np.asarray(dataset_ranks, dtype=float)
-    n = ranks.shape[0]
+    if np.shape(X)[0] != ranks.shape[0]:
+        raise ValueError(f"X has {np.shape(X)[0]} rows but dataset_ranks has {ranks.shape[0]}")
+    reference = mean_ranks(ranks)
+    rows: list[tuple] = []
+    for trial, _, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options, standardize):
+        for k, chosen in subsets.items():
+            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
+    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+
+
+def dataset_pool_subsets(
+    X: np.ndarray,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    standardize: str = "all",
+) -> Iterator[tuple[int, np.ndarray, dict[int, np.ndarray]]]:
+    """The selections of the dataset-pool variation, trial by trial: ``(trial, pool, {k: rows})``.
+
+    Same draws as :func:`dataset_pool_trials` (which scores them), for analyses that need the
+    chosen datasets themselves (covering radius, conclusion stability).
+    """
+    X = np.asarray(X, dtype=float)
+    n = X.shape[0]
     size = pool_size(n, alpha)
     ks = check_k_grid(ks, size, f"pool of {size} datasets")
-    reference = mean_ranks(ranks)
     code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
     per_pool = _check_standardize(standardize) == "pool"
     X_all = None if per_pool else standardize_rows(X)
-    rows: list[tuple] = []
     for trial in range(n_trials):
         pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
         rng = np.random.default_rng([seed, 0, trial, code])
         X_trial = standardize_rows(X, pool) if per_pool else X_all
-        for k, chosen in selection_orders(strategy, X_trial, pool, ks, rng, options).items():
-            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
-    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+        yield trial, pool, selection_orders(strategy, X_trial, pool, ks, rng, options)
 
 
 def fold_ranks(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
