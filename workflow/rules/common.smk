@@ -6,6 +6,7 @@ from benchdesign.config import (
     config_domain,
     domain_entry,
     domain_protocol,
+    domain_representations,
     feature_representations,
     enabled_domains,
     synthetic_settings,
@@ -101,6 +102,42 @@ def trial_inputs(wc):
     return inputs
 
 
+def coverage_files():
+    """Covering-radius tables of every representation of the domains with dataset-pool trials."""
+    return [
+        f"results/guarantee/{d}/coverage_{r}.csv"
+        for d in DOMAINS
+        if trial_files("dataset_pool", d)
+        for r in domain_representations(config, d)
+    ]
+
+
+def conclusion_inputs(wc):
+    return {
+        "scores": f"results/prepared/{wc.domain}/scores.csv",
+        "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
+        "summary": "results/tables/table3_summary.csv",
+        "representations": [
+            f"results/prepared/{wc.domain}/representation_{r}.csv"
+            for r in domain_representations(config, wc.domain)
+        ],
+    }
+
+
+def guarantee_targets():
+    """Covering-radius figures, the p_eff table, stability tables and CD diagrams (issue 12)."""
+    if not trial_files("dataset_pool"):
+        return []
+    domains = [d for d in DOMAINS if trial_files("dataset_pool", d)]
+    targets = ["results/guarantee/p_eff.md"]
+    targets += [
+        f"results/figures/coverage_{d}_{r}.png" for d in domains for r in domain_representations(config, d)
+    ]
+    targets += expand("results/conclusions/{domain}/stability.md", domain=domains)
+    targets += expand("results/figures/cd_{domain}", domain=domains)
+    return targets
+
+
 def final_targets():
     targets = []
     if trial_files("dataset_pool"):
@@ -113,6 +150,7 @@ def final_targets():
         targets += expand("results/tables/table1_auc_model_pool.{ext}", ext=["csv", "md"])
     targets += figure_files()
     targets += expand("results/prepared/{domain}/provenance.json", domain=DOMAINS)
+    targets += guarantee_targets()
     if config["synthetic"]["enabled"]:
         targets += expand("results/tables/table4_synthetic.{ext}", ext=["csv", "md"])
         targets += expand("results/figures/synthetic.{ext}", ext=["png", "pdf"])

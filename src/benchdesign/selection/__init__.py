@@ -8,6 +8,9 @@ Layers, each importing only the ones above it:
 * :mod:`~benchdesign.selection.representations`  checks and generic builders of dataset features;
 * :mod:`~benchdesign.selection.protocol`    the two-variation evaluation protocol (section 5.1);
 * :mod:`~benchdesign.selection.aggregate`   curves, AUCs, k*, Wilcoxon-Holm and Tables 1-4 (section 6);
+* :mod:`~benchdesign.selection.guarantee`   covering radius and its bound (Appendix A.2, A.5), p_eff;
+* :mod:`~benchdesign.selection.conclusions` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
+* :mod:`~benchdesign.selection.api`         select / evaluate / agreement on a user's benchmark;
 * :mod:`~benchdesign.selection.synthetic`   the synthetic oracle-vs-broken benchmark (section 6.4);
 * :mod:`~benchdesign.selection.plotting`    figures (imported on demand: it loads matplotlib).
 """

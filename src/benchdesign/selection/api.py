@@ -21,7 +21,6 @@ from benchdesign.selection.guarantee import covering_bound, covering_radii, cove
 from benchdesign.selection.metrics import METRICS, rank_metrics
 from benchdesign.selection.protocol import (
     dataset_pool_subsets,
-    dataset_pool_trials,
     fold_ranks,
     score_cube,
     standardize_rows,

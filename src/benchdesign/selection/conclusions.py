@@ -10,7 +10,6 @@ aeon's ``plot_critical_difference`` (Wilcoxon-Holm cliques).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
