@@ -38,6 +38,9 @@ rule coverage_figure:
         pdf="results/figures/coverage_{domain}_{representation}.pdf",
     log:
         "logs/figures/coverage_{domain}_{representation}.log",
+    resources:
+        mem_mb=2000,
+        runtime=10,
     conda:
         "../envs/benchdesign.yaml"
     script:
@@ -53,6 +56,9 @@ rule p_eff_table:
         md=report("results/guarantee/p_eff.md", caption="../report/p_eff.rst", category="Guarantee"),
     log:
         "logs/guarantee/p_eff.log",
+    resources:
+        mem_mb=1000,
+        runtime=10,
     conda:
         "../envs/benchdesign.yaml"
     script:

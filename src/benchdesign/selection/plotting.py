@@ -223,6 +223,9 @@ def plot_stability(stability: pd.DataFrame, title: str) -> Figure:
     ax.set_ylim(0, 1.02)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=6.5, loc="lower right", framealpha=0.8)
+    if len(stability):
+        ax.legend(fontsize=6.5, loc="lower right", framealpha=0.8)
+    else:
+        ax.text(0.5, 0.5, "no trial at k = 5, 10 or 20", ha="center", va="center", transform=ax.transAxes)
     ax.set_title(title, fontsize=9)
     return fig
