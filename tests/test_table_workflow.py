@@ -77,7 +77,7 @@ def test_table_domain_runs_the_whole_protocol(tmp_path):
     if best["best_strategy"] != "random":
         expected_cd.add(f"{best['best_strategy']}_{best['best_representation']}_k5.png")
     assert {p.name for p in (tmp_path / "results/figures/cd_mine").glob("*.png")} == expected_cd
-    assert (tmp_path / "results/figures/coverage_mine_meta.png").exists()
+    assert (tmp_path / "results/figures/coverage_mine/meta.png").exists()
 
 
 def test_table_domain_errors_name_the_file_and_write_no_tables(tmp_path):

@@ -131,7 +131,7 @@ def guarantee_targets():
     domains = [d for d in DOMAINS if trial_files("dataset_pool", d)]
     targets = ["results/guarantee/p_eff.md"]
     targets += [
-        f"results/figures/coverage_{d}_{r}.png" for d in domains for r in domain_representations(config, d)
+        f"results/figures/coverage_{d}/{r}.png" for d in domains for r in domain_representations(config, d)
     ]
     targets += expand("results/conclusions/{domain}/stability.md", domain=domains)
     targets += expand("results/figures/cd_{domain}", domain=domains)

@@ -15,7 +15,7 @@ rule coverage:
         protocol=lambda wc: domain_protocol(config, wc.domain),
         seed=config["seed"],
     log:
-        "logs/guarantee/coverage_{domain}_{representation}.log",
+        "logs/guarantee/coverage_{domain}/{representation}.log",
     resources:
         mem_mb=1500,
         runtime=30,
@@ -31,13 +31,13 @@ rule coverage_figure:
         "results/guarantee/{domain}/coverage_{representation}.csv",
     output:
         png=report(
-            "results/figures/coverage_{domain}_{representation}.png",
+            "results/figures/coverage_{domain}/{representation}.png",
             caption="../report/coverage.rst",
             category="Guarantee",
         ),
-        pdf="results/figures/coverage_{domain}_{representation}.pdf",
+        pdf="results/figures/coverage_{domain}/{representation}.pdf",
     log:
-        "logs/figures/coverage_{domain}_{representation}.log",
+        "logs/figures/coverage_{domain}/{representation}.log",
     resources:
         mem_mb=2000,
         runtime=10,
