@@ -76,6 +76,15 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_select_command)
 
 
+def _add_direction(p: argparse.ArgumentParser, required: bool) -> None:
+    """--higher-is-better / --lower-is-better: the direction of the scores (default higher unless required)."""
+    direction = p.add_mutually_exclusive_group(required=required)
+    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_true",
+                           default=None if required else True, help="scores: higher is better")
+    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_false",
+                           help="scores: lower is better (errors, losses)")
+
+
 def _figure_bytes(fig, fmt: str) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=150)
@@ -143,9 +152,7 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--scores", required=True, help="scores CSV")
     p.add_argument("--features", required=True, nargs="+", help="feature CSV(s)")
-    direction = p.add_mutually_exclusive_group(required=True)
-    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_true", default=None)
-    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_false")
+    _add_direction(p, required=True)
     p.add_argument("--strategies", nargs="+", choices=list(STRATEGIES), help="default: all")
     p.add_argument("--trials", type=int, default=200, help="number of trials T (default 200)")
     p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
@@ -186,9 +193,7 @@ def add_agreement_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--scores", required=True, help="scores CSV (long or wide)")
     p.add_argument("--subset", required=True, help="text file, one dataset per line (e.g. from `select`)")
-    direction = p.add_mutually_exclusive_group()
-    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_true", default=True)
-    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_false")
+    _add_direction(p, required=False)
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples of the folds (default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", help="also write the table as JSON")
