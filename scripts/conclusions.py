@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.logs import start_log
-from benchdesign.selection.aggregate import to_markdown
+from benchdesign.selection.aggregate import reference_auc, table3, table3_summary, to_markdown, trial_auc
 from benchdesign.selection.api import STABILITY_KS, best_config, critical_difference_subsets, run_configuration
 from benchdesign.selection.conclusions import dataset_scores, plot_critical_difference
 from benchdesign.selection.plotting import plot_stability, save_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
-from benchdesign.workflow_io import read_representation, write_csv, write_text
+from benchdesign.workflow_io import read_representation, read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
@@ -40,8 +40,8 @@ write_text(to_markdown(summary, floatfmt=".3f") + "\n", snakemake.output.stabili
 save_figure(plot_stability(summary, f"{wc.domain}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full "
                                     "benchmark"), Path(snakemake.output.figure).with_suffix(""))
 
-table3 = pd.read_csv(snakemake.input.summary)
-strategy, rep = best_config(table3[table3["domain"] == wc.domain])
+auc = trial_auc(read_trials(snakemake.input.trials))
+strategy, rep = best_config(table3_summary(table3(auc), reference_auc(auc)))
 features = {r: pd.DataFrame(X, index=ranks.index) for r, X in reps.items()}
 out = Path(snakemake.output.cd)
 out.mkdir(parents=True, exist_ok=True)

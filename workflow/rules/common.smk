@@ -116,7 +116,7 @@ def conclusion_inputs(wc):
     return {
         "scores": f"results/prepared/{wc.domain}/scores.csv",
         "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
-        "summary": "results/tables/table3_summary.csv",
+        "trials": trial_files("dataset_pool", wc.domain),  # this domain's only: the best strategy
         "representations": [
             f"results/prepared/{wc.domain}/representation_{r}.csv"
             for r in domain_representations(config, wc.domain)
