@@ -20,6 +20,7 @@ include: "workflow/rules/nlp_features.smk"
 include: "workflow/rules/features.smk"
 include: "workflow/rules/selection.smk"
 include: "workflow/rules/reports.smk"
+include: "workflow/rules/guarantee.smk"
 include: "workflow/rules/synthetic.smk"
 include: "workflow/rules/molecules.smk"
 # Leakage-reduced splitting of one dataset (DataSAIL method): runs when the config has a

@@ -17,27 +17,28 @@ from pathlib import Path
 
 import yaml
 
-from benchdesign.config import domain_protocol, synthetic_settings, trial_combinations
+from benchdesign.config import config_domain, domain_protocol, synthetic_settings, trial_combinations
 from benchdesign.data.sources import fetch, load_manifest
-from benchdesign.domains import HIGHER_IS_BETTER, domain_source_paths, load_representation, load_scores
-from benchdesign.protocol import dataset_pool_trials, model_pool_trials, score_cube
-from benchdesign.ranking import rank_scores
-from benchdesign.synthetic import SyntheticSettings, seed_trials
+from benchdesign.domains import domain_source_paths, load_representation, load_scores
+from benchdesign.selection.protocol import dataset_pool_trials, model_pool_trials, score_cube
+from benchdesign.selection.ranking import rank_scores
+from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def prepare(domain: str, config: dict, mirror: str, cache: Path) -> dict:
+def prepare(name: str, config: dict, mirror: str, cache: Path) -> dict:
+    domain = config_domain(config, name)
     manifest = load_manifest(REPO / "data/sources.yaml")
     files = {}
     for path in domain_source_paths(domain, manifest):
         files[path] = str(cache / path)
         if not Path(files[path]).exists():
             fetch(manifest[path], files[path], mirror=mirror, allow_download=False, log=lambda m: None)
-    scores = load_scores(domain, files, config["domains"][domain].get("models"))
-    ranks = rank_scores(scores, HIGHER_IS_BETTER[domain])
+    scores = load_scores(domain, files, config["domains"][name].get("models"))
+    ranks = rank_scores(scores, domain.higher_is_better)
     reps = {rep: load_representation(domain, rep, files, ranks).to_numpy()
-            for rep in config["domains"][domain]["representations"]}
+            for rep in config["domains"][name]["representations"]}
     cube = score_cube(scores, ranks.index, ranks.columns)
     return {"ranks": ranks.to_numpy(), "cube": cube, "reps": reps}
 
@@ -62,7 +63,7 @@ def main() -> None:
             if variation == "dataset_pool":
                 dataset_pool_trials(d["ranks"], X, **settings)
             else:
-                model_pool_trials(d["cube"], HIGHER_IS_BETTER[domain], X, **settings)
+                model_pool_trials(d["cube"], config_domain(config, domain).higher_is_better, X, **settings)
             seconds[(domain, strategy)] += time.perf_counter() - start
     section = config["synthetic"]
     if section.get("enabled", True):

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from benchdesign import aggregate
+from benchdesign.selection import aggregate
 from benchdesign.logs import start_log
 from benchdesign.workflow_io import read_trials, write_csv, write_text
 

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from benchdesign.aggregate import table4, table4_markdown
+from benchdesign.selection.aggregate import table4, table4_markdown
 from benchdesign.logs import start_log
-from benchdesign.plotting import plot_synthetic, save_figure
-from benchdesign.synthetic import seeds_note
+from benchdesign.selection.plotting import plot_synthetic, save_figure
+from benchdesign.selection.synthetic import seeds_note
 from benchdesign.workflow_io import read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]

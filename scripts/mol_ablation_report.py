@@ -7,7 +7,7 @@ import pandas as pd
 
 from benchdesign.logs import start_log
 from benchdesign.molexp.plots import ablation_figure
-from benchdesign.plotting import save_figure
+from benchdesign.selection.plotting import save_figure
 from benchdesign.workflow_io import write_csv
 
 snakemake = globals()["snakemake"]

@@ -6,7 +6,7 @@ import pandas as pd
 
 from benchdesign.logs import start_log
 from benchdesign.molexp.plots import performance_figure
-from benchdesign.plotting import save_figure
+from benchdesign.selection.plotting import save_figure
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

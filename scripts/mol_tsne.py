@@ -5,7 +5,7 @@ from pathlib import Path
 from benchdesign.logs import start_log
 from benchdesign.molexp.experiment import entity_fold_labels, load_experiment, read_folds
 from benchdesign.molexp.plots import fingerprint_tsne, tsne_figure
-from benchdesign.plotting import save_figure
+from benchdesign.selection.plotting import save_figure
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from benchdesign.aggregate import curves
+from benchdesign.selection.aggregate import curves
 from benchdesign.logs import start_log
-from benchdesign.plotting import plot_curves, save_figure
+from benchdesign.selection.plotting import plot_curves, save_figure
 from benchdesign.workflow_io import read_trials
 
 snakemake = globals()["snakemake"]

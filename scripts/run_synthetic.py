@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from benchdesign.aggregate import trial_auc
+from benchdesign.selection.aggregate import trial_auc
 from benchdesign.logs import start_log
-from benchdesign.synthetic import SyntheticSettings, seed_trials
+from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
 from benchdesign.workflow_io import write_csv
 
 snakemake = globals()["snakemake"]

@@ -2,9 +2,8 @@
 
 import pandas as pd
 
-from benchdesign.domains import HIGHER_IS_BETTER
 from benchdesign.logs import start_log
-from benchdesign.protocol import dataset_pool_trials, model_pool_trials, score_cube
+from benchdesign.selection.protocol import dataset_pool_trials, model_pool_trials, score_cube
 from benchdesign.workflow_io import read_representation, write_csv
 
 snakemake = globals()["snakemake"]
@@ -29,7 +28,7 @@ if wc.variation == "dataset_pool":
 else:
     scores = pd.read_csv(snakemake.input.scores)
     cube = score_cube(scores, ranks.index, ranks.columns)
-    trials = model_pool_trials(cube, HIGHER_IS_BETTER[wc.domain], X, **settings)
+    trials = model_pool_trials(cube, snakemake.params.higher_is_better, X, **settings)
 trials.insert(0, "representation", wc.representation)
 trials.insert(0, "strategy", wc.strategy)
 trials.insert(0, "variation", wc.variation)

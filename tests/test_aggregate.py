@@ -1,4 +1,4 @@
-"""Tests for benchdesign.aggregate (curves, AUCs, Tables 1-4)."""
+"""Tests for benchdesign.selection.aggregate (curves, AUCs, Tables 1-4)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import wilcoxon
 from statsmodels.stats.multitest import multipletests
 
-from benchdesign import aggregate as agg
+from benchdesign.selection import aggregate as agg
 
 KS = list(range(2, 21))
 CONFIGS = [("random", "none", 0.0), ("kmeans", "oracle", 0.6), ("kmeans", "metadata", 0.2),

@@ -10,13 +10,13 @@ import pandas as pd
 import pytest
 
 from benchdesign.data.loaders import (
-    HIGHER_IS_BETTER,
+    SCORES_HIGHER_IS_BETTER,
     load_mteb_metadata,
     load_mteb_table11,
     load_recsys,
     load_tsc_bakeoff,
 )
-from benchdesign.representations import check_same_datasets
+from benchdesign.selection.representations import check_same_datasets
 
 FIX = Path(__file__).resolve().parent / "fixtures"
 TSC = FIX / "tsc"
@@ -284,7 +284,7 @@ def test_mteb_metadata_bad_inputs(tmp_path):
 
 
 def test_higher_is_better_table():
-    assert HIGHER_IS_BETTER == {"tsc": True, "recsys": True, "nlp": True}
+    assert SCORES_HIGHER_IS_BETTER == {"tsc": True, "recsys": True, "nlp": True}
 
 
 # ------------------------------------------------------------------------------ mirror (real data)

@@ -3,8 +3,8 @@ import pytest
 from scipy.stats import kendalltau, spearmanr
 from sklearn.metrics import ndcg_score
 
-from benchdesign.metrics import (
-    HIGHER_IS_BETTER,
+from benchdesign.selection.metrics import (
+    METRIC_HIGHER_IS_BETTER,
     METRICS,
     kendall,
     mae,
@@ -39,9 +39,9 @@ def _random_pair(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
 
 def test_keys_and_directions():
     assert METRICS == ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
-    assert set(HIGHER_IS_BETTER) == set(METRICS)
-    assert HIGHER_IS_BETTER["mae"] is False
-    assert all(HIGHER_IS_BETTER[m] for m in METRICS if m != "mae")
+    assert set(METRIC_HIGHER_IS_BETTER) == set(METRICS)
+    assert METRIC_HIGHER_IS_BETTER["mae"] is False
+    assert all(METRIC_HIGHER_IS_BETTER[m] for m in METRICS if m != "mae")
 
 
 def test_identical_and_reversed_rankings():

@@ -1,4 +1,4 @@
-"""Tests for benchdesign.plotting."""
+"""Tests for benchdesign.selection.plotting."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from benchdesign import aggregate as agg
-from benchdesign import plotting
+from benchdesign.selection import aggregate as agg
+from benchdesign.selection import plotting
 
 
 def curves_frame(rng: np.random.Generator) -> pd.DataFrame:

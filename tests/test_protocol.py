@@ -8,8 +8,8 @@ from scipy.stats import rankdata
 from sklearn.preprocessing import StandardScaler
 
 from benchdesign.config import trial_settings
-from benchdesign.metrics import rank_metrics
-from benchdesign.protocol import (
+from benchdesign.selection.metrics import rank_metrics
+from benchdesign.selection.protocol import (
     dataset_pool_trials,
     fold_ranks,
     model_pool_trials,

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy.stats import rankdata
 
-from benchdesign.ranking import mean_ranks, rank_scores, rerank
+from benchdesign.selection.ranking import mean_ranks, rank_scores, rerank
 
 
 def _long(cube: np.ndarray, datasets=None, models=None) -> pd.DataFrame:

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from benchdesign.data.loaders import load_mteb_metadata, load_recsys
-from benchdesign.representations import (
+from benchdesign.selection.representations import (
     RECSYS_SIZE_COLUMNS,
     check_same_datasets,
     nlp_metadata_representation,

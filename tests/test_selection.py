@@ -3,7 +3,7 @@ import pytest
 from sklearn.cluster import KMeans
 from sklearn.metrics import adjusted_rand_score
 
-from benchdesign.selection import (
+from benchdesign.selection.strategies import (
     PREFIX_ORDERS,
     STRATEGIES,
     a_optimal_order,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
-from benchdesign.synthetic import SyntheticSettings, make_benchmark, seed_trials
+from benchdesign.selection.synthetic import SyntheticSettings, make_benchmark, seed_trials
 
 SMALL = SyntheticSettings(n_datasets=30, n_models=8, n_folds=4, d_rep=16)
 

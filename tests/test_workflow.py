@@ -107,5 +107,5 @@ def test_every_named_config_builds_its_jobs(tmp_path, mirror_dir, overlay, targe
 
 
 def test_the_named_config_tests_cover_every_overlay():
-    tested = {"molecules_only.yaml", "paper.yaml", "splitting.yaml"}
+    tested = {"molecules_only.yaml", "paper.yaml", "splitting.yaml", "table_example.yaml"}  # table: test_table_workflow
     assert {p.name for p in (REPO / "config").glob("*.yaml")} - {"config.yaml"} == tested

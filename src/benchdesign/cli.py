@@ -14,6 +14,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from benchdesign.selection_cli import SELECTION_SUBCOMMANDS
+
 __all__ = ["build_parser", "main", "SUBCOMMANDS"]
 
 
@@ -322,7 +324,7 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    add_split_parser, add_leakage_parser, add_leakage_reduce_parser,
+    add_split_parser, add_leakage_parser, add_leakage_reduce_parser, *SELECTION_SUBCOMMANDS,
 ]
 
 

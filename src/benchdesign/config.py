@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from benchdesign.protocol import strategy_options
-from benchdesign.selection import STRATEGIES
-from benchdesign.tsc_features import REPRESENTATIONS as TSC_REPRESENTATIONS
+from benchdesign.domains import BUILTIN_DOMAINS, NAME_PATTERN, Domain, get_domain
+from benchdesign.selection.protocol import strategy_options
+from benchdesign.selection.strategies import STRATEGIES, STRATEGY_REGISTRY
 
-DOMAIN_NAMES = ("tsc", "recsys", "nlp")
 PROTOCOL_DEFAULTS: dict[str, Any] = {
     "n_trials": 200,
     "alpha": 0.8,
@@ -21,16 +21,6 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "fafi_start": "nearest",
     "standardize": "all",
 }
-DOMAIN_REPRESENTATIONS = {
-    "tsc": (*TSC_REPRESENTATIONS, "oracle"),
-    "recsys": ("interaction", "oracle"),
-    "nlp": ("description", "metadata", "oracle"),
-}
-# Representations computed by the feature rules into results/features/<domain>/<name>.csv.
-FEATURE_REPRESENTATIONS = {
-    "tsc": tuple(TSC_REPRESENTATIONS),
-    "nlp": ("description",),
-}
 SYNTHETIC_KEYS = (
     "n_datasets", "n_models", "n_folds", "d_lat", "d_rep", "sigma_ds", "sigma_fold", "sigma", "lam",
 )
@@ -40,13 +30,35 @@ SYNTHETIC_KEYS = (
 UNTRACKED_CONFIG = ("mirror", "allow_download", "features.tsc.raw_wheels")
 
 
+TABLE_KEYS = ("kind", "scores", "higher_is_better", "features")
+"""Keys of a ``kind: table`` domain entry that define the domain (the rest are run settings)."""
+
+
+def domain_entry(config: dict, domain: str) -> dict[str, Any]:
+    """What defines a domain in its config entry: the table keys of a ``kind: table`` domain, nothing
+    for a built-in one (rule params: a change of models or protocol does not touch it)."""
+    entry = (config.get("domains") or {}).get(domain) or {}
+    return {key: entry[key] for key in TABLE_KEYS if key in entry}
+
+
+def config_domain(config: dict, domain: str) -> Domain:
+    """The :class:`~benchdesign.domains.Domain` of a config entry (built-in, or of kind ``table``)."""
+    return get_domain(domain, domain_entry(config, domain))
+
+
 def enabled_domains(config: dict) -> list[str]:
-    """Domains listed in ``config['domains']`` and not disabled, in the fixed order tsc, recsys, nlp."""
+    """Domains listed in ``config['domains']`` and not disabled: the built-in ones in the registry's
+    order (tsc, recsys, nlp), then the others (e.g. ``kind: table``) in config order."""
     domains = config.get("domains") or {}
-    unknown = sorted(set(domains) - set(DOMAIN_NAMES))
-    if unknown:
-        raise ValueError(f"unknown domain(s) {unknown} in config; choose from {DOMAIN_NAMES}")
-    return [d for d in DOMAIN_NAMES if d in domains and domains[d].get("enabled", True)]
+    for name, entry in domains.items():
+        if not re.fullmatch(NAME_PATTERN, name) or name == "synthetic":
+            raise ValueError(f"domain name {name!r} must match {NAME_PATTERN} and not be 'synthetic'")
+        if name not in BUILTIN_DOMAINS and not (entry or {}).get("kind"):
+            raise ValueError(
+                f"unknown domain {name!r} in config; choose from {list(BUILTIN_DOMAINS)} or give it `kind: table`"
+            )
+    order = [d for d in BUILTIN_DOMAINS if d in domains] + [d for d in domains if d not in BUILTIN_DOMAINS]
+    return [d for d in order if (domains[d] or {}).get("enabled", True)]
 
 
 def domain_protocol(config: dict, domain: str | None) -> dict[str, Any]:
@@ -64,6 +76,9 @@ def domain_protocol(config: dict, domain: str | None) -> dict[str, Any]:
             f"k_min={merged['k_min']} is larger than k_max={merged['k_max']}"
             + (f" for domain {domain!r}" if domain else "")
         )
+    unknown = [s for s in merged["strategies"] if s not in STRATEGIES]
+    if unknown:
+        raise ValueError(f"unknown strategy(ies) {unknown}; choose from {list(STRATEGIES)}")
     merged["ks"] = list(range(merged["k_min"], merged["k_max"] + 1))
     merged["options"] = {
         "n_init": merged["kmeans_n_init"],
@@ -80,32 +95,38 @@ def trial_settings(config: dict, domain: str, strategy: str) -> dict[str, Any]:
     protocol = domain_protocol(config, domain)
     settings = {key: protocol[key] for key in ("ks", "n_trials", "alpha")}
     settings["options"] = strategy_options(strategy, protocol["options"])
-    if strategy != "random":
+    if STRATEGY_REGISTRY[strategy].uses_representation:
         settings["standardize"] = protocol["standardize"]
     return settings
 
 
 def domain_representations(config: dict, domain: str) -> list[str]:
-    """Representations of a domain, checked against those the domain offers."""
-    reps = list((config["domains"][domain] or {}).get("representations") or ["oracle"])
-    unknown = sorted(set(reps) - set(DOMAIN_REPRESENTATIONS[domain]))
+    """Representations of a domain (default: ``oracle``, and every feature table of a ``table``
+    domain), checked against those the domain offers."""
+    offered = config_domain(config, domain).representations
+    entry = (config["domains"][domain] or {})
+    default = list(offered) if entry.get("kind") else ["oracle"]
+    reps = list(entry.get("representations") or default)
+    unknown = sorted(set(reps) - set(offered))
     if unknown:
         raise ValueError(
             f"representation(s) {unknown} are not available for domain {domain!r}; "
-            f"choose from {list(DOMAIN_REPRESENTATIONS[domain])}"
+            f"choose from {list(offered)}"
         )
     return reps
 
 
 def trial_combinations(config: dict) -> list[tuple[str, str, str, str]]:
-    """Every (variation, domain, representation, strategy) to run; random uses representation ``none``."""
+    """Every (variation, domain, representation, strategy) to run; a strategy that ignores the
+    representation (random) runs once, with representation ``none``."""
     combos = []
     for domain in enabled_domains(config):
         protocol = domain_protocol(config, domain)
         reps = domain_representations(config, domain)
         for variation in protocol["variations"]:
             for strategy in protocol["strategies"]:
-                for rep in ["none"] if strategy == "random" else reps:
+                uses = STRATEGY_REGISTRY[strategy].uses_representation
+                for rep in reps if uses else ["none"]:
                     combos.append((variation, domain, rep, strategy))
     return combos
 
@@ -136,7 +157,16 @@ def untracked(config: dict, key: str) -> Any:
     return value
 
 
+def synthetic_strategies(config: dict) -> list[str]:
+    """Strategies of the synthetic ablation (default: every registered strategy)."""
+    strategies = list((config.get("synthetic") or {}).get("strategies") or STRATEGIES)
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown:
+        raise ValueError(f"synthetic: unknown strategy(ies) {unknown}; choose from {list(STRATEGIES)}")
+    return strategies
+
+
 def feature_representations(config: dict, domain: str) -> list[str]:
     """The domain's enabled representations that feature rules compute from raw data."""
-    return [r for r in domain_representations(config, domain)
-            if r in FEATURE_REPRESENTATIONS.get(domain, ())]
+    computed = config_domain(config, domain).computed
+    return [r for r in domain_representations(config, domain) if r in computed]

@@ -119,10 +119,10 @@ def domain_facts(domain: str, entries: Sequence[SourceFile], cache: str | os.Pat
 
 
 def scores_facts(domain: str, files: Mapping[str, str]) -> tuple[list[str], list[str]]:
-    """(dataset names, model names) of a domain's score table, read from its input files."""
-    from benchdesign.domains import load_scores
+    """(dataset names, model names) of a built-in domain's score table, read from its input files."""
+    from benchdesign.domains import get_domain, load_scores
 
-    scores = load_scores(domain, dict(files), None)
+    scores = load_scores(get_domain(domain), dict(files), None)
     return sorted(scores["dataset"].unique()), list(scores["model"].unique())
 
 

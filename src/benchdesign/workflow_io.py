@@ -11,8 +11,9 @@ import pandas as pd
 
 from benchdesign.files import read_csv, write_atomic
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
+from benchdesign.domains import Domain
 from benchdesign.preflight import verify_cached
-from benchdesign.representations import check_same_datasets
+from benchdesign.selection.representations import check_same_datasets
 
 
 def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray:
@@ -77,3 +78,11 @@ def cached_inputs(paths: Sequence[str], cache: str = "resources/data") -> dict[s
         out[str(path)[len(prefix):]] = str(path)
     verify_cached(list(out.values()), cache)
     return out
+
+
+def domain_inputs(domain: Domain, paths: Sequence[str], cache: str = "resources/data") -> dict[str, str]:
+    """Input path -> local file of a domain: manifest paths -> cached copies, or the user's own files
+    (kind ``table``) as they are."""
+    if domain.sources:
+        return cached_inputs(paths, cache)
+    return {str(path): str(path) for path in paths}

@@ -1,17 +1,25 @@
+import re
+
 from snakemake.utils import validate
 
 from benchdesign.config import (
-    FEATURE_REPRESENTATIONS,
+    config_domain,
+    domain_entry,
     domain_protocol,
+    domain_representations,
     feature_representations,
     enabled_domains,
     synthetic_protocol,
     synthetic_settings,
+    synthetic_strategies,
     trial_combinations,
     trial_settings,
 )
 from benchdesign.data.sources import load_manifest
 from benchdesign.domains import domain_source_paths
+from benchdesign.selection.protocol import VARIATIONS
+from benchdesign.selection.strategies import STRATEGIES
+from benchdesign.selection.synthetic import REGIMES
 from benchdesign.molexp.datasets import dataset_info, source_paths
 from benchdesign.molexp.workflow import (
     MODEL_NAMES,
@@ -34,7 +42,10 @@ MOL = mol_settings(config)
 # (number of datasets, model names) wherever those data are at hand (cache or mirror).
 check_cached_files(MANIFEST.values(), DATA_CACHE)
 for _domain in DOMAINS:
-    _facts = domain_facts(_domain, [MANIFEST[p] for p in domain_source_paths(_domain, MANIFEST)], DATA_CACHE,
+    _spec = config_domain(config, _domain)
+    if not _spec.sources:  # a domain of the user's own files: its loader checks them in the job
+        continue
+    _facts = domain_facts(_domain, [MANIFEST[p] for p in domain_source_paths(_spec, MANIFEST)], DATA_CACHE,
                           config["mirror"])
     if _facts is not None:
         check_protocol_against_data(config, _domain, domain_protocol(config, _domain), _facts)
@@ -45,21 +56,27 @@ if config["synthetic"]["enabled"]:  # dataset-pool trials on synthetic.n_dataset
     )
 
 
+def alternatives(names):
+    """Wildcard regex matching exactly one of ``names`` (and nothing when there is none)."""
+    return "|".join(map(re.escape, names)) or "(?!)"
+
+
 wildcard_constraints:
-    domain="tsc|recsys|nlp",
-    variation="dataset_pool|model_pool",
-    strategy="random|kmeans|fafi_cosine|fafi_euclidean|a_optimal|d_optimal",
-    regime="oracle|broken",
+    domain=alternatives(DOMAINS),
+    variation=alternatives(VARIATIONS),
+    strategy=alternatives(STRATEGIES),
+    regime=alternatives(REGIMES),
 
 
 def fetched(domain):
-    """Local copies of every input file of a domain."""
-    return [f"{DATA_CACHE}/{p}" for p in domain_source_paths(domain, MANIFEST)]
+    """Local copies of every input file of a domain: cached manifest files, or the user's own files."""
+    spec = config_domain(config, domain)
+    return [f"{DATA_CACHE}/{p}" for p in domain_source_paths(spec, MANIFEST)] + list(spec.inputs)
 
 
 def feature_matrix(domain, representation):
     """Raw matrix of a representation computed by the feature rules, if it is one."""
-    if representation in FEATURE_REPRESENTATIONS.get(domain, ()):
+    if representation in config_domain(config, domain).computed:
         return [f"results/features/{domain}/{representation}.csv"]
     return []
 
@@ -69,7 +86,7 @@ def feature_dataset_lists(domain):
     return [
         f"results/features/{domain}/{rep}_datasets.txt"
         for rep in feature_representations(config, domain)
-        if domain == "tsc"
+        if config_domain(config, domain).partial_coverage
     ]
 
 
@@ -103,6 +120,42 @@ def trial_inputs(wc):
     return inputs
 
 
+def coverage_files():
+    """Covering-radius tables of every representation of the domains with dataset-pool trials."""
+    return [
+        f"results/guarantee/{d}/coverage_{r}.csv"
+        for d in DOMAINS
+        if trial_files("dataset_pool", d)
+        for r in domain_representations(config, d)
+    ]
+
+
+def conclusion_inputs(wc):
+    return {
+        "scores": f"results/prepared/{wc.domain}/scores.csv",
+        "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
+        "trials": trial_files("dataset_pool", wc.domain),  # this domain's only: the best strategy
+        "representations": [
+            f"results/prepared/{wc.domain}/representation_{r}.csv"
+            for r in domain_representations(config, wc.domain)
+        ],
+    }
+
+
+def guarantee_targets():
+    """Covering-radius figures, the p_eff table, stability tables and CD diagrams (issue 12)."""
+    if not trial_files("dataset_pool"):
+        return []
+    domains = [d for d in DOMAINS if trial_files("dataset_pool", d)]
+    targets = ["results/guarantee/p_eff.md"]
+    targets += [
+        f"results/figures/coverage_{d}/{r}.png" for d in domains for r in domain_representations(config, d)
+    ]
+    targets += expand("results/conclusions/{domain}/stability.md", domain=domains)
+    targets += expand("results/figures/cd_{domain}", domain=domains)
+    return targets
+
+
 def final_targets():
     targets = []
     if trial_files("dataset_pool"):
@@ -114,6 +167,8 @@ def final_targets():
     if trial_files("model_pool"):
         targets += expand("results/tables/table1_auc_model_pool.{ext}", ext=["csv", "md"])
     targets += figure_files()
+    targets += expand("results/prepared/{domain}/provenance.json", domain=DOMAINS)
+    targets += guarantee_targets()
     if config["synthetic"]["enabled"]:
         targets += expand("results/tables/table4_synthetic.{ext}", ext=["csv", "md"])
         targets += expand("results/figures/synthetic.{ext}", ext=["png", "pdf"])

@@ -8,7 +8,9 @@ rule prepare_scores:
         scores="results/prepared/{domain}/scores.csv",
         ranks="results/prepared/{domain}/dataset_ranks.csv",
         datasets="results/prepared/{domain}/datasets_used.txt",
+        provenance="results/prepared/{domain}/provenance.json",
     params:
+        domain=lambda wc: domain_entry(config, wc.domain),
         models=lambda wc: config["domains"][wc.domain].get("models"),
     log:
         "logs/prepare_scores/{domain}.log",
@@ -29,6 +31,8 @@ rule representation:
         features=lambda wc: feature_matrix(wc.domain, wc.representation),
     output:
         "results/prepared/{domain}/representation_{representation}.csv",
+    params:
+        domain=lambda wc: domain_entry(config, wc.domain),
     log:
         "logs/representation/{domain}_{representation}.log",
     resources:

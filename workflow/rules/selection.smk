@@ -7,6 +7,7 @@ rule trials:
     params:
         protocol=lambda wc: trial_settings(config, wc.domain, wc.strategy),
         seed=config["seed"],
+        higher_is_better=lambda wc: config_domain(config, wc.domain).higher_is_better,
     log:
         "logs/trials/{variation}/{domain}/{representation}/{strategy}.log",
     threads: 1

@@ -23,7 +23,7 @@ rule synthetic_table:
         expand(
             "results/synthetic/{regime}/{strategy}.csv",
             regime=["oracle", "broken"],
-            strategy=config["synthetic"]["strategies"],
+            strategy=synthetic_strategies(config),
         ),
     output:
         table="results/tables/table4_synthetic.csv",

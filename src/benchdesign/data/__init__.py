@@ -1,6 +1,6 @@
 """Data layer: the manifest of external inputs, fetching them, and loading them into scores/features."""
 from benchdesign.data.loaders import (
-    HIGHER_IS_BETTER,
+    SCORES_HIGHER_IS_BETTER,
     load_mteb_metadata,
     load_mteb_table11,
     load_recsys,
@@ -17,7 +17,7 @@ from benchdesign.data.sources import (
 )
 
 __all__ = [
-    "HIGHER_IS_BETTER",
+    "SCORES_HIGHER_IS_BETTER",
     "ChecksumError",
     "PackageFile",
     "SourceFile",

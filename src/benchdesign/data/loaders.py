@@ -3,7 +3,7 @@
 Every loader returns scores as a long DataFrame with columns ``dataset`` (str), ``model`` (str),
 ``fold`` (int, 0 when the source has no folds) and ``score`` (float, no NaN), one row per
 (dataset, model, fold); the score direction is carried in ``scores.attrs["higher_is_better"]`` (and
-in :data:`HIGHER_IS_BETTER`). Bad inputs raise ``ValueError`` naming the file and the offending value.
+in :data:`SCORES_HIGHER_IS_BETTER`). Bad inputs raise ``ValueError`` naming the file and the offending value.
 
 Sources: TSC bake-off redux (Middlehurst et al., DMKD 2024); RecSys (Shevchenko et al., KDD 2024);
 MTEB Table 11 and Table 2 (Muennighoff et al., EACL 2023). See ``data/sources.yaml``.
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "HIGHER_IS_BETTER",
+    "SCORES_HIGHER_IS_BETTER",
     "MTEB_ADA_MODEL",
     "MTEB_DROPPED_TASKS",
     "load_mteb_metadata",
@@ -32,7 +32,7 @@ __all__ = [
     "load_tsc_bakeoff",
 ]
 
-HIGHER_IS_BETTER = {"tsc": True, "recsys": True, "nlp": True}
+SCORES_HIGHER_IS_BETTER = {"tsc": True, "recsys": True, "nlp": True}
 """Score direction per domain: accuracy, nDCG@10 and the MTEB main scores are all higher-is-better."""
 
 SCORE_COLUMNS = ["dataset", "model", "fold", "score"]
@@ -201,7 +201,7 @@ def load_tsc_bakeoff(files: Mapping[str, str | os.PathLike] | Iterable[str | os.
     scores = pd.concat(parts, ignore_index=True)
     order = {d: i for i, d in enumerate(datasets)}
     scores = scores.assign(_d=scores["dataset"].map(order)).sort_values("_d", kind="stable")
-    return _finish(scores, HIGHER_IS_BETTER["tsc"])
+    return _finish(scores, SCORES_HIGHER_IS_BETTER["tsc"])
 
 
 # ------------------------------------------------------------------------------------------ RecSys
@@ -287,7 +287,7 @@ def load_recsys(path: str | os.PathLike, models: Iterable[str] | None = None
     morder = {m: i for i, m in enumerate(chosen)}
     scores = scores.assign(_d=scores["dataset"].map(order), _m=scores["model"].map(morder))
     scores = scores.sort_values(["_d", "_m"], kind="stable")
-    return _finish(scores, HIGHER_IS_BETTER["recsys"]), features
+    return _finish(scores, SCORES_HIGHER_IS_BETTER["recsys"]), features
 
 
 # --------------------------------------------------------------------------------------- MTEB (11)
@@ -431,7 +431,7 @@ def load_mteb_table11(path: str | os.PathLike, models: Iterable[str] | None = No
     long = table.stack().rename("score").reset_index()
     long.columns = ["dataset", "model", "score"]
     long["fold"] = 0
-    return _finish(long, HIGHER_IS_BETTER["nlp"])
+    return _finish(long, SCORES_HIGHER_IS_BETTER["nlp"])
 
 
 # ---------------------------------------------------------------------------------------- MTEB (2)

@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from benchdesign.molexp.models import HIGHER_IS_BETTER
-from benchdesign.plotting import _new_figure
+from benchdesign.selection.plotting import _new_figure
 
 __all__ = ["performance_figure", "fingerprint_tsne", "tsne_figure", "ablation_figure"]
 

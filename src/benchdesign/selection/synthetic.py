@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchdesign.protocol import dataset_pool_trials, fold_ranks
+from benchdesign.selection.protocol import dataset_pool_trials, fold_ranks
 
 REGIMES = ("oracle", "broken")
 

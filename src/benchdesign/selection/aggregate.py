@@ -17,11 +17,12 @@ import pandas as pd
 from scipy.stats import wilcoxon
 from tabulate import tabulate
 
-from benchdesign.metrics import HIGHER_IS_BETTER
-from benchdesign.selection import STRATEGIES
+from benchdesign.domains import BUILTIN_DOMAINS, REGISTRY
+from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
+from benchdesign.selection.strategies import STRATEGIES, STRATEGY_REGISTRY
 
 
-DOMAIN_ORDER = ("tsc", "recsys", "nlp", "synthetic")
+DOMAIN_ORDER = (*BUILTIN_DOMAINS, "synthetic")
 VARIATION_ORDER = ("dataset_pool", "model_pool")
 STRATEGY_ORDER = tuple(STRATEGIES)
 REPRESENTATION_ORDER = ("interaction", "metadata", "oracle", "none")
@@ -33,15 +34,8 @@ CRITERION_ORDER = ("mean", "conservative")
 # Column order of the paper's Table 1.
 PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")
 
-STRATEGY_LABELS = {
-    "random": "Random",
-    "kmeans": "K-Means",
-    "fafi_cosine": "C-FAFI",
-    "fafi_euclidean": "E-FAFI",
-    "a_optimal": "A-optimal",
-    "d_optimal": "D-optimal",
-}
-DOMAIN_LABELS = {"tsc": "TSC", "recsys": "RecSys", "nlp": "NLP", "synthetic": "Synthetic"}
+STRATEGY_LABELS = {name: s.label for name, s in STRATEGY_REGISTRY.items()}
+DOMAIN_LABELS = {**{name: REGISTRY[name].label for name in BUILTIN_DOMAINS}, "synthetic": "Synthetic"}
 METRIC_SYMBOLS = {
     "mae": "MAE", "spearman": "ρ", "kendall": "τ", "ndcg5": "NDCG@5", "mrr": "MRR",
     "ndcg5_paper": "NDCG@5 (paper's code)",
@@ -104,9 +98,9 @@ def _require_columns(df: pd.DataFrame, required: Iterable[str], what: str) -> No
 
 
 def _check_metrics(metrics: Iterable[str]) -> None:
-    unknown = sorted(set(metrics) - set(HIGHER_IS_BETTER))
+    unknown = sorted(set(metrics) - set(METRIC_HIGHER_IS_BETTER))
     if unknown:
-        raise ValueError(f"unknown metric(s) {unknown}; expected one of {list(HIGHER_IS_BETTER)}")
+        raise ValueError(f"unknown metric(s) {unknown}; expected one of {list(METRIC_HIGHER_IS_BETTER)}")
 
 
 def _rank_key(column: pd.Series) -> pd.Series:
@@ -167,7 +161,7 @@ def _select_variation(df: pd.DataFrame, variation: str | None) -> pd.DataFrame:
 def _best_index(values: Sequence[float] | np.ndarray, metric: str) -> int:
     """Position of the best value (first one on ties)."""
     arr = np.asarray(values, dtype=float)
-    return int(np.argmax(arr) if HIGHER_IS_BETTER[metric] else np.argmin(arr))
+    return int(np.argmax(arr) if METRIC_HIGHER_IS_BETTER[metric] else np.argmin(arr))
 
 
 def config_label(strategy: str, representation: str) -> str:
@@ -355,7 +349,7 @@ def table1_markdown(t1: pd.DataFrame) -> str:
                 row = ref.iloc[_best_index(ref["auc_mean"], metric)]
                 column.append(_auc_cell(row, metric, None, STRATEGY_LABELS.get(row["strategy"],
                                                                                  row["strategy"])))
-            arrow = "↑" if HIGHER_IS_BETTER[metric] else "↓"
+            arrow = "↑" if METRIC_HIGHER_IS_BETTER[metric] else "↓"
             cells[f"AUC({METRIC_SYMBOLS[metric]}) {arrow}"] = column
         if not reference.empty:
             labels.append("Oracle (upper bound)")
@@ -399,7 +393,7 @@ def kstar_per_config(
         raise ValueError(f"threshold metric(s) {absent} not in the curves frame")
     sub = sub[sub["metric"].isin(list(thresholds))].copy()
     sub["threshold"] = sub["metric"].map(dict(thresholds))
-    higher = sub["metric"].map(HIGHER_IS_BETTER).to_numpy(dtype=bool)
+    higher = sub["metric"].map(METRIC_HIGHER_IS_BETTER).to_numpy(dtype=bool)
     worst = np.where(higher, sub["lo"], sub["hi"])
     sign = np.where(higher, 1.0, -1.0)
     sub["ok_mean"] = sign * (sub["mean"] - sub["threshold"]) >= 0
@@ -465,7 +459,7 @@ def table2_markdown(t2: pd.DataFrame) -> str:
     for (domain, metric, threshold), block in groups:
         row = {
             "Domain": DOMAIN_LABELS.get(domain, domain),
-            "Target": f"{METRIC_SYMBOLS[metric]} {'≥' if HIGHER_IS_BETTER[metric] else '≤'} {threshold:g}",
+            "Target": f"{METRIC_SYMBOLS[metric]} {'≥' if METRIC_HIGHER_IS_BETTER[metric] else '≤'} {threshold:g}",
         }
         for crit in CRITERION_ORDER:
             r = block[block["criterion"] == crit]
@@ -565,7 +559,7 @@ def table3(
         best_vals = wide[best_pair].to_numpy()
         others = [i for i in range(len(pairs)) if i != ib]
         p_raw = np.array([
-            paired_wilcoxon(best_vals, wide[pairs[i]].to_numpy(), HIGHER_IS_BETTER[metric])
+            paired_wilcoxon(best_vals, wide[pairs[i]].to_numpy(), METRIC_HIGHER_IS_BETTER[metric])
             for i in others
         ])
         p_adj = holm(p_raw)
@@ -622,7 +616,7 @@ def table3_summary(t3: pd.DataFrame, reference: pd.DataFrame | None = None) -> p
     for (domain, metric), block in t3.groupby(["domain", "metric"], sort=False):
         first = block.iloc[0]
         best_auc = float(first["best_auc"])
-        sign = 1.0 if HIGHER_IS_BETTER[metric] else -1.0
+        sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
         random = block[block["other_strategy"] == "random"]
         if len(random) > 1:
             raise ValueError(
@@ -669,7 +663,7 @@ def table3_markdown(summary: pd.DataFrame) -> str:
         )
         rows.append({
             "Domain": DOMAIN_LABELS.get(r["domain"], r["domain"]),
-            "Metric": f"{METRIC_SYMBOLS[metric]} {'↑' if HIGHER_IS_BETTER[metric] else '↓'}",
+            "Metric": f"{METRIC_SYMBOLS[metric]} {'↑' if METRIC_HIGHER_IS_BETTER[metric] else '↓'}",
             "Best method": config_label(r["best_strategy"], r["best_representation"]),
             "Best AUC": _fmt(r["best_auc"], metric),
             "Gain vs Random": DASH if pd.isna(r["gain_vs_random"]) else _fmt(r["gain_vs_random"], metric),
@@ -730,7 +724,7 @@ def table4_markdown(t4: pd.DataFrame) -> str:
             }
             for metric in metrics:
                 r = block[(block["strategy"] == strategy) & (block["metric"] == metric)]
-                arrow = "↑" if HIGHER_IS_BETTER[metric] else "↓"
+                arrow = "↑" if METRIC_HIGHER_IS_BETTER[metric] else "↓"
                 col = f"AUC({METRIC_SYMBOLS[metric]}) {arrow}"
                 if r.empty:
                     row[col] = DASH

@@ -25,11 +25,14 @@ as a set, the random strategy on its order.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "Strategy",
+    "STRATEGY_REGISTRY",
     "STRATEGIES",
     "PREFIX_ORDERS",
     "FAFI_STARTS",
@@ -272,7 +275,8 @@ def select_kmeans(
 
 
 def farthest_first_order(
-    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str = "cosine", start: str = "nearest"
+    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str = "cosine", start: str = "nearest",
+    initial: ArrayLike | None = None,
 ) -> IntArray:
     """Farthest-first (Gonzalez) traversal of the pool rows (paper section 4.1, Appendix A).
 
@@ -292,6 +296,8 @@ def farthest_first_order(
     k_max : order length (1..m).
     metric : "cosine" or "euclidean".
     start : "nearest" or "farthest" (:data:`FAFI_STARTS`).
+    initial : pool rows already chosen (e.g. datasets a benchmark must keep): the order starts with
+        them, in the given order, and the traversal continues from them (``start`` is then unused).
 
     Returns
     -------
@@ -303,7 +309,7 @@ def farthest_first_order(
     >>> farthest_first_order(X, [0, 1, 2, 3], 3, "euclidean", start="farthest").tolist()
     [2, 0, 3]
     """
-    return _farthest_first(X, pool, k_max, metric, start, "k_max")
+    return _farthest_first(X, pool, k_max, metric, start, "k_max", initial)
 
 
 def _start_row(Z: NDArray, U: NDArray | None, start: str) -> int:
@@ -319,8 +325,19 @@ def _start_row(Z: NDArray, U: NDArray | None, start: str) -> int:
     return int(np.argmax(U @ mu))  # cos(x, mu) up to the positive factor 1/||mu||
 
 
+def _positions(P: IntArray, rows: ArrayLike) -> list[int]:
+    """Positions in the pool ``P`` of the given rows (error for a row outside the pool)."""
+    where = {int(r): i for i, r in enumerate(P)}
+    rows = [int(r) for r in np.asarray(rows, dtype=np.intp)]
+    outside = [r for r in rows if r not in where]
+    if outside or len(set(rows)) != len(rows):
+        raise ValueError(f"initial rows {rows} must be distinct rows of the pool (outside: {outside})")
+    return [where[r] for r in rows]
+
+
 def _farthest_first(
-    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str, start: str, name: str
+    X: ArrayLike, pool: ArrayLike, k_max: int, metric: str, start: str, name: str,
+    initial: ArrayLike | None = None,
 ) -> IntArray:
     if metric not in ("cosine", "euclidean"):
         raise ValueError(f"metric={metric!r} must be 'cosine' or 'euclidean'")
@@ -343,10 +360,13 @@ def _farthest_first(
             return np.einsum("ij,ij->i", diff, diff)  # squared: same argmax and ties
 
     order = np.empty(k_max, dtype=np.intp)
-    order[0] = _start_row(Z, U, start)
-    nearest = dist(order[0])
-    nearest[order[0]] = -np.inf
-    for t in range(1, k_max):
+    seeds = _positions(P, initial) if initial is not None and len(initial) else [_start_row(Z, U, start)]
+    if len(seeds) > k_max:
+        raise ValueError(f"{len(seeds)} initial rows do not fit in {name}={k_max}")
+    order[: len(seeds)] = seeds
+    nearest = np.min([dist(i) for i in seeds], axis=0)
+    nearest[seeds] = -np.inf
+    for t in range(len(seeds), k_max):
         i = int(np.argmax(nearest))
         order[t] = i
         np.minimum(nearest, dist(i), out=nearest)  # selected rows stay at -inf
@@ -510,19 +530,41 @@ def select_a_optimal(
 
 # ----------------------------------------------------------------------------- registries
 
-STRATEGIES: dict[str, Callable[..., IntArray]] = {
-    "random": select_random,
-    "kmeans": select_kmeans,
-    "fafi_cosine": select_fafi_cosine,
-    "fafi_euclidean": select_fafi_euclidean,
-    "a_optimal": select_a_optimal,
-    "d_optimal": select_d_optimal,
-}
+@dataclass(frozen=True)
+class Strategy:
+    """One selection strategy: what the protocol, the tables and the figures need to know of it.
 
+    ``select(X, k, pool, rng, **options)`` picks k rows; ``order(X, pool, k_max, rng, **options)``
+    (greedy strategies only) gives a prefix order whose first k rows are ``select``'s.
+    ``options`` names the keyword arguments beyond (X, k, pool, rng); ``uses_representation`` is
+    False for a strategy that ignores X (random).  The registry's order fixes each strategy's
+    seed code in the protocol: append new strategies at the end.
+    """
+
+    name: str
+    label: str
+    select: Callable[..., IntArray]
+    order: Callable[..., IntArray] | None = None
+    options: tuple[str, ...] = ()
+    uses_representation: bool = True
+    color: str = "#8c564b"
+
+
+STRATEGY_REGISTRY: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy("random", "Random", select_random, random_order, (), False, "#7f7f7f"),
+        Strategy("kmeans", "K-Means", select_kmeans, None, ("n_init",), True, "#1f77b4"),
+        Strategy("fafi_cosine", "C-FAFI", select_fafi_cosine, fafi_cosine_order, ("start",), True, "#d62728"),
+        Strategy("fafi_euclidean", "E-FAFI", select_fafi_euclidean, fafi_euclidean_order, ("start",), True,
+                 "#ff7f0e"),
+        Strategy("a_optimal", "A-optimal", select_a_optimal, a_optimal_order, ("lam",), True, "#2ca02c"),
+        Strategy("d_optimal", "D-optimal", select_d_optimal, d_optimal_order, ("lam",), True, "#9467bd"),
+    )
+}
+"""Every strategy by name, in the order of the paper's tables (the seed codes of the protocol)."""
+
+STRATEGIES: dict[str, Callable[..., IntArray]] = {name: s.select for name, s in STRATEGY_REGISTRY.items()}
 PREFIX_ORDERS: dict[str, Callable[..., IntArray]] = {
-    "random": random_order,
-    "fafi_cosine": fafi_cosine_order,
-    "fafi_euclidean": fafi_euclidean_order,
-    "a_optimal": a_optimal_order,
-    "d_optimal": d_optimal_order,
+    name: s.order for name, s in STRATEGY_REGISTRY.items() if s.order is not None
 }

@@ -3,7 +3,7 @@
 Stage 1 draws trials: a pool of ``floor(alpha * n)`` datasets (dataset-pool variation) or of
 ``floor(alpha * M)`` models (model-pool variation), without replacement.  Stage 2 selects ``k``
 datasets with one strategy and builds the subset's mean-rank vector ``R_S``.  Stage 3 compares
-``R_S`` with the reference ``R_D`` by every metric of :mod:`benchdesign.metrics`.
+``R_S`` with the reference ``R_D`` by every metric of :mod:`benchdesign.selection.metrics`.
 
 Random draws are reproducible and *paired* across strategies: the pool of trial ``t`` comes from
 ``default_rng([seed, variation_code, t])`` whatever the strategy, so trial-wise AUCs of two
@@ -13,32 +13,22 @@ selection) come from ``default_rng([seed, variation_code, t, strategy_code])``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from benchdesign.metrics import METRICS, rank_metrics
-from benchdesign.ranking import mean_ranks
-from benchdesign.selection import PREFIX_ORDERS, STRATEGIES
+from benchdesign.selection.metrics import METRICS, rank_metrics
+from benchdesign.selection.ranking import mean_ranks
+from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 
 VARIATIONS = ("dataset_pool", "model_pool")
 STANDARDIZATIONS = ("all", "pool")
 """Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
-
-# Keyword arguments each strategy accepts beyond (X, k, pool, rng).
-_STRATEGY_OPTIONS = {
-    "kmeans": ("n_init",),
-    "fafi_cosine": ("start",),
-    "fafi_euclidean": ("start",),
-    "a_optimal": ("lam",),
-    "d_optimal": ("lam",),
-}
-
 
 def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     """Copy of ``X`` whose ``rows`` (default: all) are z-scored on those rows' own mean and population
@@ -60,7 +50,7 @@ def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarra
 
 def strategy_options(strategy: str, options: dict[str, Any] | None) -> dict[str, Any]:
     """The entries of ``options`` that ``strategy`` accepts beyond (X, k, pool, rng)."""
-    accepted = _STRATEGY_OPTIONS.get(strategy, ())
+    accepted = STRATEGY_REGISTRY[strategy].options if strategy in STRATEGY_REGISTRY else ()
     return {key: value for key, value in (options or {}).items() if key in accepted}
 
 
@@ -136,21 +126,43 @@ def dataset_pool_trials(
     Returns a long frame with columns ``trial, k, metric, value``.
     """
     ranks = np.asarray(dataset_ranks, dtype=float)
-    n = ranks.shape[0]
+    if np.shape(X)[0] != ranks.shape[0]:
+        raise ValueError(f"X has {np.shape(X)[0]} rows but dataset_ranks has {ranks.shape[0]}")
+    reference = mean_ranks(ranks)
+    rows: list[tuple] = []
+    for trial, _, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options, standardize):
+        for k, chosen in subsets.items():
+            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
+    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+
+
+def dataset_pool_subsets(
+    X: np.ndarray,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    standardize: str = "all",
+) -> Iterator[tuple[int, np.ndarray, dict[int, np.ndarray]]]:
+    """The selections of the dataset-pool variation, trial by trial: ``(trial, pool, {k: rows})``.
+
+    Same draws as :func:`dataset_pool_trials` (which scores them), for analyses that need the
+    chosen datasets themselves (covering radius, conclusion stability).
+    """
+    X = np.asarray(X, dtype=float)
+    n = X.shape[0]
     size = pool_size(n, alpha)
     ks = check_k_grid(ks, size, f"pool of {size} datasets")
-    reference = mean_ranks(ranks)
     code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
     per_pool = _check_standardize(standardize) == "pool"
     X_all = None if per_pool else standardize_rows(X)
-    rows: list[tuple] = []
     for trial in range(n_trials):
         pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
         rng = np.random.default_rng([seed, 0, trial, code])
         X_trial = standardize_rows(X, pool) if per_pool else X_all
-        for k, chosen in selection_orders(strategy, X_trial, pool, ks, rng, options).items():
-            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
-    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+        yield trial, pool, selection_orders(strategy, X_trial, pool, ks, rng, options)
 
 
 def fold_ranks(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:

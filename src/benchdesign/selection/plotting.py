@@ -16,11 +16,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from benchdesign.aggregate import (
+from benchdesign.selection.aggregate import (
     CURVE_COLUMNS,
     DOMAIN_LABELS,
-    HIGHER_IS_BETTER,
+    METRIC_HIGHER_IS_BETTER,
     METRIC_ORDER,
+    REFERENCE_REPRESENTATIONS,
     STRATEGY_LABELS,
     STRATEGY_ORDER,
     TABLE4_COLUMNS,
@@ -31,6 +32,7 @@ from benchdesign.aggregate import (
     sort_frame,
     table4,
 )
+from benchdesign.selection.strategies import STRATEGY_REGISTRY
 
 METRIC_AXIS_LABELS = {
     "mae": "MAE of mean ranks ↓",
@@ -40,14 +42,7 @@ METRIC_AXIS_LABELS = {
     "mrr": "MRR ↑",
     "ndcg5_paper": "NDCG@5, paper's code ↑",
 }
-STRATEGY_COLORS = {
-    "random": "#7f7f7f",
-    "kmeans": "#1f77b4",
-    "fafi_cosine": "#d62728",
-    "fafi_euclidean": "#ff7f0e",
-    "a_optimal": "#2ca02c",
-    "d_optimal": "#9467bd",
-}
+STRATEGY_COLORS = {name: s.color for name, s in STRATEGY_REGISTRY.items()}
 _FALLBACK_COLORS = ("#8c564b", "#e377c2", "#bcbd22", "#17becf")
 
 
@@ -72,7 +67,7 @@ def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, m
     best: dict[str, str] = {}
     for strategy, block in aucs.groupby("strategy", sort=False):
         values = block["auc"].to_numpy()
-        i = int(np.argmax(values) if HIGHER_IS_BETTER[metric] else np.argmin(values))
+        i = int(np.argmax(values) if METRIC_HIGHER_IS_BETTER[metric] else np.argmin(values))
         best[strategy] = block["representation"].iloc[i]
     return best
 
@@ -132,7 +127,7 @@ def plot_curves(
 def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearman")) -> Figure:
     """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric.
 
-    Accepts a :func:`benchdesign.aggregate.table4` frame or the per-seed frame it is built from.
+    Accepts a :func:`benchdesign.selection.aggregate.table4` frame or the per-seed frame it is built from.
     """
     t4 = table4(frame) if "auc" in frame.columns else frame
     _require_columns(t4, TABLE4_COLUMNS, "synthetic frame")
@@ -174,3 +169,63 @@ def save_figure(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Pat
     fig.savefig(png, dpi=150)
     fig.savefig(pdf)
     return png, pdf
+
+
+def plot_coverage(coverage: pd.DataFrame, p_eff: pd.DataFrame, title: str) -> Figure:
+    """Covering radius r_k vs k (mean and 95% band over trials) of farthest-first, random and k-means,
+    one panel per metric, beside the bound 2Δ/(k^(1/p) - 1) and the fitted c k^(-1/p_eff) of
+    farthest-first (:func:`benchdesign.selection.api.coverage_curves`, :func:`~benchdesign.selection.api.p_eff_table`)."""
+    _require_columns(coverage, ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "bound"], "coverage")
+    metrics = list(dict.fromkeys(coverage["metric"]))
+    fig = _new_figure(4.4 * len(metrics), 3.4)
+    axes = fig.subplots(1, len(metrics), squeeze=False).ravel()
+    for ax, metric in zip(axes, metrics):
+        block = coverage[coverage["metric"] == metric]
+        for i, strategy in enumerate(dict.fromkeys(block["strategy"])):
+            line = block[block["strategy"] == strategy].sort_values("k")
+            color = _color(strategy, i)
+            ax.plot(line["k"], line["radius"], color=color, lw=1.5, marker="o", ms=2.5,
+                    label=STRATEGY_LABELS.get(strategy, strategy))
+            ax.fill_between(line["k"], line["radius_lo"], line["radius_hi"], color=color, alpha=0.12, lw=0)
+        fafi = "fafi_cosine" if metric == "cosine" else "fafi_euclidean"
+        ref = block[block["strategy"] == fafi].sort_values("k")
+        if len(ref):
+            fit = p_eff[(p_eff["strategy"] == fafi) & (p_eff["metric"] == metric)].iloc[0]
+            ax.plot(ref["k"], fit["c"] * ref["k"].astype(float) ** (-1.0 / fit["p_eff"]), "k--", lw=1,
+                    label=f"fit c·k^(−1/p_eff), p_eff = {fit['p_eff']:.3g}")
+            finite = ref[np.isfinite(ref["bound"])]
+            ax.plot(finite["k"], finite["bound"], "k:", lw=1,
+                    label=f"bound 2Δ/(k^(1/p) − 1), p = {int(ref['p'].iloc[0])}")
+        top = block["radius_hi"].max()
+        ax.set_ylim(0, 1.15 * top if np.isfinite(top) and top > 0 else None)
+        ax.set_title(f"{metric} (unit-normalised rows)" if metric == "cosine" else metric)
+        ax.set_xlabel("subset size k")
+        ax.set_ylabel("covering radius r_k")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6.5, loc="upper right", framealpha=0.8)
+    fig.suptitle(title)
+    return fig
+
+
+def plot_stability(stability: pd.DataFrame, title: str) -> Figure:
+    """Conclusion stability (mean share of model pairs with the full benchmark's Wilcoxon-Holm verdict)
+    vs k, one line per (strategy, representation)."""
+    _require_columns(stability, ["strategy", "representation", "k", "mean"], "stability")
+    fig = _new_figure(5.2, 3.6)
+    ax = fig.subplots()
+    for i, ((strategy, rep), line) in enumerate(stability.groupby(["strategy", "representation"], sort=False)):
+        line = line.sort_values("k")
+        ax.plot(line["k"], line["mean"], color=_color(strategy, i), marker="o", ms=3, lw=1.3,
+                ls="--" if rep in REFERENCE_REPRESENTATIONS else "-", label=config_label(strategy, rep))
+    ax.set_xlabel("subset size k")
+    ax.set_ylabel("share of pairs with the full verdict")
+    ax.set_ylim(0, 1.02)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(alpha=0.3)
+    if len(stability):
+        ax.legend(fontsize=6.5, loc="lower right", framealpha=0.8)
+    else:
+        ax.text(0.5, 0.5, "no trial at k = 5, 10 or 20", ha="center", va="center", transform=ax.transAxes)
+    ax.set_title(title, fontsize=9)
+    return fig

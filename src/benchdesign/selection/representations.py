@@ -3,7 +3,7 @@
 Every function returns a float DataFrame indexed by dataset name with no NaN. The pipeline checks a
 representation with :func:`check_representation` (constant columns dropped) and the protocol z-scores
 it right before selection (over all datasets, or over each trial's pool:
-``benchdesign.protocol.standardize_rows``); the builders below do not standardise themselves.
+``benchdesign.selection.protocol.standardize_rows``); the builders below do not standardise themselves.
 """
 from __future__ import annotations
 

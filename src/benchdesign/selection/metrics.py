@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "METRICS",
-    "HIGHER_IS_BETTER",
+    "METRIC_HIGHER_IS_BETTER",
     "mae",
     "spearman",
     "kendall",
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 METRICS: tuple[str, ...] = ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
-HIGHER_IS_BETTER: dict[str, bool] = {
+METRIC_HIGHER_IS_BETTER: dict[str, bool] = {
     "mae": False,
     "spearman": True,
     "kendall": True,

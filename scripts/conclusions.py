@@ -1,0 +1,55 @@
+"""Conclusion stability of every strategy (k = 5, 10, 20) and critical-difference diagrams of one domain."""
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from benchdesign.logs import start_log
+from benchdesign.selection.aggregate import reference_auc, table3, table3_summary, to_markdown, trial_auc
+from benchdesign.selection.api import STABILITY_KS, best_config, critical_difference_subsets, run_configuration
+from benchdesign.selection.conclusions import dataset_scores, plot_critical_difference
+from benchdesign.selection.plotting import plot_stability, save_figure
+from benchdesign.selection.strategies import STRATEGY_REGISTRY
+from benchdesign.workflow_io import read_representation, read_trials, write_csv, write_text
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+wc, params = snakemake.wildcards, snakemake.params
+ranks = pd.read_csv(snakemake.input.ranks, index_col=0)
+scores = pd.read_csv(snakemake.input.scores)
+S = dataset_scores(scores).loc[ranks.index]
+reps = {rep: read_representation(path, ranks.index)
+        for rep, path in zip(params.representations, snakemake.input.representations)}
+frames = []
+for strategy, protocol in params.protocols.items():
+    uses = STRATEGY_REGISTRY[strategy].uses_representation
+    for rep, X in (reps.items() if uses else [("none", np.zeros((len(ranks), 1)))]):
+        ks = [k for k in STABILITY_KS if k in protocol["ks"]]
+        _, stability, _ = run_configuration(ranks.to_numpy(), X, strategy, protocol["ks"], protocol["n_trials"],
+                                            protocol["alpha"], params.seed, protocol["options"], S.to_numpy(),
+                                            params.higher_is_better, stability_ks=ks)
+        frames.append(stability.assign(strategy=strategy, representation=rep))
+        log.info("%s/%s: stability at k=%s", strategy, rep, ks)
+stability = pd.concat(frames, ignore_index=True)
+summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
+           .agg(["mean", "std", "min"]).reset_index())
+write_csv(summary.assign(domain=wc.domain), snakemake.output.stability)
+write_text(to_markdown(summary, floatfmt=".3f") + "\n", snakemake.output.stability_md)
+save_figure(plot_stability(summary, f"{wc.domain}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full "
+                                    "benchmark"), Path(snakemake.output.figure).with_suffix(""))
+
+auc = trial_auc(read_trials(snakemake.input.trials))
+strategy, rep = best_config(table3_summary(table3(auc), reference_auc(auc)))
+features = {r: pd.DataFrame(X, index=ranks.index) for r, X in reps.items()}
+out = Path(snakemake.output.cd)
+out.mkdir(parents=True, exist_ok=True)
+subsets = {"full": list(ranks.index), **critical_difference_subsets(features, len(ranks), strategy, rep,
+                                                                      seed=params.seed)}
+for stem, subset in subsets.items():
+    fig = plot_critical_difference(S.loc[subset], params.higher_is_better, f"{wc.domain}: {len(subset)} datasets "
+                                   + ("(full benchmark)" if stem == "full" else f"by {stem}"))
+    fig.savefig(out / f"{stem}.png", dpi=150)
+    plt.close(fig)
+log.info("CD diagrams: %s", list(subsets))

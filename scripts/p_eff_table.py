@@ -1,0 +1,22 @@
+"""p_eff per domain, representation, strategy and metric from the covering-radius tables."""
+
+import pandas as pd
+
+from benchdesign.logs import start_log
+from benchdesign.selection.aggregate import to_markdown
+from benchdesign.selection.api import p_eff_table
+from benchdesign.workflow_io import write_csv, write_text
+
+snakemake = globals()["snakemake"]
+log = start_log(snakemake.log[0])
+frames = []
+for path in snakemake.input:
+    coverage = pd.read_csv(path)
+    table = p_eff_table(coverage)
+    table.insert(0, "representation", coverage["representation"].iloc[0])
+    table.insert(0, "domain", coverage["domain"].iloc[0])
+    frames.append(table)
+table = pd.concat(frames, ignore_index=True)
+write_csv(table, snakemake.output.csv)
+write_text(to_markdown(table, floatfmt=".3g") + "\n", snakemake.output.md)
+log.info("p_eff of %d curves", len(table))

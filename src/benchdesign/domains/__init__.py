@@ -1,0 +1,59 @@
+"""Benchmark domains behind one registry (:mod:`~benchdesign.domains.registry`).
+
+Built in: :data:`~benchdesign.domains.tsc.TSC`, :data:`~benchdesign.domains.recsys.RECSYS`,
+:data:`~benchdesign.domains.nlp.NLP` (registered in this order, the order of the tables); a user's
+benchmark is a domain of kind ``table`` (:mod:`~benchdesign.domains.table`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from benchdesign.domains.nlp import NLP
+from benchdesign.domains.recsys import RECSYS
+from benchdesign.domains.registry import (
+    REGISTRY,
+    Domain,
+    common_datasets,
+    domain_source_paths,
+    load_representation,
+    load_scores,
+    register_domain,
+    restrict_datasets,
+)
+from benchdesign.domains.table import (
+    NAME_PATTERN,
+    file_provenance,
+    read_feature_table,
+    read_scores_table,
+    table_domain,
+)
+from benchdesign.domains.tsc import TSC
+
+__all__ = [
+    "Domain", "REGISTRY", "BUILTIN_DOMAINS", "KINDS", "NAME_PATTERN", "get_domain", "register_domain",
+    "domain_source_paths", "load_scores", "load_representation", "common_datasets", "restrict_datasets",
+    "read_scores_table", "read_feature_table", "table_domain", "file_provenance",
+]
+
+for _domain in (TSC, RECSYS, NLP):
+    register_domain(_domain)
+BUILTIN_DOMAINS = tuple(REGISTRY)
+"""Names of the built-in domains, in table order."""
+KINDS = {"table": table_domain}
+"""Domain kinds built from a config entry: kind -> (name, entry) -> Domain."""
+
+
+def get_domain(name: str, entry: Mapping[str, object] | None = None) -> Domain:
+    """The domain ``name``: built from ``entry`` when it has a ``kind`` (e.g. ``table``), else the
+    registered domain of that name."""
+    kind = (entry or {}).get("kind")
+    if kind is not None:
+        if kind not in KINDS:
+            raise ValueError(f"domain {name!r}: unknown kind {kind!r}; choose from {sorted(KINDS)}")
+        return KINDS[kind](name, entry)
+    if name not in REGISTRY:
+        raise ValueError(
+            f"unknown domain {name!r}; choose from {list(REGISTRY)} or give it `kind: table`"
+        )
+    return REGISTRY[name]

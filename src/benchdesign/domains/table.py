@@ -1,0 +1,171 @@
+"""Domains of kind ``table``: a user's own benchmark given as plain CSV files.
+
+Scores come in one of two layouts (the delimiter is sniffed; ``.gz`` is read transparently):
+
+* **long**: columns ``dataset, model, score`` and optionally ``fold``, one row per
+  (dataset, model[, fold]);
+* **wide**: a ``dataset`` column, optionally a ``fold`` column, and one numeric column per model.
+
+Each feature table has a ``dataset`` column and numeric feature columns (one representation per
+table).  Errors name the file and the offending row, cell or column: a missing or non-numeric
+score, duplicate (dataset, model[, fold]) rows, fewer than two models or datasets, a fold missing
+for some model, a non-numeric feature, a dataset of the scores missing from a feature table.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.data.sources import sha256_file
+from benchdesign.domains.registry import Domain
+
+__all__ = ["read_scores_table", "read_feature_table", "table_domain", "file_provenance", "NAME_PATTERN"]
+
+NAME_PATTERN = r"[A-Za-z][A-Za-z0-9_]*"
+"""Domain and representation names (they become wildcard values and file names)."""
+_LONG = {"dataset", "model", "score"}
+
+
+def _read_csv(path: str | os.PathLike, what: str) -> pd.DataFrame:
+    try:
+        frame = pd.read_csv(path, sep=None, engine="python", dtype=str, keep_default_na=False)
+    except FileNotFoundError:
+        raise ValueError(f"{what} {str(path)!r} does not exist") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
+        raise ValueError(f"{what} {str(path)!r} is not a readable CSV: {err}") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    if "dataset" not in frame.columns:
+        raise ValueError(f"{what} {str(path)!r} has no 'dataset' column; columns: {list(frame.columns)}")
+    frame["dataset"] = frame["dataset"].str.strip()
+    return frame
+
+
+def _numeric(column: pd.Series, path: str | os.PathLike, frame: pd.DataFrame, what: str) -> pd.Series:
+    """Column as float; error naming the first empty or non-numeric cell (line numbers 1-based, header = 1)."""
+    text = column.str.strip()
+    values = pd.to_numeric(text.where(text != ""), errors="coerce")
+    bad = values.isna() | ~np.isfinite(values.fillna(0.0))
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        cell = text.iloc[i]
+        kind = "missing (NaN)" if cell == "" or cell.lower() in ("nan", "na", "n/a", "none", "null") \
+            else "not a number"
+        raise ValueError(
+            f"{what} {str(path)!r}, line {i + 2} (dataset {frame['dataset'].iloc[i]!r}), "
+            f"column {column.name!r}: {kind}: {cell!r}"
+        )
+    return values.astype(np.float64)
+
+
+def read_scores_table(
+    path: str | os.PathLike, higher_is_better: bool, models: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Long scores frame (dataset, model, fold, score) of a scores CSV in the long or wide layout."""
+    frame = _read_csv(path, "scores file")
+    has_fold = "fold" in frame.columns
+    if _LONG <= set(frame.columns):
+        extra = sorted(set(frame.columns) - _LONG - {"fold"})
+        if extra:
+            raise ValueError(f"scores file {str(path)!r} (long layout) has unexpected column(s) {extra}")
+        long = frame.assign(score=_numeric(frame["score"], path, frame, "scores file"))
+        long["model"] = long["model"].str.strip()
+    else:
+        model_cols = [c for c in frame.columns if c not in ("dataset", "fold")]
+        for c in model_cols:
+            frame[c] = _numeric(frame[c], path, frame, "scores file")
+        long = frame.melt(id_vars=["dataset", "fold"] if has_fold else ["dataset"], value_vars=model_cols,
+                          var_name="model", value_name="score")
+    if has_fold:
+        long["fold"] = _numeric(long["fold"].astype(str), path, long, "scores file")
+        if not (long["fold"] == np.round(long["fold"])).all():
+            raise ValueError(f"scores file {str(path)!r}: the fold column must hold integers")
+    else:
+        long["fold"] = 0
+    long["fold"] = long["fold"].astype(np.int64)
+    key = ["dataset", "model", "fold"]
+    dup = long[long.duplicated(key, keep=False)]
+    if len(dup):
+        first = dup.iloc[0]
+        raise ValueError(
+            f"scores file {str(path)!r}: {len(dup)} duplicate (dataset, model{', fold' if has_fold else ''}) "
+            f"rows, e.g. dataset {first['dataset']!r}, model {first['model']!r}"
+            + (f", fold {first['fold']}" if has_fold else "")
+        )
+    available = list(dict.fromkeys(long["model"]))
+    if models is not None:
+        unknown = [m for m in models if m not in available]
+        if unknown:
+            raise ValueError(f"scores file {str(path)!r}: unknown model(s) {unknown}; available: {available}")
+        long = long[long["model"].isin(list(models))]
+        available = list(models)
+    if len(available) < 2:
+        raise ValueError(f"scores file {str(path)!r}: {len(available)} model(s) {available}; need at least 2")
+    if long["dataset"].nunique() < 2:
+        raise ValueError(f"scores file {str(path)!r}: {long['dataset'].nunique()} dataset(s); need at least 2")
+    counts = long.groupby(["dataset", "fold"])["model"].nunique()
+    short = counts[counts < len(available)]
+    if len(short):
+        dataset, fold = short.index[0]
+        have = set(long.loc[(long["dataset"] == dataset) & (long["fold"] == fold), "model"])
+        raise ValueError(
+            f"scores file {str(path)!r}: dataset {dataset!r}" + (f", fold {fold}" if has_fold else "")
+            + f" has no score for model(s) {[m for m in available if m not in have]}"
+        )
+    long = long[["dataset", "model", "fold", "score"]].reset_index(drop=True)
+    long.attrs["higher_is_better"] = bool(higher_is_better)
+    return long
+
+
+def read_feature_table(path: str | os.PathLike) -> pd.DataFrame:
+    """Features (datasets x numeric columns, index = dataset) of a feature CSV."""
+    frame = _read_csv(path, "feature file")
+    dup = frame["dataset"][frame["dataset"].duplicated()].unique().tolist()
+    if dup:
+        raise ValueError(f"feature file {str(path)!r}: duplicate dataset row(s) {dup}")
+    columns = [c for c in frame.columns if c != "dataset"]
+    if not columns:
+        raise ValueError(f"feature file {str(path)!r} has no feature column besides 'dataset'")
+    out = pd.DataFrame({c: _numeric(frame[c], path, frame, "feature file") for c in columns})
+    out.index = pd.Index(frame["dataset"], name="dataset")
+    return out
+
+
+def file_provenance(paths: Sequence[str | os.PathLike]) -> list[dict[str, object]]:
+    """Path, size and sha256 of each file: what a result was computed from."""
+    return [{"path": str(p), "bytes": Path(p).stat().st_size, "sha256": sha256_file(p)} for p in paths]
+
+
+def table_domain(name: str, entry: Mapping[str, object]) -> Domain:
+    """The :class:`Domain` of a config entry of kind ``table``.
+
+    ``entry`` holds ``scores`` (path), ``higher_is_better`` (bool), ``features`` (representation
+    name -> path).  The domain's label is its name.
+    """
+    for key in ("scores", "higher_is_better", "features"):
+        if key not in entry:
+            raise ValueError(f"domain {name!r} of kind table: missing key {key!r}")
+    scores = str(entry["scores"])
+    features = {str(k): str(v) for k, v in dict(entry["features"] or {}).items()}
+    higher = entry["higher_is_better"]
+    if not isinstance(higher, bool):
+        raise ValueError(f"domain {name!r}: higher_is_better={higher!r} must be true or false")
+    reserved = {"oracle", "none"} & set(features)
+    if reserved:
+        raise ValueError(f"domain {name!r}: feature name(s) {sorted(reserved)} are reserved")
+
+    def builder(path: str):
+        return lambda files: read_feature_table(files.get(path, path))
+
+    return Domain(
+        name=name,
+        label=name,
+        higher_is_better=higher,
+        load_scores=lambda files, models: read_scores_table(files.get(scores, scores), higher, models),
+        inputs=(scores, *features.values()),
+        builders={rep: builder(path) for rep, path in features.items()},
+    )

@@ -1,0 +1,461 @@
+"""The method on anyone's benchmark: select datasets, evaluate the strategies, check a subset.
+
+Inputs are plain DataFrames: ``scores`` in the long layout (dataset, model, fold, score; see
+:func:`benchdesign.domains.read_scores_table`) and ``features`` indexed by dataset name.  These are
+the functions behind ``benchdesign select``, ``benchdesign evaluate`` and ``benchdesign agreement``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.selection import aggregate
+from benchdesign.selection.conclusions import conclusion_stability, dataset_scores, pairwise_verdicts
+from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, fit_p_eff
+from benchdesign.selection.metrics import METRICS, rank_metrics
+from benchdesign.selection.protocol import (
+    dataset_pool_subsets,
+    fold_ranks,
+    score_cube,
+    standardize_rows,
+    strategy_options,
+)
+from benchdesign.selection.ranking import mean_ranks, rank_scores
+from benchdesign.selection.representations import check_representation, oracle_representation
+from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY, farthest_first_order
+
+__all__ = [
+    "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
+    "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
+]
+
+COVERAGE_STRATEGIES = ("random", "kmeans", "fafi_cosine", "fafi_euclidean")
+"""Strategies whose covering radius is recorded (farthest-first, and random / k-means to compare)."""
+STABILITY_KS = (5, 10, 20)
+FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
+
+
+# ------------------------------------------------------------------------------------- select
+
+@dataclass(frozen=True)
+class Selection:
+    """k datasets in selection order (for greedy strategies every prefix is that strategy's
+    selection of its size), with what a report needs."""
+
+    datasets: list[str]
+    strategy: str
+    standardize: str
+    metric: str
+    covering_radius: float
+    prefix_radii: list[float]
+    diameter: float
+    n_features: int
+    pool: list[str] = field(repr=False)
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy, "k": len(self.datasets), "datasets": self.datasets,
+            "standardize": self.standardize, "pool_size": len(self.pool),
+            "covering_metric": self.metric, "covering_radius": self.covering_radius,
+            "covering_radius_by_prefix": self.prefix_radii, "pool_diameter": self.diameter,
+            "covering_bound": float(covering_bound([len(self.datasets)], self.diameter,
+                                                   self.n_features)[0]) if len(self.datasets) > 1 else None,
+        }
+
+
+def _names(values: Sequence[str], known: pd.Index, what: str) -> list[str]:
+    values = list(dict.fromkeys(values))
+    unknown = [v for v in values if v not in known]
+    if unknown:
+        raise ValueError(f"{what}: unknown dataset(s) {unknown}")
+    return values
+
+
+def select_datasets(
+    features: pd.DataFrame,
+    k: int,
+    strategy: str = "fafi_cosine",
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    seed: int = 0,
+    standardize: bool = True,
+    options: Mapping[str, Any] | None = None,
+) -> Selection:
+    """Choose ``k`` datasets (rows of ``features``) with ``strategy``.
+
+    ``exclude`` leaves datasets out of the pool; ``include`` forces datasets in: they come first,
+    farthest-first continues its traversal from them, the other strategies fill the remaining
+    ``k - len(include)`` places from the rest of the pool.  The features are z-scored over the pool
+    (``standardize``), as the protocol does.  The covering radius is cosine for ``fafi_cosine``,
+    Euclidean otherwise.
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose from {list(STRATEGIES)}")
+    X = check_representation(features)
+    names = X.index
+    include = _names(include, names, "include")
+    exclude = _names(exclude, names, "exclude")
+    both = sorted(set(include) & set(exclude))
+    if both:
+        raise ValueError(f"dataset(s) {both} are both included and excluded")
+    pool = np.array([i for i, name in enumerate(names) if name not in set(exclude)], dtype=np.intp)
+    if not 1 <= k <= len(pool):
+        raise ValueError(f"k={k} must lie in 1..{len(pool)} (the pool size)")
+    if len(include) > k:
+        raise ValueError(f"{len(include)} included datasets do not fit in k={k}")
+    values = X.to_numpy(dtype=float)
+    Z = standardize_rows(values, pool) if standardize else values
+    rng = np.random.default_rng(seed)
+    kwargs = strategy_options(strategy, dict(options or {}))
+    forced = np.array([names.get_loc(n) for n in include], dtype=np.intp)
+    if strategy in FAFI_METRIC:
+        chosen = farthest_first_order(Z, pool, k, FAFI_METRIC[strategy], initial=forced if len(forced) else None,
+                                      **kwargs)
+    else:
+        rest = np.setdiff1d(pool, forced)
+        picked = (PREFIX_ORDERS[strategy](Z, rest, k - len(forced), rng, **kwargs) if strategy in PREFIX_ORDERS
+                  else STRATEGIES[strategy](Z, k - len(forced), rest, rng, **kwargs)) if k > len(forced) else []
+        chosen = np.concatenate([forced, np.asarray(picked, dtype=np.intp)])
+    metric = FAFI_METRIC.get(strategy, "euclidean")
+    radii = [covering_radius(Z, chosen[:j], pool, metric) for j in range(1, k + 1)]
+    return Selection(
+        datasets=[str(names[i]) for i in chosen], strategy=strategy,
+        standardize="pool" if standardize else "none", metric=metric, covering_radius=radii[-1],
+        prefix_radii=radii, diameter=diameter(Z, pool, metric), pool=[str(names[i]) for i in pool],
+        n_features=Z.shape[1],
+    )
+
+
+# ---------------------------------------------------------------------------------- agreement
+
+def subset_agreement(
+    scores: pd.DataFrame,
+    subset: Sequence[str],
+    higher_is_better: bool,
+    n_boot: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """MAE, ρ, τ, NDCG@5, MRR (every metric of :data:`METRICS`) of the subset's mean-rank vector
+    R_S against the full benchmark's R_D.
+
+    With several folds, a percentile bootstrap over folds (``n_boot`` resamples of the folds with
+    replacement, ranks recomputed) gives a ``level`` interval; columns ``metric, value, lo, hi``
+    (lo/hi NaN with a single fold).
+    """
+    ranks = rank_scores(scores, higher_is_better)
+    subset = _names(subset, ranks.index, "subset")
+    if not subset:
+        raise ValueError("the subset is empty")
+    rows = np.array([ranks.index.get_loc(s) for s in subset])
+    values = rank_metrics(mean_ranks(ranks.to_numpy(), rows), mean_ranks(ranks.to_numpy()))
+    out = pd.DataFrame({"metric": list(METRICS), "value": [values[m] for m in METRICS]})
+    out["lo"], out["hi"] = np.nan, np.nan
+    cube = score_cube(scores, ranks.index, ranks.columns)
+    if cube.shape[1] > 1 and n_boot > 0:
+        per_fold = fold_ranks(cube, higher_is_better)
+        rng = np.random.default_rng(seed)
+        draws = []
+        for _ in range(n_boot):
+            r = per_fold[:, rng.integers(0, cube.shape[1], cube.shape[1]), :].mean(axis=1)
+            m = rank_metrics(mean_ranks(r, rows), mean_ranks(r))
+            draws.append([m[name] for name in METRICS])
+        q = np.nanquantile(np.array(draws), [(1 - level) / 2, (1 + level) / 2], axis=0)
+        out["lo"], out["hi"] = q[0], q[1]
+    return out
+
+
+# ----------------------------------------------------------------------------------- evaluate
+
+@dataclass
+class Evaluation:
+    """Everything ``benchdesign evaluate`` writes: frames by name, Markdown by name, the advice."""
+
+    frames: dict[str, pd.DataFrame]
+    markdown: dict[str, str]
+    recommendation: str
+
+
+def _summarise_coverage(frame: pd.DataFrame, p: int) -> pd.DataFrame:
+    out = frame.groupby(["strategy", "metric", "k"], sort=False).agg(
+        radius=("radius", "mean"), radius_lo=("radius", lambda v: v.quantile(0.025)),
+        radius_hi=("radius", lambda v: v.quantile(0.975)), diameter=("diameter", "mean")).reset_index()
+    out["bound"] = covering_bound(out["k"], 1.0, p) * out["diameter"]
+    out["p"] = p
+    return out
+
+
+def _radius_rows(strategy: str, Z: np.ndarray, pool: np.ndarray, subsets: Mapping[int, np.ndarray],
+                 trial: int) -> list[tuple]:
+    """(strategy, metric, trial, k, r_k, diameter) of one trial; prefix orders incrementally."""
+    rows = []
+    ks = sorted(subsets)
+    for metric in ("euclidean", "cosine"):
+        delta = diameter(Z, pool, metric)
+        if strategy in PREFIX_ORDERS:
+            radii = covering_radii(Z, subsets[ks[-1]], ks, pool, metric)
+        else:
+            radii = [covering_radius(Z, subsets[k], pool, metric) for k in ks]
+        rows += [(strategy, metric, trial, k, float(r), delta) for k, r in zip(ks, radii)]
+    return rows
+
+
+def coverage_curves(
+    X: np.ndarray, ks: Sequence[int], n_trials: int, alpha: float, seed: int,
+    strategies: Sequence[str] = COVERAGE_STRATEGIES, options: Mapping[str, Any] | None = None,
+    standardize: str = "all",
+) -> pd.DataFrame:
+    """Mean covering radius (Euclidean and cosine) over the dataset-pool trials, per strategy and k,
+    with its 95% band, the mean pool diameter Δ and the bound 2Δ/(k^(1/p) - 1) (p = number of features)."""
+    rows = []
+    Xz = standardize_rows(X)
+    for strategy in strategies:
+        for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
+                                                          standardize):
+            Z = Xz if standardize == "all" else standardize_rows(X, pool)
+            rows += _radius_rows(strategy, Z, pool, subsets, trial)
+    return _summarise_coverage(pd.DataFrame(rows, columns=RADIUS_COLUMNS), np.shape(X)[1])
+
+
+RADIUS_COLUMNS = ["strategy", "metric", "trial", "k", "radius", "diameter"]
+COVERAGE_COLUMNS = ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "diameter", "bound", "p",
+                    "representation"]
+
+
+def p_eff_table(coverage: pd.DataFrame) -> pd.DataFrame:
+    """p_eff and c of the fit r_k = c k^(-1/p_eff) to every strategy's mean covering radius, per
+    metric; ``p`` is the number of features."""
+    rows = []
+    for (strategy, metric), block in coverage.groupby(["strategy", "metric"], sort=False):
+        p_eff, c = fit_p_eff(block["k"], block["radius"])
+        rows.append((strategy, metric, int(block["p"].iloc[0]), p_eff, c))
+    return pd.DataFrame(rows, columns=["strategy", "metric", "p", "p_eff", "c"])
+
+
+class VerdictCache:
+    """Wilcoxon-Holm verdicts of subsets of the rows of ``S``, computed once per distinct subset."""
+
+    def __init__(self, S: np.ndarray, higher_is_better: bool, alpha: float = 0.05):
+        self.S, self.higher_is_better, self.alpha = S, higher_is_better, alpha
+        self.full = pairwise_verdicts(S, higher_is_better, alpha)
+        self._seen: dict[bytes, float] = {}
+
+    def stability(self, rows: np.ndarray) -> float:
+        key = np.sort(np.asarray(rows, dtype=np.intp)).tobytes()
+        if key not in self._seen:
+            verdicts = pairwise_verdicts(self.S[np.sort(rows)], self.higher_is_better, self.alpha)
+            self._seen[key] = conclusion_stability(self.full, verdicts)
+        return self._seen[key]
+
+
+def run_configuration(
+    ranks: np.ndarray, X: np.ndarray, strategy: str, ks: Sequence[int], n_trials: int, alpha: float,
+    seed: int, options: Mapping[str, Any] | None, S: np.ndarray, higher_is_better: bool,
+    stability_ks: Sequence[int] = STABILITY_KS, coverage: Mapping[str, np.ndarray] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
+    """One (strategy, representation) in one pass over the dataset-pool trials (each selection made
+    once): the trial metrics (as :func:`~benchdesign.selection.protocol.dataset_pool_trials`), the
+    conclusion stability at ``stability_ks`` and the covering radii of the selections in every
+    representation of ``coverage`` (name -> raw features; z-scored over all datasets)."""
+    reference = mean_ranks(ranks)
+    cache = VerdictCache(S, higher_is_better)
+    Zs = {rep: standardize_rows(Xc) for rep, Xc in (coverage or {}).items()}
+    metric_rows, stability = [], []
+    radius_rows: dict[str, list] = {rep: [] for rep in Zs}
+    for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options):
+        for k, chosen in subsets.items():
+            values = rank_metrics(mean_ranks(ranks, chosen), reference)
+            metric_rows += [(trial, k, m, float(values[m])) for m in METRICS]
+            if k in stability_ks:
+                stability.append((trial, k, cache.stability(chosen)))
+        for rep, Z in Zs.items():
+            radius_rows[rep] += _radius_rows(strategy, Z, pool, subsets, trial)
+    return (pd.DataFrame(metric_rows, columns=["trial", "k", "metric", "value"]),
+            pd.DataFrame(stability, columns=["trial", "k", "stability"]),
+            {rep: pd.DataFrame(rows, columns=RADIUS_COLUMNS) for rep, rows in radius_rows.items()})
+
+
+def recommendation(trials: pd.DataFrame, metric: str = "spearman", threshold: float = 0.90,
+                   share: float = 0.95) -> str:
+    """One paragraph: the a-priori configuration whose ``metric`` reaches ``threshold`` in
+    ``share`` of the pools from the smallest k on (for that k and every larger one)."""
+    sub = trials[(trials["metric"] == metric)
+                 & ~trials["representation"].isin(aggregate.REFERENCE_REPRESENTATIONS)]
+    higher = aggregate.METRIC_HIGHER_IS_BETTER[metric]
+    ok = (sub["value"] >= threshold) if higher else (sub["value"] <= threshold)
+    reached = ok.groupby([sub["strategy"], sub["representation"], sub["k"]]).mean().reset_index(name="share")
+    best = None
+    for (strategy, rep), block in reached.groupby(["strategy", "representation"], sort=False):
+        block = block.sort_values("k")
+        good = block["share"].to_numpy() >= share
+        tail_ok = np.flip(np.logical_and.accumulate(np.flip(good)))
+        if tail_ok.any():
+            k = int(block["k"].to_numpy()[np.argmax(tail_ok)])
+            if best is None or k < best[0]:
+                best = (k, strategy, rep)
+    symbol = aggregate.METRIC_SYMBOLS[metric]
+    relation = "≥" if higher else "≤"
+    if best is None:
+        return (f"No a-priori strategy reaches {symbol} {relation} {threshold:g} in {share:.0%} of the pools "
+                f"at the largest subset size tried ({int(sub['k'].max())}); evaluate larger subsets or "
+                "richer dataset features.")
+    k, strategy, rep = best
+    label = aggregate.STRATEGY_LABELS.get(strategy, strategy)
+    where = "" if rep == "none" else f" on the features '{rep}'"
+    return (f"Strategy {label} ({strategy}){where} reaches {symbol} {relation} {threshold:g} in at least "
+            f"{share:.0%} of the pools from k = {k} on (every larger k tried as well); the first {k} datasets "
+            f"it selects keep the model ranking of the full benchmark within that tolerance.")
+
+
+def evaluate_benchmark(
+    scores: pd.DataFrame,
+    features: Mapping[str, pd.DataFrame],
+    higher_is_better: bool,
+    strategies: Sequence[str] | None = None,
+    n_trials: int = 200,
+    alpha: float = 0.8,
+    ks: Sequence[int] = range(2, 21),
+    seed: int = 0,
+    thresholds: Mapping[str, float] = aggregate.DEFAULT_THRESHOLDS,
+    options: Mapping[str, Any] | None = None,
+    oracle: bool = True,
+    name: str = "benchmark",
+    progress: Callable[[str], None] | None = None,
+    n_jobs: int = 1,
+) -> Evaluation:
+    """The paper's dataset-pool protocol on a user's benchmark: trials of every strategy on every
+    feature table (and the oracle, an upper bound), Tables 1-3, the covering radii and p_eff of
+    farthest-first, random and k-means, and the conclusion stability of every strategy.
+
+    ``n_jobs`` processes run the (strategy, representation) configurations; the result does not
+    depend on it."""
+    strategies = list(strategies or STRATEGIES)
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown:
+        raise ValueError(f"unknown strategy(ies) {unknown}; choose from {list(STRATEGIES)}")
+    options = {"n_init": 3, "lam": 1.0, "start": "nearest", **dict(options or {})}
+    say = progress or (lambda message: None)
+    ranks = rank_scores(scores, higher_is_better)
+    ks = list(ks)
+    reps = {rep: check_representation(_aligned(f, ranks.index, rep)).to_numpy(dtype=float)
+            for rep, f in features.items()}
+    if oracle:
+        reps["oracle"] = oracle_representation(ranks).to_numpy(dtype=float)
+    n_ranks = ranks.to_numpy(dtype=float)
+    S = dataset_scores(scores).loc[ranks.index].to_numpy(dtype=float)
+    jobs = []
+    for strategy in strategies:
+        uses = STRATEGY_REGISTRY[strategy].uses_representation
+        for rep, X in (reps.items() if uses else [("none", np.zeros((len(ranks), 1)))]):
+            # random ignores X, so its subsets are the same on every representation
+            cover = {} if strategy not in COVERAGE_STRATEGIES else (reps if not uses else {rep: X})
+            jobs.append((strategy, rep, (n_ranks, X, strategy, ks, n_trials, alpha, seed, options, S,
+                                         higher_is_better, STABILITY_KS, cover)))
+    say(f"{len(jobs)} configurations x {n_trials} trials, k = {ks[0]}..{ks[-1]}, {n_jobs} process(es)")
+    if n_jobs > 1:
+        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
+            results = list(pool.map(_run_job, [args for _, _, args in jobs]))
+    else:
+        results = [_run_job(args) for _, _, args in jobs]
+    trial_frames, stability_frames, radius_frames = [], [], []
+    for (strategy, rep, _), (t, s, r) in zip(jobs, results):
+        say(f"done: {strategy} on {rep}")
+        trial_frames.append(t.assign(domain=name, variation="dataset_pool", strategy=strategy, representation=rep))
+        stability_frames.append(s.assign(strategy=strategy, representation=rep))
+        radius_frames += [(r_rep, frame, reps[r_rep].shape[1]) for r_rep, frame in r.items()]
+    trials = pd.concat(trial_frames, ignore_index=True)[aggregate.TRIAL_COLUMNS]
+    curves = aggregate.curves(trials)
+    trial_auc = aggregate.trial_auc(trials)
+    t1 = aggregate.table1(trials, {name: len(ranks)})
+    t2 = aggregate.table2(curves, thresholds)
+    t3 = aggregate.table3(trial_auc)
+    summary = aggregate.table3_summary(t3, aggregate.reference_auc(trial_auc))
+    stability = pd.concat(stability_frames, ignore_index=True) if stability_frames else pd.DataFrame(
+        columns=["trial", "k", "stability", "strategy", "representation"])
+    stability_summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
+                         .agg(["mean", "std", "min"]).reset_index())
+    coverage = pd.concat([_summarise_coverage(pd.concat([f for r, f, _ in radius_frames if r == rep]), p)
+                          .assign(representation=rep)
+                          for rep, p in {r: p for r, _, p in radius_frames}.items()], ignore_index=True) \
+        if radius_frames else pd.DataFrame(columns=COVERAGE_COLUMNS)
+    p_eff = pd.concat([p_eff_table(block).assign(representation=rep)
+                       for rep, block in coverage.groupby("representation", sort=False)], ignore_index=True) \
+        if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "representation"])
+    advice = recommendation(trials, "spearman", thresholds.get("spearman", 0.90))
+    frames = {"trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,
+              "table3_wilcoxon_holm": t3, "table3_summary": summary, "conclusion_stability": stability_summary,
+              "coverage": coverage, "p_eff": p_eff}
+    markdown = {"table1_auc": aggregate.table1_markdown(t1), "table2_kstar": aggregate.table2_markdown(t2),
+                "table3_wilcoxon_holm": aggregate.table3_markdown(summary),
+                "conclusion_stability": aggregate.to_markdown(stability_summary, floatfmt=".3f"),
+                "p_eff": aggregate.to_markdown(p_eff, floatfmt=".3g")}
+    return Evaluation(frames=frames, markdown=markdown, recommendation=advice)
+
+
+def _run_job(args: tuple) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
+    return run_configuration(*args)
+
+
+def _aligned(features: pd.DataFrame, datasets: pd.Index, what: str) -> pd.DataFrame:
+    missing = [d for d in datasets if d not in features.index]
+    if missing:
+        raise ValueError(f"features {what!r}: no row for dataset(s) {missing} of the scores")
+    return features.loc[datasets]
+
+
+def best_config(summary: pd.DataFrame, metric: str = "spearman") -> tuple[str, str]:
+    """(strategy, representation) with the best AUC of ``metric`` in a Table 3 summary; random when
+    the summary has no row (no a-priori contender besides random)."""
+    row = summary[summary["metric"] == metric]
+    if row.empty:
+        return "random", "none"
+    return str(row["best_strategy"].iloc[0]), str(row["best_representation"].iloc[0])
+
+
+def critical_difference_subsets(
+    features: Mapping[str, pd.DataFrame], n_datasets: int, strategy: str, representation: str,
+    ks: Sequence[int] = STABILITY_KS, seed: int = 0,
+) -> dict[str, list[str]]:
+    """The subsets a critical-difference diagram is drawn for: the best strategy's and random's
+    choice of k datasets from the whole benchmark, for every k < n in ``ks``."""
+    out = {}
+    for k in [k for k in ks if k < n_datasets]:
+        if representation in features and strategy != "random":
+            out[f"{strategy}_{representation}_k{k}"] = select_datasets(features[representation], k, strategy,
+                                                                       seed=seed).datasets
+        out[f"random_k{k}"] = select_datasets(next(iter(features.values())), k, "random", seed=seed).datasets
+    return out
+
+
+def evaluation_figures(
+    result: Evaluation, S: pd.DataFrame, features: Mapping[str, pd.DataFrame], higher_is_better: bool,
+    seed: int = 0, name: str = "benchmark",
+) -> dict[str, Any]:
+    """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
+    stability, and critical-difference diagrams of the full benchmark and of the subsets of
+    :func:`critical_difference_subsets` (``S``: datasets x models scores)."""
+    from benchdesign.selection.conclusions import plot_critical_difference
+    from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
+
+    figures: dict[str, Any] = {"curves": plot_curves(result.frames["curves"], name)}
+    coverage, p_eff = result.frames["coverage"], result.frames["p_eff"]
+    for rep in dict.fromkeys(coverage["representation"]):
+        figures[f"coverage_{rep}"] = plot_coverage(
+            coverage[coverage["representation"] == rep], p_eff[p_eff["representation"] == rep],
+            f"{name} / {rep}: covering radius of the selection over the pool")
+    if len(result.frames["conclusion_stability"]):
+        figures["conclusion_stability"] = plot_stability(
+            result.frames["conclusion_stability"],
+            f"{name}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full benchmark")
+    figures["cd_full"] = plot_critical_difference(S, higher_is_better, f"{name}: all {len(S)} datasets")
+    strategy, rep = best_config(result.frames["table3_summary"])
+    for stem, subset in critical_difference_subsets(features, len(S), strategy, rep, seed=seed).items():
+        figures[f"cd_{stem}"] = plot_critical_difference(S.loc[subset], higher_is_better,
+                                                         f"{name}: {len(subset)} datasets by {stem}")
+    return figures

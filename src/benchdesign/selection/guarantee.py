@@ -1,0 +1,99 @@
+"""The covering guarantee of farthest-first selection (paper section 4.1, Appendix A.2 and A.5).
+
+The covering radius of a selection ``S`` of a pool ``P`` is ``r(S) = max_{x in P} min_{s in S} d(x, s)``.
+For farthest-first with Euclidean ``d`` on ``p``-dimensional points of diameter ``Delta``, Appendix A.2
+bounds it by ``r_k <= 2 Delta / (k^(1/p) - 1)`` (k >= 2).  For the cosine variant, Appendix A.5
+applies the same bound to the unit-normalised points ``u_x = x / ||x||`` (Euclidean distance between
+them, ``||u_x - u_y|| = sqrt(2 (1 - cos(x, y)))``).  The bound is vacuous for large ``p``; the decay a
+real representation shows is summarised by ``p_eff`` of a least-squares fit
+``log r_k = log c - log(k) / p_eff``: the dimension of a uniform set that would decay as fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["METRICS", "embed", "covering_radius", "covering_radii", "diameter", "covering_bound", "fit_p_eff"]
+
+METRICS = ("euclidean", "cosine")
+
+
+def embed(X: ArrayLike, metric: str) -> NDArray[np.float64]:
+    """Points whose Euclidean distances are the metric's: X itself, or its unit-normalised rows
+    (a zero row stays zero)."""
+    if metric not in METRICS:
+        raise ValueError(f"metric={metric!r} must be one of {METRICS}")
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or not np.isfinite(X).all():
+        raise ValueError(f"X must be a finite 2-D array, got shape {X.shape}")
+    if metric == "euclidean":
+        return X
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
+
+
+def _pool(pool: ArrayLike | None, n: int) -> NDArray[np.intp]:
+    rows = np.arange(n) if pool is None else np.asarray(pool, dtype=np.intp)
+    if rows.size == 0 or rows.min() < 0 or rows.max() >= n:
+        raise ValueError(f"pool must hold row indices in 0..{n - 1}")
+    return rows
+
+
+def covering_radii(
+    X: ArrayLike, order: ArrayLike, ks: Sequence[int], pool: ArrayLike | None = None, metric: str = "euclidean"
+) -> NDArray[np.float64]:
+    """Covering radius of the pool by the first k rows of ``order``, for every k in ``ks``
+    (incremental: O(max(ks) * |pool| * p))."""
+    Z = embed(X, metric)
+    rows = _pool(pool, len(Z))
+    order = np.asarray(order, dtype=np.intp)
+    ks = [int(k) for k in ks]
+    if not ks or min(ks) < 1 or max(ks) > len(order):
+        raise ValueError(f"ks={ks} must lie in 1..{len(order)} (the length of the order)")
+    P = Z[rows]
+    nearest = np.full(len(rows), np.inf)
+    out, done = {}, 0
+    for k in sorted(set(ks)):
+        for i in order[done:k]:
+            np.minimum(nearest, np.linalg.norm(P - Z[i], axis=1), out=nearest)
+        done = k
+        out[k] = float(nearest.max())
+    return np.array([out[k] for k in ks])
+
+
+def covering_radius(X: ArrayLike, chosen: ArrayLike, pool: ArrayLike | None = None, metric: str = "euclidean") -> float:
+    """Covering radius ``max_{x in pool} min_{s in chosen} d(x, s)`` (pool default: every row)."""
+    chosen = np.asarray(chosen, dtype=np.intp)
+    return float(covering_radii(X, chosen, [len(chosen)], pool, metric)[0])
+
+
+def diameter(X: ArrayLike, pool: ArrayLike | None = None, metric: str = "euclidean") -> float:
+    """Largest distance between two pool rows (Delta of the bound)."""
+    Z = embed(X, metric)
+    P = Z[_pool(pool, len(Z))]
+    sq = np.einsum("ij,ij->i", P, P)
+    d2 = sq[:, None] + sq[None, :] - 2.0 * (P @ P.T)
+    return float(np.sqrt(max(d2.max(), 0.0)))
+
+
+def covering_bound(ks: ArrayLike, delta: float, p: int) -> NDArray[np.float64]:
+    """Appendix A.2: ``2 Delta / (k^(1/p) - 1)``, infinite for k = 1."""
+    ks = np.asarray(ks, dtype=float)
+    if p < 1:
+        raise ValueError(f"p={p!r} must be >= 1")
+    with np.errstate(divide="ignore"):
+        return np.where(ks > 1, 2.0 * delta / (ks ** (1.0 / p) - 1.0), np.inf)
+
+
+def fit_p_eff(ks: ArrayLike, radii: ArrayLike) -> tuple[float, float]:
+    """``(p_eff, c)`` of the least-squares fit ``log r_k = log c - log(k) / p_eff``; ``p_eff`` is
+    infinite when the radii do not decrease (slope >= 0).  Radii <= 0 (every point selected) are left out."""
+    ks, radii = np.asarray(ks, dtype=float), np.asarray(radii, dtype=float)
+    keep = radii > 0
+    if keep.sum() < 2:
+        raise ValueError("fit_p_eff needs at least two positive radii")
+    slope, intercept = np.polyfit(np.log(ks[keep]), np.log(radii[keep]), 1)
+    return (float(-1.0 / slope) if slope < 0 else float("inf")), float(np.exp(intercept))

@@ -1,0 +1,203 @@
+"""``benchdesign select``, ``benchdesign evaluate``, ``benchdesign agreement``: dataset selection on
+a user's own benchmark (the Python API behind them is :mod:`benchdesign.selection.api`).
+
+Same conventions as ``split``: exit code 0 on success, 2 for invalid input (message on stderr,
+nothing written), outputs written atomically once everything is computed; progress on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+
+__all__ = ["add_select_parser", "add_evaluate_parser", "add_agreement_parser", "SELECTION_SUBCOMMANDS"]
+
+
+def _features(paths: list[str]) -> dict[str, "object"]:
+    """Feature tables by name (file stem; error when two files share one)."""
+    from benchdesign.domains import read_feature_table
+
+    tables = {}
+    for path in paths:
+        name = Path(path).name.split(".")[0]
+        if name in tables:
+            raise ValueError(f"two feature files are named {name!r}; rename one")
+        tables[name] = read_feature_table(path)
+    return tables
+
+
+def _select_command(args: argparse.Namespace) -> int:
+    from benchdesign.domains import read_feature_table
+    from benchdesign.selection.api import select_datasets
+    from benchdesign.workflow_io import write_text
+
+    result = select_datasets(
+        read_feature_table(args.features), args.k, strategy=args.strategy, include=args.include or (),
+        exclude=args.exclude or (), seed=args.seed, standardize=not args.no_standardize,
+    )
+    report = {"features": args.features, **result.report(), "seed": args.seed}
+    listing = "".join(f"{name}\n" for name in result.datasets)
+    if args.out:
+        write_text(listing, args.out)
+        write_text(json.dumps(report, indent=2) + "\n", args.report or f"{args.out}.json")
+    else:
+        sys.stdout.write(listing)
+        if args.report:
+            write_text(json.dumps(report, indent=2) + "\n", args.report)
+    print(f"covering radius ({result.metric}) of the {args.k} datasets: {result.covering_radius:.4g} "
+          f"(pool diameter {result.diameter:.4g})", file=sys.stderr)
+    return 0
+
+
+def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
+    """``benchdesign select``: k datasets of a feature table, in selection order."""
+    from benchdesign.selection.strategies import STRATEGIES
+
+    p = subparsers.add_parser(
+        "select", help="choose k datasets of a benchmark from their features (rank-preserving selection)",
+        description=(
+            "Print the k chosen datasets in selection order, one per line (for the greedy strategies every "
+            "prefix is that strategy's choice of its size, so the first j are its best j-subset), and write a "
+            "JSON report: strategy, standardisation, covering radius of the chosen set over the pool."
+        ),
+    )
+    p.add_argument("--features", required=True, help="feature CSV: a 'dataset' column and numeric columns")
+    p.add_argument("-k", type=int, required=True, help="number of datasets to choose")
+    p.add_argument("--strategy", choices=list(STRATEGIES), default="fafi_cosine")
+    p.add_argument("--include", nargs="+", help="datasets that must be chosen (they come first)")
+    p.add_argument("--exclude", nargs="+", help="datasets that must not be chosen")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random and k-means strategies")
+    p.add_argument("--no-standardize", action="store_true", help="use the features as they are (no z-score)")
+    p.add_argument("--out", help="write the list here (default: stdout) and the report to OUT.json")
+    p.add_argument("--report", help="JSON report path (default OUT.json; without --out: none)")
+    p.set_defaults(func=_select_command)
+
+
+def _add_direction(p: argparse.ArgumentParser, required: bool) -> None:
+    """--higher-is-better / --lower-is-better: the direction of the scores (default higher unless required)."""
+    direction = p.add_mutually_exclusive_group(required=required)
+    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_true",
+                           default=None if required else True, help="scores: higher is better")
+    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_false",
+                           help="scores: lower is better (errors, losses)")
+
+
+def _figure_bytes(fig, fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=150)
+    return buffer.getvalue()
+
+
+def _evaluate_command(args: argparse.Namespace) -> int:
+    from benchdesign.domains import file_provenance, read_scores_table
+    from benchdesign.selection.api import evaluate_benchmark, evaluation_figures
+    from benchdesign.selection.conclusions import dataset_scores
+    from benchdesign.workflow_io import write_bytes
+
+    k_min, k_max = args.k
+    if k_min > k_max:
+        raise ValueError(f"--k {k_min} {k_max}: the first must not exceed the second")
+    scores = read_scores_table(args.scores, args.higher_is_better)
+    features = _features(args.features)
+
+    def progress(message: str) -> None:
+        print(f"benchdesign evaluate: {message}", file=sys.stderr, flush=True)
+
+    result = evaluate_benchmark(
+        scores, features, args.higher_is_better, strategies=args.strategies, n_trials=args.trials,
+        alpha=args.alpha, ks=range(k_min, k_max + 1), seed=args.seed, progress=progress, n_jobs=args.jobs,
+    )
+    progress("figures")
+    figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
+    out = Path(args.out)
+    files: dict[str, bytes] = {}
+    for name, frame in result.frames.items():
+        files[f"{name}.csv"] = frame.to_csv(index=False, float_format="%.10g", lineterminator="\n").encode()
+    for name, text in result.markdown.items():
+        files[f"{name}.md"] = text.encode()
+    for name, fig in figures.items():
+        for fmt in ("png", "pdf"):
+            files[f"{name}.{fmt}"] = _figure_bytes(fig, fmt)
+    import matplotlib.pyplot as plt
+
+    plt.close("all")  # aeon draws with pyplot
+    files["recommendation.txt"] = (result.recommendation + "\n").encode()
+    provenance = {"scores": file_provenance([args.scores])[0], "features": file_provenance(args.features),
+                  "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,
+                  "k": [k_min, k_max], "seed": args.seed,
+                  "strategies": sorted(set(result.frames["trials"]["strategy"]))}
+    files["provenance.json"] = (json.dumps(provenance, indent=2) + "\n").encode()
+    for name, data in files.items():
+        write_bytes(data, out / name)
+    print(result.recommendation, file=sys.stderr)
+    return 0
+
+
+def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
+    """``benchdesign evaluate``: the paper's protocol on a user's benchmark."""
+    from benchdesign.selection.strategies import STRATEGIES
+
+    p = subparsers.add_parser(
+        "evaluate", help="evaluate the selection strategies on your benchmark (the paper's protocol)",
+        description=(
+            "Dataset-pool protocol (paper section 5.1) on a scores CSV (long: dataset, model, [fold], score; or "
+            "wide: dataset, [fold], one column per model) and feature CSVs (one representation each, named by "
+            "the file stem; the oracle is added as an upper bound). Writes Table 1/2/3-style CSV + Markdown, "
+            "curve, covering-radius, conclusion-stability and critical-difference figures, p_eff, "
+            "recommendation.txt and provenance.json (sha256 of the inputs) into --out."
+        ),
+    )
+    p.add_argument("--scores", required=True, help="scores CSV")
+    p.add_argument("--features", required=True, nargs="+", help="feature CSV(s)")
+    _add_direction(p, required=True)
+    p.add_argument("--strategies", nargs="+", choices=list(STRATEGIES), help="default: all")
+    p.add_argument("--trials", type=int, default=200, help="number of trials T (default 200)")
+    p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
+    p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),
+                   help="subset sizes (default 2 20)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1, help="processes (default 1; the results do not depend on it)")
+    p.add_argument("--out", required=True, help="output folder")
+    p.set_defaults(func=_evaluate_command)
+
+
+def _agreement_command(args: argparse.Namespace) -> int:
+    from benchdesign.domains import read_scores_table
+    from benchdesign.selection.aggregate import to_markdown
+    from benchdesign.selection.api import subset_agreement
+    from benchdesign.workflow_io import write_text
+
+    subset = [line.strip() for line in Path(args.subset).read_text().splitlines() if line.strip()] \
+        if Path(args.subset).exists() else None
+    if subset is None:
+        raise ValueError(f"subset file {args.subset!r} does not exist")
+    scores = read_scores_table(args.scores, args.higher_is_better)
+    table = subset_agreement(scores, subset, args.higher_is_better, n_boot=args.bootstrap, seed=args.seed)
+    print(to_markdown(table, floatfmt=".4f"))
+    if args.json:
+        write_text(table.to_json(orient="records", indent=2) + "\n", args.json)
+    return 0
+
+
+def add_agreement_parser(subparsers: argparse._SubParsersAction) -> None:
+    """``benchdesign agreement``: how well a subset keeps the full benchmark's model ranking."""
+    p = subparsers.add_parser(
+        "agreement", help="rank agreement of a dataset subset with the full benchmark",
+        description=(
+            "MAE, Spearman ρ, Kendall τ, NDCG@5, MRR (and the paper's NDCG@5) of the subset's mean-rank "
+            "vector against the full benchmark's; with folds, a 95% percentile bootstrap interval over folds."
+        ),
+    )
+    p.add_argument("--scores", required=True, help="scores CSV (long or wide)")
+    p.add_argument("--subset", required=True, help="text file, one dataset per line (e.g. from `select`)")
+    _add_direction(p, required=False)
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples of the folds (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", help="also write the table as JSON")
+    p.set_defaults(func=_agreement_command)
+
+
+SELECTION_SUBCOMMANDS = [add_select_parser, add_evaluate_parser, add_agreement_parser]

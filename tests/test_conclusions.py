@@ -1,0 +1,59 @@
+"""Wilcoxon-Holm verdicts and conclusion stability (benchdesign.selection.conclusions)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import wilcoxon
+
+from benchdesign.selection.aggregate import holm
+from benchdesign.selection.conclusions import (
+    conclusion_stability,
+    dataset_scores,
+    pairwise_verdicts,
+    plot_critical_difference,
+)
+from markers import needs_aeon
+
+
+def _scores():
+    rng = np.random.default_rng(1)
+    base = rng.normal(size=(25, 1))
+    return np.hstack([base + 1.0 + 0.1 * rng.normal(size=(25, 1)), base + 0.1 * rng.normal(size=(25, 1)),
+                      base + 0.1 * rng.normal(size=(25, 1))])
+
+
+def test_verdicts_match_scipy_pair_by_pair():
+    S = _scores()
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    p = [wilcoxon(S[:, i] - S[:, j]).pvalue for i, j in pairs]
+    expected = [int(np.sign(np.median(S[:, i] - S[:, j]))) if q < 0.05 else 0 for (i, j), q in zip(pairs, holm(p))]
+    assert pairwise_verdicts(S, True).tolist() == expected
+    assert expected[:2] == [1, 1]  # model 0 is clearly better
+    assert pairwise_verdicts(S, False).tolist() == [-v for v in expected]
+
+
+def test_small_subsets_cannot_be_significant_and_stability():
+    S = _scores()
+    full = pairwise_verdicts(S, True)
+    small = pairwise_verdicts(S[:5], True)  # n = 5: the smallest two-sided p is 0.0625
+    assert small.tolist() == [0, 0, 0]
+    assert conclusion_stability(full, small) == pytest.approx(np.mean(full == 0))
+    assert conclusion_stability(full, full) == 1.0
+    with pytest.raises(ValueError, match="differ in shape"):
+        conclusion_stability(full, full[:2])
+
+
+def test_dataset_scores_averages_folds():
+    long = pd.DataFrame({"dataset": ["b", "b", "a", "a"] * 2, "model": ["x", "x", "x", "x", "y", "y", "y", "y"],
+                         "fold": [0, 1] * 4, "score": [1, 3, 5, 7, 0, 0, 1, 1]})
+    wide = dataset_scores(long)
+    assert list(wide.index) == ["b", "a"] and wide.loc["b", "x"] == 2 and wide.loc["a", "y"] == 1
+
+
+@needs_aeon
+def test_critical_difference_diagram_is_drawn_by_aeon():
+    S = pd.DataFrame(_scores(), columns=["A", "B", "C"])
+    fig = plot_critical_difference(S, True, "test")
+    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
+    assert {"A", "B", "C"} <= texts

@@ -1,0 +1,59 @@
+"""Covering radius, its bound and p_eff (benchdesign.selection.guarantee) against brute force."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+
+from benchdesign.selection import farthest_first_order
+from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, embed, fit_p_eff
+
+
+def _brute(X, chosen, pool, metric):
+    Z = X / np.linalg.norm(X, axis=1, keepdims=True) if metric == "cosine" else X
+    return max(min(np.linalg.norm(Z[x] - Z[s]) for s in chosen) for x in pool)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "cosine"])
+def test_radius_matches_brute_force(metric):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(9, 3))
+    pool = [0, 2, 3, 5, 6, 8]
+    for chosen in itertools.combinations(pool, 2):
+        assert covering_radius(X, chosen, pool, metric) == pytest.approx(_brute(X, chosen, pool, metric))
+    order = farthest_first_order(X, pool, 6, metric)
+    radii = covering_radii(X, order, [1, 3, 6], pool, metric)
+    assert radii == pytest.approx([_brute(X, order[:k], pool, metric) for k in (1, 3, 6)])
+    assert radii[-1] == 0.0 and np.all(np.diff(radii) <= 0)
+    Z = embed(X, metric)[pool]
+    assert diameter(X, pool, metric) == pytest.approx(cdist(Z, Z).max())
+
+
+def test_cosine_radius_is_chord_of_one_minus_cos():
+    X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    # between (1,0) and (0,1): ||u - v|| = sqrt(2 (1 - cos)) = sqrt(2)
+    assert covering_radius(X, [0], [0, 1], "cosine") == pytest.approx(np.sqrt(2.0))
+
+
+def test_farthest_first_respects_the_bound_on_uniform_points():
+    rng = np.random.default_rng(0)
+    for p in (1, 2, 3):
+        X = rng.uniform(size=(300, p))
+        ks = np.arange(2, 31)
+        order = farthest_first_order(X, np.arange(300), 30, "euclidean")
+        radii = covering_radii(X, order, ks)
+        bound = covering_bound(ks, diameter(X), p)
+        assert np.all(radii <= bound)
+    assert covering_bound([1], 1.0, 2)[0] == np.inf
+    assert covering_bound([4], 1.0, 2)[0] == pytest.approx(2.0 / (2.0 - 1.0))
+
+
+def test_fit_p_eff_recovers_a_power_law():
+    ks = np.arange(2, 21)
+    p_eff, c = fit_p_eff(ks, 3.0 * ks ** (-1 / 2.5))
+    assert p_eff == pytest.approx(2.5) and c == pytest.approx(3.0)
+    assert fit_p_eff(ks, np.ones(len(ks)) + ks * 0.01)[0] == np.inf
+    with pytest.raises(ValueError, match="two positive radii"):
+        fit_p_eff([1, 2], [0.0, 0.0])

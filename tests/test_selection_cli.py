@@ -1,0 +1,144 @@
+"""`benchdesign select / evaluate / agreement` and the API behind them (benchdesign.selection.api)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchdesign.cli import main
+from benchdesign.selection import farthest_first_order, rank_metrics, mean_ranks, rank_scores
+from benchdesign.selection.api import run_configuration, select_datasets, subset_agreement
+from benchdesign.selection.conclusions import dataset_scores
+from benchdesign.selection.guarantee import covering_radius
+from benchdesign.selection.protocol import dataset_pool_trials, standardize_rows
+from markers import needs_aeon
+
+N, M, F = 12, 4, 3
+
+
+@pytest.fixture()
+def bench(tmp_path):
+    rng = np.random.default_rng(5)
+    latent = rng.normal(size=(N, 2))
+    rows = [(f"d{d:02d}", f"m{m}", f, float(latent[d] @ rng.normal(size=2) + 0.3 * m + 0.1 * rng.normal()))
+            for d in range(N) for m in range(M) for f in range(F)]
+    scores = tmp_path / "scores.csv"
+    pd.DataFrame(rows, columns=["dataset", "model", "fold", "score"]).to_csv(scores, index=False)
+    feats = tmp_path / "meta.csv"
+    pd.DataFrame(latent + 0.05 * rng.normal(size=(N, 2)), columns=["f1", "f2"],
+                 index=pd.Index([f"d{d:02d}" for d in range(N)], name="dataset")).to_csv(feats)
+    return tmp_path, scores, feats
+
+
+def test_select_prefix_order_report_and_radius(bench, capsys):
+    tmp, _, feats = bench
+    out = tmp / "chosen.txt"
+    assert main(["select", "--features", str(feats), "-k", "4", "--strategy", "fafi_euclidean",
+                 "--out", str(out)]) == 0
+    chosen = out.read_text().split()
+    X = pd.read_csv(feats, index_col=0)
+    Z = standardize_rows(X.to_numpy())
+    expected = farthest_first_order(Z, np.arange(N), 4, "euclidean")
+    assert chosen == [X.index[i] for i in expected]
+    report = json.loads((tmp / "chosen.txt.json").read_text())
+    assert report["strategy"] == "fafi_euclidean" and report["standardize"] == "pool"
+    assert report["covering_radius"] == pytest.approx(covering_radius(Z, expected, None, "euclidean"))
+    assert report["covering_radius_by_prefix"][-1] == report["covering_radius"]
+    # prefix property: k = 2 gives the first two of k = 4
+    assert main(["select", "--features", str(feats), "-k", "2", "--strategy", "fafi_euclidean"]) == 0
+    assert capsys.readouterr().out.split() == chosen[:2]
+
+
+def test_select_include_exclude(bench):
+    _, _, feats = bench
+    X = pd.read_csv(feats, index_col=0)
+    sel = select_datasets(X, 5, "fafi_cosine", include=["d03", "d07"], exclude=["d00", "d01"])
+    assert sel.datasets[:2] == ["d03", "d07"] and not {"d00", "d01"} & set(sel.datasets)
+    assert len(set(sel.datasets)) == 5 and len(sel.pool) == N - 2
+    km = select_datasets(X, 4, "kmeans", include=["d05"], seed=1)
+    assert km.datasets[0] == "d05" and len(set(km.datasets)) == 4
+    assert select_datasets(X, 4, "random", seed=3).datasets == select_datasets(X, 4, "random", seed=3).datasets
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-k", "0"], "k=0 must lie in 1..12"),
+    (["-k", "3", "--include", "zz"], r"include: unknown dataset\(s\) \['zz'\]"),
+    (["-k", "1", "--include", "d01", "d02"], "2 included datasets do not fit in k=1"),
+    (["-k", "2", "--include", "d01", "--exclude", "d01"], "both included and excluded"),
+])
+def test_select_errors_exit_2_and_write_nothing(bench, capsys, args, message):
+    tmp, _, feats = bench
+    out = tmp / "x.txt"
+    assert main(["select", "--features", str(feats), *args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("benchdesign select: error:") and message.replace("\\", "") in err
+    assert not out.exists() and not (tmp / "x.txt.json").exists()
+
+
+def test_select_bad_feature_file_exit_2(tmp_path, capsys):
+    bad = tmp_path / "f.csv"
+    bad.write_text("dataset,f\na,1\nb,x\n")
+    assert main(["select", "--features", str(bad), "-k", "1"]) == 2
+    assert "not a number: 'x'" in capsys.readouterr().err
+
+
+def test_agreement_matches_rank_metrics_and_bootstraps(bench, capsys):
+    tmp, scores_path, _ = bench
+    subset = tmp / "subset.txt"
+    subset.write_text("d01\nd04\nd09\n")
+    js = tmp / "agree.json"
+    assert main(["agreement", "--scores", str(scores_path), "--subset", str(subset), "--json", str(js)]) == 0
+    table = pd.DataFrame(json.loads(js.read_text())).set_index("metric")
+    scores = pd.read_csv(scores_path)
+    ranks = rank_scores(scores, True)
+    rows = [ranks.index.get_loc(d) for d in ("d01", "d04", "d09")]
+    expected = rank_metrics(mean_ranks(ranks.to_numpy(), rows), mean_ranks(ranks.to_numpy()))
+    for metric, value in expected.items():
+        assert table.loc[metric, "value"] == pytest.approx(value)
+    assert (table["lo"] <= table["hi"]).all()
+    assert "spearman" in capsys.readouterr().out
+    # a single fold: no interval
+    one = subset_agreement(scores[scores["fold"] == 0], ["d01", "d04"], True)
+    assert one["lo"].isna().all()
+    assert main(["agreement", "--scores", str(scores_path), "--subset", str(tmp / "none.txt")]) == 2
+
+
+def test_one_pass_configuration_equals_the_protocol(bench):
+    _, scores_path, feats = bench
+    scores = pd.read_csv(scores_path)
+    ranks = rank_scores(scores, True)
+    X = pd.read_csv(feats, index_col=0).loc[ranks.index].to_numpy()
+    S = dataset_scores(scores).loc[ranks.index].to_numpy()
+    options = {"n_init": 2, "start": "nearest", "lam": 1.0}
+    for strategy in ("kmeans", "fafi_cosine", "random"):
+        t, stab, cov = run_configuration(ranks.to_numpy(), X, strategy, [2, 3, 5], 6, 0.75, 4, options, S, True,
+                                         stability_ks=(5,), coverage={"meta": X})
+        ref = dataset_pool_trials(ranks.to_numpy(), X, strategy, [2, 3, 5], 6, 0.75, 4, options)
+        pd.testing.assert_frame_equal(t, ref)
+        assert len(stab) == 6 and stab["stability"].between(0, 1).all()
+        assert set(cov["meta"]["k"]) == {2, 3, 5} and (cov["meta"]["radius"] > 0).all()
+
+
+@needs_aeon
+def test_evaluate_writes_everything_or_nothing(bench, capsys):
+    tmp, scores_path, feats = bench
+    out = tmp / "eval"
+    args = ["evaluate", "--scores", str(scores_path), "--features", str(feats), "--higher-is-better",
+            "--trials", "4", "--k", "2", "6", "--strategies", "random", "fafi_cosine", "kmeans", "--out", str(out)]
+    assert main(args) == 0
+    names = {p.name for p in out.iterdir()}
+    for stem in ("table1_auc", "table2_kstar", "table3_wilcoxon_holm", "p_eff", "conclusion_stability"):
+        assert {f"{stem}.csv", f"{stem}.md"} <= names
+    assert {"curves.png", "coverage_meta.pdf", "cd_full.png", "cd_random_k5.png", "recommendation.txt",
+            "provenance.json", "conclusion_stability.png"} <= names
+    t1 = pd.read_csv(out / "table1_auc.csv")
+    assert set(t1["strategy"]) == {"random", "fafi_cosine", "kmeans"} and (t1["n_trials"] == 4).all()
+    assert set(pd.read_csv(out / "p_eff.csv")["representation"]) == {"meta", "oracle"}
+    prov = json.loads((out / "provenance.json").read_text())
+    assert len(prov["scores"]["sha256"]) == 64 and prov["features"][0]["path"] == str(feats)
+    assert "benchdesign evaluate:" in capsys.readouterr().err
+    bad = tmp / "bad"
+    assert main([*args[:-1], str(bad), "--k", "2", "99"]) == 2
+    assert not bad.exists()
