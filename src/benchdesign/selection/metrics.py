@@ -124,6 +124,13 @@ def _mrr(ss: NDArray[np.float64], r_d: NDArray[np.float64]) -> float:
     return float(1.0 / ((m + 1) / 2 + ss[w].sum() / 2))
 
 
+def _cutoff(k: object) -> int:
+    """The NDCG cut-off ``k``, checked to be an integer >= 1."""
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k={k!r} must be an integer >= 1")
+    return int(k)
+
+
 def _ndcg_paper(a: NDArray[np.float64], b: NDArray[np.float64], k: int) -> float:
     m = a.shape[0]
     k = min(k, m)
@@ -181,10 +188,9 @@ def ndcg_at_k(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
     r_s, r_d : (M,) mean-rank vectors, lower = better.
     k : cut-off, integer >= 1.
     """
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k={k!r} must be an integer >= 1")
+    k = _cutoff(k)
     a, b = _pair(r_s, r_d)
-    return _ndcg(_signs(a), b, int(k))
+    return _ndcg(_signs(a), b, k)
 
 
 def mrr(r_s: ArrayLike, r_d: ArrayLike) -> float:
@@ -211,10 +217,9 @@ def ndcg_paper(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
     r_s, r_d : (M,) mean-rank vectors, lower = better.
     k : cut-off, integer >= 1.
     """
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k={k!r} must be an integer >= 1")
+    k = _cutoff(k)
     a, b = _pair(r_s, r_d)
-    return _ndcg_paper(a, b, int(k))
+    return _ndcg_paper(a, b, k)
 
 
 def rank_metrics(r_s: ArrayLike, r_d: ArrayLike) -> dict[str, float]:
