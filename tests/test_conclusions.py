@@ -57,3 +57,6 @@ def test_critical_difference_diagram_is_drawn_by_aeon():
     fig = plot_critical_difference(S, True, "test")
     texts = {t.get_text() for ax in fig.axes for t in ax.texts}
     assert {"A", "B", "C"} <= texts
+    import matplotlib.pyplot as plt
+
+    assert plt.get_fignums() == []  # detached from pyplot: no global figure state left behind

@@ -62,10 +62,13 @@ def conclusion_stability(full: ArrayLike, subset: ArrayLike) -> float:
 
 def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str, alpha: float = 0.05):
     """Critical-difference diagram of the models (columns) over the datasets (rows) of ``S``, by aeon
-    (Wilcoxon-Holm cliques at ``alpha``); returns the matplotlib figure."""
+    (Wilcoxon-Holm cliques at ``alpha``); returns the matplotlib figure, detached from pyplot (aeon
+    draws through pyplot; the figure stays drawable and savable, but no global figure state is left)."""
+    import matplotlib.pyplot as plt
     from aeon.visualisation import plot_critical_difference as aeon_cd
 
     fig, ax = aeon_cd(S.to_numpy(dtype=float), [str(c) for c in S.columns],
                       lower_better=not higher_is_better, alpha=alpha)
     ax.set_title(title, fontsize=9)
+    plt.close(fig)
     return fig
