@@ -164,14 +164,19 @@ def test_interrupted_run_completes_on_rerun_with_identical_tables(tmp_path, mirr
 # a value reruns exactly the jobs that use it, and nothing else. 56 trial files = tsc 2 x (random + 5 x 1
 # representation) + recsys and nlp 2 x (random + 5 x 2); 4 synthetic jobs = 2 regimes x 2 strategies.
 TABLES = {"dataset_pool_tables": 1, "model_pool_table": 1, "all": 1}
+GUARANTEE = {"coverage": 5, "coverage_figure": 5, "p_eff_table": 1, "conclusions": 3}
 RERUNS = {
     "mirror": ("mirror: /nonexistent/elsewhere\n", {}),
     "allow_download": ("allow_download: true\n", {}),
-    "seed": ("seed: 8\n", {"trials": 56, "curve_figure": 6, "synthetic_trials": 4, "synthetic_table": 1, **TABLES}),
+    # the covering radii (5 representations), their figures, the p_eff table and the conclusions (3 domains)
+    # come from the trials' draws too
+    "seed": ("seed: 8\n", {"trials": 56, "curve_figure": 6, "synthetic_trials": 4, "synthetic_table": 1,
+                          **GUARANTEE, **TABLES}),
     # the shared n_trials: every domain's trials, not the synthetic jobs (which do not use it)
-    "protocol": ("protocol:\n  n_trials: 4\n", {"trials": 56, "curve_figure": 6, **TABLES}),
+    "protocol": ("protocol:\n  n_trials: 4\n", {"trials": 56, "curve_figure": 6, **GUARANTEE, **TABLES}),
     "domains": ("domains:\n  tsc:\n    models: [HC2, ROCKET, 1NN-DTW, STC, TDE]\n",
-                {"prepare_scores": 1, "representation": 1, "trials": 12, "curve_figure": 2, **TABLES}),
+                {"prepare_scores": 1, "representation": 1, "trials": 12, "curve_figure": 2, "coverage": 1,
+                 "coverage_figure": 1, "p_eff_table": 1, "conclusions": 1, **TABLES}),
     # n_seeds and trials_per_seed reach the synthetic jobs through their params (they were read from the config)
     "synthetic": ("synthetic:\n  n_seeds: 4\n", {"synthetic_trials": 4, "synthetic_table": 1, "all": 1}),
     "features": ("features:\n  nlp:\n    svd_components: 3\n", {}),  # no feature representation in the tiny run
