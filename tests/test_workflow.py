@@ -94,10 +94,15 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
     # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); 6 TSC representations
     ("paper.yaml", [], {"mol_split": 160, "mol_model": 640, "mol_ablation_point": 88, "tsc_gather_features": 6}),
     ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
+    # exact leakage of a MOSES split (the split file is the user's, stood in for here): 200 tiles + a reduce
+    ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_tile": 200, "leakage_reduce": 1}),
 ])
 def test_every_named_config_builds_its_jobs(tmp_path, mirror_dir, overlay, targets, expected):
     """Each overlay in config/ passes the schema on top of config/config.yaml and plans the jobs it names."""
     (tmp_path / "tests").symlink_to(REPO / "tests")  # splitting.yaml's input is relative to the repository
+    if overlay == "leakage_tiles.yaml":
+        (tmp_path / "results" / "splitting").mkdir(parents=True)
+        (tmp_path / "results" / "splitting" / "moses_s1.tsv").write_text("id\tsplit\n")
     result = snakemake(tmp_path, *targets, "--dry-run", "--config", f"mirror={mirror_dir}",
                        configfiles=(REPO / "config/config.yaml", REPO / "config" / overlay))
     counts = _job_counts(result.stdout)
@@ -107,5 +112,5 @@ def test_every_named_config_builds_its_jobs(tmp_path, mirror_dir, overlay, targe
 
 
 def test_the_named_config_tests_cover_every_overlay():
-    tested = {"molecules_only.yaml", "paper.yaml", "splitting.yaml", "table_example.yaml"}  # table: test_table_workflow
+    tested = {"molecules_only.yaml", "paper.yaml", "splitting.yaml", "table_example.yaml", "leakage_tiles.yaml"}  # table: test_table_workflow
     assert {p.name for p in (REPO / "config").glob("*.yaml")} - {"config.yaml"} == tested
