@@ -6,7 +6,6 @@ import json
 
 import numpy as np
 import pandas as pd
-import pytest
 import yaml
 
 from benchdesign.data.sources import sha256_file
@@ -92,7 +91,6 @@ def test_table_domain_errors_name_the_file_and_write_no_tables(tmp_path):
     assert not (tmp_path / "results/tables").exists()
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tabulate") is None, reason="tabulate missing")
 def test_worked_example_equals_the_builtin_recsys_domain(tmp_path, mirror_dir):
     """config/table_example.yaml on the exported RecSys CSVs gives the built-in recsys domain's tables."""
     spec = importlib.util.spec_from_file_location("export_table", REPO / "scripts/dev/export_table.py")
