@@ -79,4 +79,4 @@ def test_tile_jobs_through_slurm_reduce_to_the_single_process_value(tmp_path_fac
     proc = run(tmp, "--workflow-profile", str(PROFILE), *CI_FLAGS)
     jobs = {m for m in proc.stdout.splitlines() + proc.stderr.splitlines() if "submitted with SLURM jobid" in m}
     check(tmp, proc)
-    assert len(jobs) == SHARDS + 1, "\n".join(sorted(jobs))
+    assert len(jobs) == SHARDS + 2, "\n".join(sorted(jobs))  # the fingerprints, the tiles, the reduce

@@ -94,8 +94,9 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
     # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); 6 TSC representations
     ("paper.yaml", [], {"mol_split": 160, "mol_model": 640, "mol_ablation_point": 88, "tsc_gather_features": 6}),
     ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
-    # exact leakage of a MOSES split (the split file is the user's, stood in for here): 200 tiles + a reduce
-    ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_tile": 200, "leakage_reduce": 1}),
+    # exact leakage of a MOSES split (the split file stood in for here): fingerprints once, 200 tiles, a reduce
+    ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_fingerprints": 1, "leakage_tile": 200,
+                                                                      "leakage_reduce": 1}),
 ])
 def test_every_named_config_builds_its_jobs(tmp_path, mirror_dir, overlay, targets, expected):
     """Each overlay in config/ passes the schema on top of config/config.yaml and plans the jobs it names."""

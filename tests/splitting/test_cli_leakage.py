@@ -11,7 +11,7 @@ from rdkit import Chem, DataStructs
 from rdkit.Chem import rdFingerprintGenerator
 
 from benchdesign.cli import main
-from benchdesign.splitting.evaluate import evaluate_split
+from benchdesign.splitting.evaluate import evaluate_split, leakage_shard_from_inputs, leakage_shard_inputs
 from benchdesign.splitting.inputs import entities_from_table
 
 
@@ -139,7 +139,8 @@ def test_cli_sampled_and_sharded_leakage_agree_with_the_exact_value(fixtures, tm
     rep = json.loads(out.read_text())
     lo, hi = rep["scaled_leakage_ci"]
     assert lo <= scaled <= hi and hi - lo < 0.01
-    assert rep["sampled"] == {"n_pairs": 200000, "confidence": 0.95, "seed": 3, "n_test_per_fold": 4}
+    assert rep["sampled"] == {"n_pairs": 200000, "confidence": 0.95, "seed": 3, "n_test_per_fold": 4,
+                              "design": "fold_pairs"}
     assert all(st["n_test"] == min(4, len(per[f])) for f, st in rep["max_train_similarity"].items())
     assert "sampled pairs" in capsys.readouterr().out
     shards = [tmp_path / f"s{i}.npz" for i in range(3)]
@@ -148,5 +149,16 @@ def test_cli_sampled_and_sharded_leakage_agree_with_the_exact_value(fixtures, tm
     assert main(["leakage-reduce", *map(str, shards), "--json", str(tmp_path / "exact.json")]) == 0
     exact = json.loads((tmp_path / "exact.json").read_text())
     assert exact["leakage"] == pytest.approx(leak, rel=1e-6) and exact["scaled_leakage"] == pytest.approx(scaled, rel=1e-6)
+    # the tile jobs' route: fingerprints and fold codes written once, the same tile values from them
+    inputs = tmp_path / "inputs.npz"
+    read = {"id_col": "mol_id", "smiles_col": "smiles"}
+    assert leakage_shard_inputs(str(fixtures / "mols.csv"), str(split), str(inputs), **read) == len(mols)
+    for i, path in enumerate(shards):
+        leakage_shard_from_inputs(str(inputs), i, 3, str(tmp_path / "again.npz"))
+        with np.load(path) as a, np.load(tmp_path / "again.npz") as b:
+            assert a["values"].tobytes() == b["values"].tobytes() and str(a["digest"]) == str(b["digest"])
+    np.savez(tmp_path / "bad.npz", packed=np.zeros((2, 128), dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"bad.npz lacks \['codes', 'n_bits'\]"):
+        leakage_shard_from_inputs(str(tmp_path / "bad.npz"), 0, 3, str(tmp_path / "x.npz"))
     assert main([*common, "--shard", "0", "3"]) == 2  # --shard needs --shard-out
     assert "--shard-out" in capsys.readouterr().err

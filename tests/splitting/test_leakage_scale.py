@@ -122,14 +122,14 @@ def test_shards_reduce_to_the_single_process_value_exactly_and_resume(tmp_path):
         reduce_leakage_shards([*paths[:3], other])
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-def test_sampled_leakage_is_unbiased_and_its_intervals_cover(weighted):
+@pytest.mark.parametrize("weighted, design", [(False, "fold_pairs"), (True, "fold_pairs"), (True, "iid")])
+def test_sampled_leakage_is_unbiased_and_its_intervals_cover(weighted, design):
     src = random_fingerprints(80, 2)
     rng = np.random.default_rng(3)
     folds = rng.choice([0, 1, 2], size=src.n, p=[0.7, 0.2, 0.1])
     w = rng.integers(1, 5, size=src.n).astype(float) if weighted else None
     exact = leakage_summary(src, [folds], weights=w)[0]
-    est = [sampled_leakage(src, folds, 500, weights=w, seed=s) for s in range(300)]
+    est = [sampled_leakage(src, folds, 500, weights=w, seed=s, design=design) for s in range(200)]
     leaks = np.array([e.leakage for e in est])
     totals = np.array([e.total for e in est])
     # unbiased: the mean over seeds lies within 4 standard errors of the exact value
@@ -138,6 +138,51 @@ def test_sampled_leakage_is_unbiased_and_its_intervals_cover(weighted):
     cover = np.mean([e.scaled_ci[0] <= exact.scaled <= e.scaled_ci[1] for e in est])
     cover_l = np.mean([e.leakage_ci[0] <= exact.leakage <= e.leakage_ci[1] for e in est])
     assert cover >= 0.9 and cover_l >= 0.9
+    assert est[0].design == design and est[0].n_strata == (6 if design == "fold_pairs" else 1)
+
+
+def brute_pair_sums(src, codes, w):
+    """sum of w_x w_y sim(x, y) over ordered pairs x != y of assigned entities, per (fold(x), fold(y))."""
+    s = src.block(np.arange(src.n), np.arange(src.n)).astype(np.float64) * np.outer(w, w)
+    np.fill_diagonal(s, 0.0)
+    k = codes.max() + 1
+    return np.array([[s[np.ix_(codes == f, codes == g)].sum() for g in range(k)] for f in range(k)])
+
+
+def test_fold_pair_strata_count_every_pair_once_and_combine_to_the_exact_leakage():
+    from benchdesign.splitting.leakage import _combine_strata, _fold_pair_strata
+
+    src = random_fingerprints(40, 8)
+    rng = np.random.default_rng(9)
+    codes = np.r_[rng.integers(3, size=src.n - 1), 3]  # fold 3 has one entity: no pairs inside it
+    w = rng.integers(1, 4, size=src.n).astype(float)
+    strata = _fold_pair_strata(codes, w)
+    pairs = [(f, g) for f, g in zip(strata.first, strata.second)]
+    assert pairs == [(f, g) for f in range(4) for g in range(f, 4) if (f, g) != (3, 3)]
+    ones = np.ones((src.n, src.n)) - np.eye(src.n)
+    for f, g, m, c in zip(strata.first, strata.second, strata.mass, strata.factor):  # masses by brute force
+        assert m == pytest.approx((np.outer(w, w) * ones)[np.ix_(codes == f, codes == g)].sum(), rel=1e-12)
+        assert c == (1.0 if f == g else 2.0)
+    assert (strata.factor * strata.mass).sum() + (w * w).sum() == pytest.approx(w.sum() ** 2, rel=1e-12)
+    # with the exact stratum means the combination is the exact leakage, with zero variance
+    sums = brute_pair_sums(src, codes, w)
+    mean = np.array([sums[f, g] for f, g in pairs]) / strata.mass
+    diag = float((w * w * src.self_similarity()).sum())
+    leak, leak_var, total, total_var, ratio, ratio_var = _combine_strata(strata, diag, mean, np.zeros(mean.size))
+    exact = leakage_summary(src, [codes], weights=w)[0]
+    assert (leak, total, ratio) == pytest.approx((exact.leakage, exact.total, exact.scaled), rel=1e-9)
+    assert leak_var == total_var == ratio_var == 0.0
+
+
+def test_sampled_leakage_is_deterministic_and_stratifying_narrows_the_interval():
+    src = random_fingerprints(300, 10)
+    folds = np.where(np.random.default_rng(11).permutation(src.n) < 240, "train", "test")
+    a, b = (sampled_leakage(src, folds, 4000, seed=5) for _ in range(2))
+    assert a == b and a != sampled_leakage(src, folds, 4000, seed=6)
+    assert a.n_pilot == 400 and a.n_pairs == 4000 and a.n_strata == 3
+    iid = [sampled_leakage(src, folds, 4000, seed=s, design="iid").scaled_se for s in range(5)]
+    strat = [sampled_leakage(src, folds, 4000, seed=s).scaled_se for s in range(5)]
+    assert np.mean(strat) < 0.9 * np.mean(iid)  # 0.83 here; ~0.3 on MUV and QM8
 
 
 def test_sampled_leakage_of_a_matrix_and_bad_arguments():
@@ -156,6 +201,13 @@ def test_sampled_leakage_of_a_matrix_and_bad_arguments():
         sampled_leakage(s, folds, 10, confidence=1.0)
     with pytest.raises(ValueError, match="at least two"):
         sampled_leakage(s, np.r_[0, np.full(29, -1)], 10)
+    with pytest.raises(ValueError, match=r">= 12 .*3 strata"):
+        sampled_leakage(s, folds, 11)
+    assert sampled_leakage(s, folds, 11, design="iid").n_strata == 1
+    with pytest.raises(ValueError, match="positive weights"):
+        sampled_leakage(s, folds, 100, weights=np.r_[1.0, np.zeros(29)])
+    with pytest.raises(ValueError, match="design"):
+        sampled_leakage(s, folds, 100, design="cluster")
 
 
 def test_sampled_group_sums_are_unbiased_and_exact_with_a_full_sample():
@@ -205,6 +257,6 @@ def test_sampled_intervals_cover_the_exact_leakage_of_qm8(mirror_csv):
     rng = np.random.default_rng(0)
     folds = np.where(rng.permutation(src.n) < 0.8 * src.n, "train", "test")
     exact = leakage_summary(src, [folds])[0]
-    est = [sampled_leakage(src, folds, 100_000, seed=s) for s in range(200)]  # 20,000 pairs: 0.915 (skew)
+    est = [sampled_leakage(src, folds, 20_000, seed=s) for s in range(200)]  # 0.955; iid pairs: 0.915
     assert np.mean([e.scaled_ci[0] <= exact.scaled <= e.scaled_ci[1] for e in est]) >= 0.93
     assert np.mean([e.leakage_ci[0] <= exact.leakage <= e.leakage_ci[1] for e in est]) >= 0.93

@@ -18,12 +18,14 @@ import pandas as pd
 from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
 from benchdesign.splitting.leakage import (
     UNASSIGNED_LABELS,
+    _save_npz,
     encode_folds,
     leakage_shard,
     leakage_summary,
     max_train_similarity,
     sampled_leakage,
 )
+from benchdesign.splitting.similarity import FingerprintSimilarity
 from benchdesign.splitting.tasks import EntitySet
 
 __all__ = [
@@ -39,6 +41,8 @@ __all__ = [
     "read_split_inputs",
     "split_codes",
     "leakage_shard_files",
+    "leakage_shard_inputs",
+    "leakage_shard_from_inputs",
 ]
 
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -183,7 +187,7 @@ def evaluate_split(
             "scaled_leakage": est.scaled, "scaled_leakage_ci": list(est.scaled_ci),
             "scaled_leakage_se": est.scaled_se,
             "sampled": {"n_pairs": est.n_pairs, "confidence": est.confidence, "seed": est.seed,
-                        "n_test_per_fold": int(sample_test)},
+                        "n_test_per_fold": int(sample_test), "design": est.design},
         })
     tests = list(test) if test else fold_names
     for t in tests:
@@ -358,6 +362,35 @@ def leakage_shard_files(table: str, split: str, index: int, n_shards: int, out: 
         raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
     kwargs = {} if block_size is None else {"block_size": block_size}
     return leakage_shard(ent.similarity, [split_codes(ent, split_ids, split_labels)], index, n_shards, out, **kwargs)
+
+
+def leakage_shard_inputs(table: str, split: str, out: str, **read_options) -> int:
+    """Write the bit-packed fingerprints and fold codes of a SMILES table's split to the .npz ``out``.
+
+    Computed once, read by every tile job (:func:`leakage_shard_from_inputs`) instead of reparsing the
+    SMILES: plain arrays (``packed`` uint8 (n, width), ``n_bits``, ``codes`` int64 (n,), -1 = no fold),
+    no pickle, written atomically. Returns the number of fingerprinted (valid) entities.
+    """
+    ent, split_ids, split_labels = read_split_inputs(table, split, **read_options)
+    if not isinstance(ent.similarity, FingerprintSimilarity):
+        raise ValueError(f"the tile inputs of {table} need SMILES (a SMILES column): fingerprints are shared")
+    codes = split_codes(ent, split_ids, split_labels)
+    _save_npz(out, packed=ent.similarity.packed8, n_bits=np.int64(ent.similarity.n_bits), codes=codes)
+    return int(ent.similarity.n)
+
+
+def leakage_shard_from_inputs(inputs: str, index: int, n_shards: int, out: str, block_size: int | None = None) -> int:
+    """One shard of the exact tiled L(pi) from the file of :func:`leakage_shard_inputs` (equal to
+    :func:`leakage_shard_files` on the table and split it was made from)."""
+    with np.load(inputs, allow_pickle=False) as z:
+        missing = {"packed", "n_bits", "codes"} - set(z.files)
+        if missing:
+            raise ValueError(f"tile inputs file {inputs} lacks {sorted(missing)}: not written by leakage_shard_inputs")
+        packed, n_bits, codes = z["packed"], int(z["n_bits"]), z["codes"]
+    if codes.shape != (packed.shape[0],):
+        raise ValueError(f"tile inputs file {inputs}: {codes.shape} fold codes for {packed.shape[0]} fingerprints")
+    kwargs = {} if block_size is None else {"block_size": block_size}
+    return leakage_shard(FingerprintSimilarity.from_packed(packed, n_bits), [codes], index, n_shards, out, **kwargs)
 
 
 def format_report(report: dict) -> str:
