@@ -91,7 +91,7 @@ def _fractions_and_names(args: argparse.Namespace) -> tuple[tuple[float, ...], t
 
 def _add_crossval_arguments(p: argparse.ArgumentParser) -> None:
     """k-fold CV, hard threshold, cluster output, certificate and solver log options of `split`."""
-    from benchdesign.splitting.threshold import THRESHOLD_ACTIONS
+    from benchdesign.splitting.options import THRESHOLD_ACTIONS
 
     g = p.add_argument_group("k-fold, threshold and certificate")
     g.add_argument("--folds", type=int,
@@ -133,8 +133,7 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
 
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign split``: leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2)."""
-    from benchdesign.splitting.clustering import DEFAULT_MICRO, LINKAGES
-    from benchdesign.splitting.tasks import TASKS
+    from benchdesign.splitting.options import DEFAULT_MICRO, LINKAGES, TASKS
 
     p = subparsers.add_parser(
         "split",
@@ -278,7 +277,7 @@ def add_leakage_reduce_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign leakage``: leakage of an existing split, L(pi) (eq. 2), scaled L(pi) (eq. 20), eq. (1)."""
-    from benchdesign.splitting.evaluate import DEFAULT_QUANTILES
+    from benchdesign.splitting.options import DEFAULT_QUANTILES
 
     p = subparsers.add_parser(
         "leakage",

@@ -165,3 +165,20 @@ def test_precomputed_matrix_input(tmp_path, capsys, kind, sparse):
     # the three well-separated groups of ten are never cut
     for g in range(3):
         assert split["split"].iloc[10 * g:10 * g + 10].nunique() == 1
+
+
+def test_parser_builds_without_the_solver_and_rdkit():
+    """`benchdesign --help` and the selection commands start without loading cvxpy or RDKit."""
+    code = ("import sys; from benchdesign.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in ('cvxpy', 'rdkit') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_lazy_package_exports_every_public_name():
+    import benchdesign.splitting as splitting
+
+    assert all(getattr(splitting, name) is not None for name in splitting.__all__)
+    assert set(splitting.__all__) <= set(dir(splitting))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        getattr(splitting, "no_such_name")

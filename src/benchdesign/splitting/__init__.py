@@ -9,100 +9,47 @@ similarity threshold (:mod:`.threshold`), alignment identity of protein sequence
 and scikit-learn cross-validators (:mod:`.crossval`).
 """
 
-from benchdesign.splitting.alignment import alignment_identity, alignment_similarity, all_vs_all_identity
-from benchdesign.splitting.certificate import split_certificate
-from benchdesign.splitting.clustering import Clustering, GroupSimilarity, cluster_entities
-from benchdesign.splitting.crossval import LeakageKFold, LeakageSplit, nested_cross_validate
-from benchdesign.splitting.evaluate import compare_split_files, evaluate_split, evaluate_split_files
-from benchdesign.splitting.ilp import ClusterInstance, IlpResult, InfeasibleSplitError, solve_split_ilp
-from benchdesign.splitting.inputs import entities_from_table, index_interactions, read_table
-from benchdesign.splitting.leakage import (
-    LeakageSummary,
-    SampledLeakage,
-    TilePlan,
-    leakage,
-    leakage_shard,
-    leakage_summary,
-    max_train_similarity,
-    reduce_leakage_shards,
-    sampled_leakage,
-    scaled_leakage,
-)
-from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split
-from benchdesign.splitting.progress import Progress
-from benchdesign.splitting.similarity import (
-    FingerprintSimilarity,
-    KmerSimilarity,
-    MatrixSimilarity,
-    SimilaritySource,
-    VectorSimilarity,
-    morgan_fingerprints,
-    packed_fingerprints,
-    packed_tanimoto,
-    smiles_fingerprints,
-)
-from benchdesign.splitting.tasks import (
-    TASKS,
-    EntitySet,
-    SplitResult,
-    SplitSpec,
-    kfold_spec,
-    split_entities,
-    split_interactions,
-)
-from benchdesign.splitting.threshold import ThresholdRepair, enforce_max_similarity
+from __future__ import annotations
 
-__all__ = [
-    "TASKS",
-    "Clustering",
-    "ClusterInstance",
-    "EntityInput",
-    "EntitySet",
-    "FingerprintSimilarity",
-    "GroupSimilarity",
-    "IlpResult",
-    "InfeasibleSplitError",
-    "KmerSimilarity",
-    "LeakageKFold",
-    "LeakageSplit",
-    "LeakageSummary",
-    "MatrixSimilarity",
-    "Progress",
-    "SampledLeakage",
-    "SimilaritySource",
-    "SplitJob",
-    "SplitResult",
-    "SplitSpec",
-    "ThresholdRepair",
-    "TilePlan",
-    "VectorSimilarity",
-    "alignment_identity",
-    "alignment_similarity",
-    "all_vs_all_identity",
-    "cluster_entities",
-    "compare_split_files",
-    "enforce_max_similarity",
-    "entities_from_table",
-    "evaluate_split",
-    "evaluate_split_files",
-    "index_interactions",
-    "kfold_spec",
-    "leakage",
-    "leakage_shard",
-    "leakage_summary",
-    "max_train_similarity",
-    "morgan_fingerprints",
-    "nested_cross_validate",
-    "packed_fingerprints",
-    "packed_tanimoto",
-    "read_table",
-    "reduce_leakage_shards",
-    "run_split",
-    "sampled_leakage",
-    "scaled_leakage",
-    "smiles_fingerprints",
-    "solve_split_ilp",
-    "split_certificate",
-    "split_entities",
-    "split_interactions",
-]
+import importlib
+
+# Public names by submodule, imported on first use (PEP 562), so that importing one submodule (e.g. for
+# the command line's defaults) does not load scikit-learn, cvxpy and RDKit.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "alignment": ("alignment_identity", "alignment_similarity", "all_vs_all_identity"),
+    "certificate": ("split_certificate",),
+    "clustering": ("Clustering", "GroupSimilarity", "cluster_entities"),
+    "crossval": ("LeakageKFold", "LeakageSplit", "nested_cross_validate"),
+    "evaluate": ("compare_split_files", "evaluate_split", "evaluate_split_files"),
+    "ilp": ("ClusterInstance", "IlpResult", "InfeasibleSplitError", "solve_split_ilp"),
+    "inputs": ("entities_from_table", "index_interactions", "read_table"),
+    "leakage": (
+        "LeakageSummary", "SampledLeakage", "TilePlan", "leakage", "leakage_shard", "leakage_summary",
+        "max_train_similarity", "reduce_leakage_shards", "sampled_leakage", "scaled_leakage",
+    ),
+    "pipeline": ("EntityInput", "SplitJob", "run_split"),
+    "progress": ("Progress",),
+    "similarity": (
+        "FingerprintSimilarity", "KmerSimilarity", "MatrixSimilarity", "SimilaritySource", "VectorSimilarity",
+        "morgan_fingerprints", "packed_fingerprints", "packed_tanimoto", "smiles_fingerprints",
+    ),
+    "tasks": (
+        "TASKS", "EntitySet", "SplitResult", "SplitSpec", "kfold_spec", "split_entities", "split_interactions",
+    ),
+    "threshold": ("ThresholdRepair", "enforce_max_similarity"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from benchdesign.splitting.options import DEFAULT_QUANTILES
 from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
 from benchdesign.splitting.leakage import (
     UNASSIGNED_LABELS,
@@ -45,7 +46,6 @@ __all__ = [
     "leakage_shard_from_inputs",
 ]
 
-DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 DEFAULT_SAMPLE_TEST = 1000  # with --sample: test entities whose eq. (1) maxima are computed exactly
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from benchdesign.splitting.options import TASKS
 from benchdesign.splitting.clustering import LINKAGES, DEFAULT_MICRO, cluster_entities
 from benchdesign.splitting.ilp import (
     ClusterInstance,
@@ -56,7 +57,6 @@ __all__ = [
     "split_interactions",
 ]
 
-TASKS: tuple[str, ...] = ("R", "I1", "I2", "S1", "S2")
 UNASSIGNED = "unassigned"
 REASON_CROSS_FOLD = "entities_in_different_folds"
 

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
 
+from benchdesign.splitting.options import THRESHOLD_ACTIONS
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 
 __all__ = [
@@ -36,7 +37,6 @@ __all__ = [
     "enforce_max_similarity",
 ]
 
-THRESHOLD_ACTIONS: tuple[str, ...] = ("drop", "move")
 REASON_DROPPED = "dropped_above_max_similarity"
 REASON_MOVED = "moved_above_max_similarity"
 
