@@ -3,7 +3,7 @@
 import pandas as pd
 
 from benchdesign.logs import start_log
-from benchdesign.tsc_features import gather_features
+from benchdesign.domains.tsc.features import gather_features
 from benchdesign.workflow_io import write_csv, write_text
 
 snakemake = globals()["snakemake"]

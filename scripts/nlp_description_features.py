@@ -1,7 +1,7 @@
 """Embed the structured MTEB task descriptions -> results/features/nlp/description.csv."""
 
 from benchdesign.logs import start_log
-from benchdesign.nlp_descriptions import description_texts, encode_descriptions
+from benchdesign.domains.nlp.descriptions import description_texts, encode_descriptions
 from benchdesign.workflow_io import write_csv
 
 snakemake = globals()["snakemake"]

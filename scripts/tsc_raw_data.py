@@ -4,7 +4,7 @@ import pandas as pd
 
 from benchdesign.config import untracked
 from benchdesign.logs import start_log
-from benchdesign.tsc_data import (CHECKSUM_COLUMNS, available_datasets, load_checksums,
+from benchdesign.domains.tsc.data import (CHECKSUM_COLUMNS, available_datasets, load_checksums,
                                   locate_dataset, materialise_dataset)
 from benchdesign.workflow_io import write_csv
 
