@@ -3,8 +3,8 @@
 import pandas as pd
 
 from benchdesign.selection import aggregate
-from benchdesign.logs import start_log
-from benchdesign.workflow_io import read_trials, write_csv, write_text
+from benchdesign.workflow.logs import start_log
+from benchdesign.workflow.io import read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

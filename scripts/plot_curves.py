@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from benchdesign.selection.aggregate import curves
-from benchdesign.logs import start_log
+from benchdesign.workflow.logs import start_log
 from benchdesign.selection.plotting import plot_curves, save_figure
-from benchdesign.workflow_io import read_trials
+from benchdesign.workflow.io import read_trials
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

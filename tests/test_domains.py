@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchdesign.config import config_domain, domain_representations, enabled_domains, trial_combinations
+from benchdesign.workflow.config import config_domain, domain_representations, enabled_domains, trial_combinations
 from benchdesign.domains import (
     BUILTIN_DOMAINS,
     REGISTRY,

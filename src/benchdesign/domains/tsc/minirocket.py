@@ -167,11 +167,11 @@ def minirocket_features(X, parameters: MiniRocketParameters, n_threads: int = 1)
 
 def save_parameters(parameters: MiniRocketParameters, path) -> None:
     """Write the fitted transform as an uncompressed ``.npz`` of plain arrays (no pickle)."""
-    from benchdesign.workflow_io import write_bytes
+    from benchdesign.files import write_atomic
 
     buffer = io.BytesIO()
     np.savez(buffer, length=np.int64(parameters.length), **{f: getattr(parameters, f) for f in _FIELDS})
-    write_bytes(buffer.getvalue(), path)
+    write_atomic(path, buffer.getvalue())
 
 
 def load_parameters(path) -> MiniRocketParameters:
