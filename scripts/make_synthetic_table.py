@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from benchdesign.selection.aggregate import table4, table4_markdown
+from benchdesign.selection.markdown import table4_markdown
+from benchdesign.selection.tables import table4
 from benchdesign.workflow.logs import start_log
 from benchdesign.selection.plotting import plot_synthetic, save_figure
 from benchdesign.selection.synthetic import seeds_note

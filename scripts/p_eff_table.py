@@ -3,7 +3,7 @@
 import pandas as pd
 
 from benchdesign.workflow.logs import start_log
-from benchdesign.selection.aggregate import to_markdown
+from benchdesign.selection.markdown import to_markdown
 from benchdesign.selection.api import p_eff_table
 from benchdesign.workflow.io import write_csv, write_text
 

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from benchdesign.selection.aggregate import trial_auc
+from benchdesign.selection.aggregation import trial_auc
 from benchdesign.workflow.logs import start_log
 from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
 from benchdesign.workflow.io import write_csv

@@ -19,7 +19,7 @@ from benchdesign.domains import (
     register_domain,
 )
 from benchdesign.data.sources import sha256_file
-from benchdesign.selection.aggregate import table1
+from benchdesign.selection.tables import table1
 from benchdesign.selection.protocol import dataset_pool_trials
 from benchdesign.selection.ranking import rank_scores
 

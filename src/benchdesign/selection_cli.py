@@ -166,7 +166,7 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _agreement_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_scores_table
-    from benchdesign.selection.aggregate import to_markdown
+    from benchdesign.selection.markdown import to_markdown
     from benchdesign.selection.api import subset_agreement
     from benchdesign.files import write_atomic
 
