@@ -69,12 +69,14 @@ _ORDERS: dict[str, Sequence[str]] = {
 
 
 def require_columns(df: pd.DataFrame, required: Iterable[str], what: str) -> None:
+    """ValueError naming ``what`` and the missing columns, if ``df`` lacks any of ``required``."""
     missing = [c for c in required if c not in df.columns]
     if missing:
         raise ValueError(f"{what} is missing columns {missing}; has {list(df.columns)}")
 
 
 def check_metrics(metrics: Iterable[str]) -> None:
+    """ValueError naming the metrics that are not rank-agreement metrics (:data:`METRIC_HIGHER_IS_BETTER`)."""
     unknown = sorted(set(metrics) - set(METRIC_HIGHER_IS_BETTER))
     if unknown:
         raise ValueError(f"unknown metric(s) {unknown}; expected one of {list(METRIC_HIGHER_IS_BETTER)}")
@@ -91,17 +93,20 @@ def _rank_key(column: pd.Series, domain_order: Sequence[str]) -> pd.Series:
 
 
 def sort_frame(df: pd.DataFrame, by: Sequence[str], domain_order: Sequence[str] = ()) -> pd.DataFrame:
-    """Sort ``df`` by ``by`` using the fixed name orders of docs/CONTRACTS.md (domains: ``domain_order``
-    first, then the others alphabetically); fresh index."""
+    """Sort ``df`` by ``by`` using the fixed name orders above (strategies in registry order, metrics, ...;
+    domains: ``domain_order`` first, then the others alphabetically); fresh index."""
     return df.sort_values(list(by), key=lambda column: _rank_key(column, domain_order),
                           kind="mergesort").reset_index(drop=True)
 
 
 def config_name(keys: Sequence[str], values: Iterable[object]) -> str:
+    """``key=value, ...`` of a configuration, for error messages."""
     return ", ".join(f"{k}={v}" for k, v in zip(keys, values))
 
 
 def validate_trials(trials: pd.DataFrame) -> None:
+    """ValueError on a trials frame without the :data:`TRIAL_COLUMNS`, empty, with an unknown metric, a
+    non-finite value or a repeated (configuration, trial, k, metric), naming the first bad row."""
     require_columns(trials, TRIAL_COLUMNS, "trials")
     if trials.empty:
         raise ValueError("trials frame is empty")
