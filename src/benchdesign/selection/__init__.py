@@ -8,7 +8,7 @@ importing only the ones above it (none imports :mod:`benchdesign.domains`, which
 * :mod:`~benchdesign.selection.strategies`  the six selection strategies (section 4);
 * :mod:`~benchdesign.selection.ranking`     model ranks from scores (section 3);
 * :mod:`~benchdesign.selection.metrics`     rank-agreement metrics of R_S against R_D (section 5.2);
-* :mod:`~benchdesign.selection.representations`  checks and generic builders of dataset features;
+* :mod:`~benchdesign.selection.representations`  checks of dataset features, the oracle representation;
 * :mod:`~benchdesign.selection.protocol`    the two-variation evaluation protocol (section 5.1);
 * :mod:`~benchdesign.selection.frames`      columns, name orders and labels of the long result frames;
 * :mod:`~benchdesign.selection.statistics`  Holm's correction, the paired one-sided Wilcoxon test;
