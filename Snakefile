@@ -38,7 +38,7 @@ if config.get("leakage_tiles"):
 
 onerror:
     # The console otherwise shows only "CalledProcessError ... check log": show each failed job's log tail.
-    from benchdesign.preflight import failed_job_logs
+    from benchdesign.workflow.preflight import failed_job_logs
 
     print(failed_job_logs(log), file=sys.stderr)
 

@@ -16,8 +16,8 @@ unset PYTHONPATH
 "$bin/python" - "$repo" <<'PY'
 import sys
 import benchdesign
-from benchdesign.nlp_descriptions import load_descriptions
-from benchdesign.tsc_data import load_checksums
+from benchdesign.domains.nlp.descriptions import load_descriptions
+from benchdesign.domains.tsc.data import load_checksums
 assert not benchdesign.__file__.startswith(sys.argv[1]), f"imported from the checkout: {benchdesign.__file__}"
 print(f"wheel: {benchdesign.__file__}; {len(load_checksums())} UCR checksums, {len(load_descriptions())} NLP descriptions")
 PY

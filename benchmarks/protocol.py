@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from benchdesign.config import config_domain, domain_protocol, synthetic_settings, trial_combinations
+from benchdesign.workflow.config import config_domain, domain_protocol, synthetic_settings, trial_combinations
 from benchdesign.data.sources import fetch, load_manifest
 from benchdesign.domains import domain_source_paths, load_representation, load_scores
 from benchdesign.selection.protocol import dataset_pool_trials, model_pool_trials, score_cube

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from benchdesign.tsc_data import read_ucr_ts
-from benchdesign.tsc_features import subsample_indices
-from benchdesign.tsc_minirocket import fit_minirocket, fit_sample, minirocket_features
+from benchdesign.domains.tsc.data import read_ucr_ts
+from benchdesign.domains.tsc.features import subsample_indices
+from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, minirocket_features
 
 BUNDLED = ("ACSF1", "ArrowHead", "GunPoint", "ItalyPowerDemand", "OSULeaf")
 

@@ -25,8 +25,8 @@ import pandas as pd
 from scipy import stats
 from scipy.spatial.distance import pdist
 
-from benchdesign.tsc_data import read_ucr_tsv
-from benchdesign.tsc_features import dataset_features, gather_features
+from benchdesign.domains.tsc.data import read_ucr_tsv
+from benchdesign.domains.tsc.features import dataset_features, gather_features
 
 
 def main(argv=None) -> int:

@@ -6,13 +6,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchdesign.logs import start_log
-from benchdesign.selection.aggregate import reference_auc, table3, table3_summary, to_markdown, trial_auc
+from benchdesign.workflow.logs import start_log
+from benchdesign.selection.aggregation import trial_auc
+from benchdesign.selection.markdown import to_markdown
+from benchdesign.selection.tables import reference_auc, table3, table3_summary
 from benchdesign.selection.api import STABILITY_KS, best_config, critical_difference_subsets, run_configuration
 from benchdesign.selection.conclusions import dataset_scores, plot_critical_difference
 from benchdesign.selection.plotting import plot_stability, save_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
-from benchdesign.workflow_io import read_representation, read_trials, write_csv, write_text
+from benchdesign.workflow.io import read_representation, read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
-from benchdesign.config import untracked
+from benchdesign.workflow.config import untracked
 from benchdesign.data.sources import fetch
 from benchdesign.files import cached_sha256
-from benchdesign.logs import start_log
-from benchdesign.preflight import CHECKS_DIR
-from benchdesign.workflow_io import source_file_from_dict
+from benchdesign.workflow.logs import start_log
+from benchdesign.workflow.preflight import CHECKS_DIR
+from benchdesign.workflow.io import source_file_from_dict
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
@@ -20,6 +20,6 @@ used = fetch(
     log=log.info,
 )
 log.info("%s: taken from the %s source", entry.path, used)
-# Record its hash, so jobs reading it later notice a change (benchdesign.preflight.verify_cached).
+# Record its hash, so jobs reading it later notice a change (benchdesign.workflow.preflight.verify_cached).
 cache = snakemake.output[0][: -len(entry.path)]
 cached_sha256(snakemake.output[0], Path(cache) / CHECKS_DIR / "sha256")

@@ -2,9 +2,12 @@
 
 import pandas as pd
 
-from benchdesign.selection import aggregate
-from benchdesign.logs import start_log
-from benchdesign.workflow_io import read_trials, write_csv, write_text
+from benchdesign.domains import BUILTIN_DOMAINS as ORDER, DOMAIN_LABELS as LABELS
+from benchdesign.selection.aggregation import curves
+from benchdesign.selection.markdown import table1_markdown
+from benchdesign.selection.tables import table1
+from benchdesign.workflow.logs import start_log
+from benchdesign.workflow.io import read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
@@ -12,8 +15,8 @@ trials = read_trials(snakemake.input.trials)
 n_datasets = {
     path.split("/")[-2]: len(pd.read_csv(path, index_col=0)) for path in snakemake.input.ranks
 }
-write_csv(aggregate.curves(trials), snakemake.output.curves)
-table = aggregate.table1(trials, n_datasets)
+write_csv(curves(trials, domain_order=ORDER), snakemake.output.curves)
+table = table1(trials, n_datasets, domain_order=ORDER)
 write_csv(table, snakemake.output.table1)
-write_text(aggregate.table1_markdown(table), snakemake.output.table1_md)
+write_text(table1_markdown(table, LABELS, ORDER), snakemake.output.table1_md)
 log.info("model-pool table: %d rows", len(table))

@@ -2,11 +2,12 @@
 
 from pathlib import Path
 
-from benchdesign.selection.aggregate import table4, table4_markdown
-from benchdesign.logs import start_log
+from benchdesign.selection.markdown import table4_markdown
+from benchdesign.selection.tables import table4
+from benchdesign.workflow.logs import start_log
 from benchdesign.selection.plotting import plot_synthetic, save_figure
 from benchdesign.selection.synthetic import seeds_note
-from benchdesign.workflow_io import read_trials, write_csv, write_text
+from benchdesign.workflow.io import read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,9 +2,10 @@
 
 import pandas as pd
 
-from benchdesign.selection import aggregate
-from benchdesign.logs import start_log
-from benchdesign.workflow_io import read_trials, write_csv, write_text
+from benchdesign.domains import BUILTIN_DOMAINS as ORDER, DOMAIN_LABELS as LABELS
+from benchdesign.selection import aggregation, markdown, tables
+from benchdesign.workflow.logs import start_log
+from benchdesign.workflow.io import read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
@@ -16,24 +17,24 @@ n_datasets = {
 log.info("%d trial rows from %d files; datasets per domain %s",
          len(trials), len(snakemake.input.trials), n_datasets)
 
-curves = aggregate.curves(trials)
+curves = aggregation.curves(trials, domain_order=ORDER)
 write_csv(curves, out.curves)
-trial_auc = aggregate.trial_auc(trials)
+trial_auc = aggregation.trial_auc(trials, domain_order=ORDER)
 write_csv(trial_auc, out.trial_auc)
 
-table1 = aggregate.table1(trials, n_datasets)
+table1 = tables.table1(trials, n_datasets, domain_order=ORDER)
 write_csv(table1, out.table1)
-write_text(aggregate.table1_markdown(table1), out.table1_md)
+write_text(markdown.table1_markdown(table1, LABELS, ORDER), out.table1_md)
 
-per_config = aggregate.kstar_per_config(curves, snakemake.params.thresholds)
+per_config = aggregation.kstar_per_config(curves, snakemake.params.thresholds, domain_order=ORDER)
 write_csv(per_config, out.table2_per_config)
-table2 = aggregate.table2(curves, snakemake.params.thresholds)
+table2 = tables.table2(curves, snakemake.params.thresholds, domain_order=ORDER)
 write_csv(table2, out.table2)
-write_text(aggregate.table2_markdown(table2), out.table2_md)
+write_text(markdown.table2_markdown(table2, LABELS), out.table2_md)
 
-table3 = aggregate.table3(trial_auc)
+table3 = tables.table3(trial_auc, domain_order=ORDER)
 write_csv(table3, out.table3)
-summary = aggregate.table3_summary(table3, aggregate.reference_auc(trial_auc))
+summary = tables.table3_summary(table3, tables.reference_auc(trial_auc, domain_order=ORDER), domain_order=ORDER)
 write_csv(summary, out.table3_summary)
-write_text(aggregate.table3_markdown(summary), out.table3_md)
+write_text(markdown.table3_markdown(summary, LABELS), out.table3_md)
 log.info("tables written")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchdesign.logs import start_log
+from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.plots import performance_figure
 from benchdesign.selection.plotting import save_figure
 

@@ -4,9 +4,9 @@ import json
 
 import pandas as pd
 
-from benchdesign.logs import start_log
+from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.experiment import fold_labels, load_experiment, run_split
-from benchdesign.workflow_io import write_csv, write_text
+from benchdesign.workflow.io import write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

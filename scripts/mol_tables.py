@@ -3,9 +3,9 @@
 import json
 from pathlib import Path
 
-from benchdesign.logs import start_log
+from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.evaluation import leakage_table, performance_table, summary_markdown
-from benchdesign.workflow_io import write_csv, write_text
+from benchdesign.workflow.io import write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from benchdesign.logs import start_log
+from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.experiment import entity_fold_labels, load_experiment, read_folds
 from benchdesign.molexp.plots import fingerprint_tsne, tsne_figure
 from benchdesign.selection.plotting import save_figure

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchdesign.logs import start_log
+from benchdesign.workflow.logs import start_log
 from benchdesign.selection.api import p_eff_table
 from benchdesign.selection.plotting import plot_coverage, save_figure
 

@@ -2,10 +2,10 @@
 
 import pandas as pd
 
-from benchdesign.selection.aggregate import trial_auc
-from benchdesign.logs import start_log
+from benchdesign.selection.aggregation import trial_auc
+from benchdesign.workflow.logs import start_log
 from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
-from benchdesign.workflow_io import write_csv
+from benchdesign.workflow.io import write_csv
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -4,10 +4,10 @@ import time
 
 from threadpoolctl import threadpool_limits
 
-from benchdesign.logs import start_log
-from benchdesign.tsc_data import read_ucr_tsv
-from benchdesign.tsc_features import REPRESENTATIONS, dataset_features
-from benchdesign.workflow_io import write_csv
+from benchdesign.workflow.logs import start_log
+from benchdesign.domains.tsc.data import read_ucr_tsv
+from benchdesign.domains.tsc.features import REPRESENTATIONS, dataset_features
+from benchdesign.workflow.io import write_csv
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
@@ -18,7 +18,7 @@ X_test, y_test = read_ucr_tsv(snakemake.input.test)
 log.info("%s %s: train %s, test %s, options %s", name, representation, X_train.shape, X_test.shape,
          options)
 if "transform" in snakemake.input.keys():
-    from benchdesign.tsc_minirocket import load_parameters
+    from benchdesign.domains.tsc.minirocket import load_parameters
 
     options["minirocket_parameters"] = load_parameters(snakemake.input.transform)
     log.info("shared MiniRocket transform %s", snakemake.input.transform)

@@ -5,9 +5,9 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from benchdesign.logs import start_log
-from benchdesign.tsc_data import read_ucr_tsv
-from benchdesign.tsc_minirocket import fit_minirocket, fit_sample, save_parameters
+from benchdesign.workflow.logs import start_log
+from benchdesign.domains.tsc.data import read_ucr_tsv
+from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, save_parameters
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

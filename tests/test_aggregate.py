@@ -1,4 +1,4 @@
-"""Tests for benchdesign.selection.aggregate (curves, AUCs, Tables 1-4)."""
+"""Tests for the aggregation of trial results: benchdesign.selection.frames, aggregation, statistics, tables and markdown (curves, AUCs, k*, Tables 1-4)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 from scipy.stats import wilcoxon
 from statsmodels.stats.multitest import multipletests
 
-from benchdesign.selection import aggregate as agg
+from benchdesign.domains import BUILTIN_DOMAINS, DOMAIN_LABELS
+from benchdesign.selection import aggregation, frames, markdown, statistics, tables
 
 KS = list(range(2, 21))
 CONFIGS = [("random", "none", 0.0), ("kmeans", "oracle", 0.6), ("kmeans", "metadata", 0.2),
@@ -30,14 +31,14 @@ def make_trials(rng: np.random.Generator, n_trials: int = 12, domains=("tsc", "r
                                               ("kendall", 0.8 * base + e), ("ndcg5", base + e / 2),
                                               ("mrr", base + e / 3)):
                             rows.append((domain, variation, strategy, rep, trial, k, metric, value))
-    return pd.DataFrame(rows, columns=agg.TRIAL_COLUMNS)
+    return pd.DataFrame(rows, columns=frames.TRIAL_COLUMNS)
 
 
 def tiny_trials(values_by_trial: dict[int, list[float]], ks: list[int], metric: str = "mae",
                 strategy: str = "random", representation: str = "none") -> pd.DataFrame:
     rows = [("tsc", "dataset_pool", strategy, representation, t, k, metric, v)
             for t, vals in values_by_trial.items() for k, v in zip(ks, vals)]
-    return pd.DataFrame(rows, columns=agg.TRIAL_COLUMNS)
+    return pd.DataFrame(rows, columns=frames.TRIAL_COLUMNS)
 
 
 @pytest.fixture(scope="module")
@@ -49,36 +50,36 @@ def trials() -> pd.DataFrame:
 
 
 def test_trapezoid_auc_three_points_unit_and_uneven_spacing():
-    auc = agg.trial_auc(tiny_trials({0: [1.0, 3.0, 2.0]}, [2, 3, 4]))
+    auc = aggregation.trial_auc(tiny_trials({0: [1.0, 3.0, 2.0]}, [2, 3, 4]))
     assert auc["auc"].tolist() == pytest.approx([(1 + 3) / 2 + (3 + 2) / 2])  # 4.5
-    auc = agg.trial_auc(tiny_trials({0: [1.0, 3.0, 2.0]}, [2, 4, 5]))
+    auc = aggregation.trial_auc(tiny_trials({0: [1.0, 3.0, 2.0]}, [2, 4, 5]))
     assert auc["auc"].tolist() == pytest.approx([2 * (1 + 3) / 2 + (3 + 2) / 2])  # 6.5
-    assert list(auc.columns) == agg.AUC_COLUMNS
+    assert list(auc.columns) == frames.AUC_COLUMNS
 
 
 def test_trial_auc_unordered_rows_and_one_row_per_trial(trials):
     shuffled = trials.sample(frac=1.0, random_state=1)
-    a, b = agg.trial_auc(trials), agg.trial_auc(shuffled)
+    a, b = aggregation.trial_auc(trials), aggregation.trial_auc(shuffled)
     pd.testing.assert_frame_equal(a, b)
-    n_cfg = trials.groupby([*agg.CONFIG, "metric"]).ngroups
+    n_cfg = trials.groupby([*frames.CONFIG, "metric"]).ngroups
     assert len(a) == n_cfg * trials["trial"].nunique()
 
 
 def test_trial_auc_rejects_ragged_k_grid():
     bad = tiny_trials({0: [1.0, 2.0, 3.0], 1: [1.0, 2.0]}, [2, 3, 4])
     with pytest.raises(ValueError, match=r"strategy=random.*trial 1"):
-        agg.trial_auc(bad)
+        aggregation.trial_auc(bad)
 
 
 def test_trial_auc_rejects_single_k():
     with pytest.raises(ValueError, match="need >= 2"):
-        agg.trial_auc(tiny_trials({0: [1.0]}, [2]))
+        aggregation.trial_auc(tiny_trials({0: [1.0]}, [2]))
 
 
 def test_curves_mean_and_percentile_band_by_hand():
     df = tiny_trials({t: [float(t + 1), 10.0] for t in range(5)}, [2, 3])
-    c = agg.curves(df)
-    assert list(c.columns) == agg.CURVE_COLUMNS
+    c = aggregation.curves(df)
+    assert list(c.columns) == frames.CURVE_COLUMNS
     first = c[c["k"] == 2].iloc[0]
     # values 1..5: linear-interpolated 2.5th / 97.5th percentiles are 1 + 0.1 and 5 - 0.1
     assert first["mean"] == pytest.approx(3.0)
@@ -101,17 +102,19 @@ def test_curves_mean_and_percentile_band_by_hand():
 def test_trials_validation(mutate, message):
     df = tiny_trials({0: [1.0, 2.0], 1: [2.0, 3.0]}, [2, 3])
     with pytest.raises(ValueError, match=message):
-        agg.curves(mutate(df))
+        aggregation.curves(mutate(df))
 
 
 # ---------------------------------------------------------------------------- Table 1
 
 
 def test_table1_columns_rows_order_and_linearity(trials):
-    t1 = agg.table1(trials, {"tsc": 112, "recsys": 30})
-    assert list(t1.columns) == agg.TABLE1_COLUMNS
+    t1 = tables.table1(trials, {"tsc": 112, "recsys": 30}, domain_order=("nlp", "tsc"))
+    assert list(t1.columns) == frames.TABLE1_COLUMNS
     assert len(t1) == 2 * len(CONFIGS) * 5  # every (strategy, representation) pair per metric
-    assert t1["domain"].unique().tolist() == ["tsc", "recsys"]
+    assert t1["domain"].unique().tolist() == ["tsc", "recsys"]  # domain_order first, then alphabetical
+    alphabetical = tables.table1(trials, {"tsc": 112, "recsys": 30})
+    assert alphabetical["domain"].unique().tolist() == ["recsys", "tsc"]
     first = t1[(t1["domain"] == "tsc")]
     assert first["metric"].unique().tolist() == ["mae", "spearman", "kendall", "ndcg5", "mrr"]
     assert first[first["metric"] == "mae"][["strategy", "representation"]].values.tolist() == [
@@ -119,11 +122,11 @@ def test_table1_columns_rows_order_and_linearity(trials):
     assert set(t1.loc[t1["domain"] == "recsys", "n_datasets"]) == {30}
     assert (t1["n_trials"] == 12).all()
     # mean of trial AUCs == AUC of the mean curve
-    mean_auc = agg.curve_auc(agg.curves(trials))
+    mean_auc = aggregation.curve_auc(aggregation.curves(trials))
     merged = t1.merge(mean_auc, on=["domain", "strategy", "representation", "metric"])
     np.testing.assert_allclose(merged["auc_mean"], merged["auc"], rtol=1e-12)
     # sd is the sample sd over trial AUCs
-    auc = agg.trial_auc(trials)
+    auc = aggregation.trial_auc(trials)
     sel = auc[(auc["domain"] == "tsc") & (auc["strategy"] == "kmeans")
               & (auc["representation"] == "oracle") & (auc["metric"] == "mae")]["auc"]
     row = t1[(t1["domain"] == "tsc") & (t1["strategy"] == "kmeans")
@@ -134,18 +137,18 @@ def test_table1_columns_rows_order_and_linearity(trials):
 def test_table1_variation_choice_and_n_datasets():
     df = make_trials(np.random.default_rng(3), n_trials=4, domains=("tsc",),
                      variations=("dataset_pool", "model_pool"))
-    t1 = agg.table1(df, {"tsc": 112}, variation="dataset_pool")
+    t1 = tables.table1(df, {"tsc": 112}, variation="dataset_pool")
     assert (t1["n_trials"] == 4).all() and len(t1) == len(CONFIGS) * 5
-    only_model = agg.table1(df[df["variation"] == "model_pool"], {"tsc": 112})  # single variation
+    only_model = tables.table1(df[df["variation"] == "model_pool"], {"tsc": 112})  # single variation
     assert len(only_model) == len(t1)
     with pytest.raises(ValueError, match="model_pool"):
-        agg.table1(df, {"tsc": 112})  # two variations and none chosen
+        tables.table1(df, {"tsc": 112})  # two variations and none chosen
     with pytest.raises(ValueError, match="'tsc'"):
-        agg.table1(df, {"nlp": 57}, variation="dataset_pool")
+        tables.table1(df, {"nlp": 57}, variation="dataset_pool")
     with pytest.raises(ValueError, match="n_datasets"):
-        agg.table1(df, {"tsc": 0}, variation="dataset_pool")
+        tables.table1(df, {"tsc": 0}, variation="dataset_pool")
     with pytest.raises(ValueError, match="variation 'nope'"):
-        agg.table1(df, {"tsc": 112}, variation="nope")
+        tables.table1(df, {"tsc": 112}, variation="nope")
 
 
 def test_table1_markdown_best_representation_and_bold():
@@ -155,8 +158,8 @@ def test_table1_markdown_best_representation_and_bold():
         for key, mean in vals.items():
             strategy, rep = (key, "none") if key == "random" else key.split("_")
             rows.append(("nlp", strategy, rep, metric, mean, 0.5, 200, 57))
-    t1 = pd.DataFrame(rows, columns=agg.TABLE1_COLUMNS)
-    md = agg.table1_markdown(t1)
+    t1 = pd.DataFrame(rows, columns=frames.TABLE1_COLUMNS)
+    md = markdown.table1_markdown(t1, DOMAIN_LABELS)
     assert "### NLP (57 datasets, 200 trials)" in md
     assert "| Strategy" in md and "AUC(MAE) ↓" in md and "AUC(ρ) ↑" in md
     # The oracle is an upper bound on its own row, never the bold "best" of a column.
@@ -187,12 +190,12 @@ def hand_curves() -> pd.DataFrame:
             for k, m, w in zip([2, 3, 4, 5], mean, worst):
                 lo, hi = (m - 0.1, w) if metric == "mae" else (w, m + 0.1)
                 rows.append(("recsys", "dataset_pool", strategy, rep, metric, k, m, lo, hi, 50))
-    return pd.DataFrame(rows, columns=agg.CURVE_COLUMNS)
+    return pd.DataFrame(rows, columns=frames.CURVE_COLUMNS)
 
 
 def test_kstar_per_config_by_hand():
-    ks = agg.kstar_per_config(hand_curves())
-    assert list(ks.columns) == agg.KSTAR_COLUMNS
+    ks = aggregation.kstar_per_config(hand_curves())
+    assert list(ks.columns) == frames.KSTAR_COLUMNS
     got = {(r.metric, r.strategy): (r.kstar_mean, r.kstar_conservative) for r in ks.itertuples()}
     assert got[("mae", "kmeans")] == (4.0, 5.0)
     assert got[("mae", "fafi_cosine")] == (2.0, 3.0)
@@ -203,8 +206,8 @@ def test_kstar_per_config_by_hand():
 
 
 def test_table2_summary_and_markdown():
-    t2 = agg.table2(hand_curves())
-    assert list(t2.columns) == agg.TABLE2_COLUMNS
+    t2 = tables.table2(hand_curves())
+    assert list(t2.columns) == frames.TABLE2_COLUMNS
     assert t2[["metric", "criterion"]].values.tolist() == [
         ["mae", "mean"], ["mae", "conservative"], ["spearman", "mean"], ["spearman", "conservative"]]
     mae_mean = t2.iloc[0]
@@ -217,9 +220,9 @@ def test_table2_summary_and_markdown():
     assert (rho_cons.best, rho_cons["median"], rho_cons.n_reached) == (4.0, 4.0, 2)
     assert rho_cons.best_configs == "K-Means (oracle); C-FAFI (oracle)"
 
-    strict = agg.table2(hand_curves(), thresholds={"spearman": 0.999})
+    strict = tables.table2(hand_curves(), thresholds={"spearman": 0.999})
     assert strict["n_reached"].tolist() == [0, 0] and strict["best"].isna().all()
-    md = agg.table2_markdown(pd.concat([t2, strict]))
+    md = markdown.table2_markdown(pd.concat([t2, strict]), DOMAIN_LABELS)
     assert "| RecSys   | MAE ≤ 1.5 | 2 / 4 / 5" in md
     assert "ρ ≥ 0.9" in md and "ρ ≥ 0.999" in md
     assert "| –  " in md.split("0.999")[1]
@@ -228,38 +231,38 @@ def test_table2_summary_and_markdown():
 
 def test_table2_median_can_be_half_and_bad_thresholds():
     c = hand_curves()
-    t2 = agg.table2(c[c["strategy"] != "random"])
+    t2 = tables.table2(c[c["strategy"] != "random"])
     assert t2.iloc[0]["median"] == 3.0  # k* = 2 and 4
-    assert agg.table2_markdown(t2).count("2 / 3 / 4") == 1
+    assert markdown.table2_markdown(t2).count("2 / 3 / 4") == 1
     with pytest.raises(ValueError, match="rmse"):
-        agg.table2(c, thresholds={"rmse": 1.0})
+        tables.table2(c, thresholds={"rmse": 1.0})
     with pytest.raises(ValueError, match="kendall"):
-        agg.table2(c, thresholds={"kendall": 0.8})
+        tables.table2(c, thresholds={"kendall": 0.8})
 
 
 # ---------------------------------------------------------------------------- Table 3
 
 
 def test_holm_hand_example_and_statsmodels():
-    np.testing.assert_allclose(agg.holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
+    np.testing.assert_allclose(statistics.holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
     rng = np.random.default_rng(0)
     for m in (1, 2, 5, 17):
         p = rng.uniform(0, 0.2, size=m)
         p[rng.integers(0, m)] = p[0]  # include ties
-        np.testing.assert_allclose(agg.holm(p), multipletests(p, method="holm")[1])
+        np.testing.assert_allclose(statistics.holm(p), multipletests(p, method="holm")[1])
     with pytest.raises(ValueError, match="1.5"):
-        agg.holm([0.1, 1.5])
+        statistics.holm([0.1, 1.5])
 
 
 def test_paired_wilcoxon_matches_scipy_and_handles_zeros():
     rng = np.random.default_rng(1)
     a = rng.normal(0, 1, 30)
     b = a + rng.normal(0.3, 1, 30)
-    assert agg.paired_wilcoxon(a, b, higher_is_better=False) == wilcoxon(a, b, alternative="less").pvalue
-    assert agg.paired_wilcoxon(b, a, higher_is_better=True) == wilcoxon(b, a, alternative="greater").pvalue
-    assert agg.paired_wilcoxon(a, a.copy(), higher_is_better=True) == 1.0
+    assert statistics.paired_wilcoxon(a, b, higher_is_better=False) == wilcoxon(a, b, alternative="less").pvalue
+    assert statistics.paired_wilcoxon(b, a, higher_is_better=True) == wilcoxon(b, a, alternative="greater").pvalue
+    assert statistics.paired_wilcoxon(a, a.copy(), higher_is_better=True) == 1.0
     with pytest.raises(ValueError, match="equal"):
-        agg.paired_wilcoxon(a, b[:-1], higher_is_better=True)
+        statistics.paired_wilcoxon(a, b[:-1], higher_is_better=True)
 
 
 def auc_frame(rng: np.random.Generator, means: dict[tuple[str, str], float], metric: str,
@@ -269,7 +272,7 @@ def auc_frame(rng: np.random.Generator, means: dict[tuple[str, str], float], met
     for (strategy, rep), mu in means.items():
         vals = mu + common + rng.normal(0, 0.3, n)
         rows += [(domain, "dataset_pool", strategy, rep, metric, t, v) for t, v in enumerate(vals)]
-    return pd.DataFrame(rows, columns=agg.AUC_COLUMNS)
+    return pd.DataFrame(rows, columns=frames.AUC_COLUMNS)
 
 
 def test_table3_against_direct_scipy_and_statsmodels():
@@ -278,8 +281,8 @@ def test_table3_against_direct_scipy_and_statsmodels():
              ("d_optimal", "metadata"): 18.0}
     df = pd.concat([auc_frame(rng, means, "mae"),
                     auc_frame(rng, {k: 40 - v for k, v in means.items()}, "spearman")])
-    t3 = agg.table3(df)
-    assert list(t3.columns) == agg.TABLE3_COLUMNS
+    t3 = tables.table3(df)
+    assert list(t3.columns) == frames.TABLE3_COLUMNS
     assert len(t3) == 2 * 3
     block = t3[t3["metric"] == "mae"]
     mae = df[df["metric"] == "mae"]
@@ -305,14 +308,14 @@ def test_table3_identical_vectors_do_not_crash_and_trial_matching():
     df = auc_frame(rng, {("random", "none"): 10.0, ("kmeans", "metadata"): 9.0}, "mae", n=10)
     twin = df[df["strategy"] == "kmeans"].assign(strategy="fafi_cosine")
     df = pd.concat([df, twin])
-    t3 = agg.table3(df, metrics=("mae",))
+    t3 = tables.table3(df, metrics=("mae",))
     row = t3[t3["other_strategy"] == "fafi_cosine"].iloc[0]
     assert row["best_strategy"] == "kmeans"  # tie broken by the fixed strategy order
     assert row["p_raw"] == 1.0 and row["p_holm"] == 1.0 and not row["significant"]
     with pytest.raises(ValueError, match="lacks trial ids"):
-        agg.table3(df[~((df["strategy"] == "random") & (df["trial"] == 3))], metrics=("mae",))
+        tables.table3(df[~((df["strategy"] == "random") & (df["trial"] == 3))], metrics=("mae",))
     with pytest.raises(ValueError, match="spearman"):
-        agg.table3(df, metrics=("spearman",))
+        tables.table3(df, metrics=("spearman",))
 
 
 def test_table3_summary_gain_closest_and_random_best():
@@ -324,10 +327,10 @@ def test_table3_summary_gain_closest_and_random_best():
             ("recsys", "spearman", "random", "none", "kmeans", "interaction", 12.0, 11.0, 0.01, 0.02, True),
             ("tsc", "spearman", "kmeans", "catch22", "random", "none", 15.0, 11.0, 0.001, 0.001, True),
         ],
-        columns=agg.TABLE3_COLUMNS,
+        columns=frames.TABLE3_COLUMNS,
     )
-    s = agg.table3_summary(t3)
-    assert list(s.columns) == agg.TABLE3_SUMMARY_COLUMNS
+    s = tables.table3_summary(t3, domain_order=BUILTIN_DOMAINS)
+    assert list(s.columns) == frames.TABLE3_SUMMARY_COLUMNS
     assert s[["domain", "metric"]].values.tolist() == [["tsc", "mae"], ["tsc", "spearman"],
                                                        ["recsys", "spearman"]]
     mae = s.iloc[0]
@@ -339,7 +342,7 @@ def test_table3_summary_gain_closest_and_random_best():
     assert rec["gain_vs_random"] == 0.0 and np.isnan(rec["p_holm_vs_random"])
     assert rec["random_auc"] == 12.0 and rec["closest_strategy"] == "–"
 
-    md = agg.table3_markdown(s)
+    md = markdown.table3_markdown(s, DOMAIN_LABELS)
     assert "| TSC      | MAE ↓    | K-Means (catch22) | 10.00" in md
     assert "D-optimal (catch22) (p = 0.400)" in md
     assert "| RecSys   | ρ ↑      | Random " in md and "0.000" in md
@@ -350,22 +353,22 @@ def test_table3_oracle_is_a_reference_not_a_contender():
     means = {("random", "none"): 20.0, ("kmeans", "oracle"): 10.0, ("fafi_cosine", "oracle"): 11.0,
              ("kmeans", "metadata"): 16.0, ("fafi_cosine", "metadata"): 18.0}
     df = auc_frame(rng, means, "mae")
-    t3 = agg.table3(df, metrics=("mae",))
+    t3 = tables.table3(df, metrics=("mae",))
     assert set(t3["best_representation"]) == {"metadata"} and set(t3["best_strategy"]) == {"kmeans"}
     assert "oracle" not in set(t3["other_representation"])  # not in the Holm family either
-    reference = agg.reference_auc(df, metrics=("mae",))
+    reference = tables.reference_auc(df, metrics=("mae",))
     assert reference[["oracle_strategy"]].values.tolist() == [["kmeans"]]
     oracle_mean = df[(df.strategy == "kmeans") & (df.representation == "oracle")]["auc"].mean()
     assert reference["oracle_auc"].iloc[0] == pytest.approx(oracle_mean)
-    summary = agg.table3_summary(t3, reference)
+    summary = tables.table3_summary(t3, reference)
     row = summary.iloc[0]
     assert row["best_strategy"] == "kmeans" and row["oracle_auc"] == pytest.approx(oracle_mean)
-    md = agg.table3_markdown(summary)
+    md = markdown.table3_markdown(summary)
     assert "K-Means (metadata)" in md and "Oracle (upper bound)" in md
     assert f"{oracle_mean:.2f} (K-Means)" in md
     # only random beside the oracle: no contest, no rows, no crash
     only_random = df[df["representation"].isin(["none", "oracle"])]
-    assert agg.table3(only_random, metrics=("mae",)).empty
+    assert tables.table3(only_random, metrics=("mae",)).empty
 
 
 # ---------------------------------------------------------------------------- Table 4
@@ -380,19 +383,19 @@ def test_table4_by_hand_and_markdown():
                                     ("oracle", "fafi_cosine", "spearman", [15.0, 15.0, 15.0]),
                                     ("oracle", "random", "spearman", [10.0, 11.0, 12.0])]
             for seed, v in enumerate(vals)]
-    t4 = agg.table4(pd.DataFrame(rows, columns=agg.SYNTHETIC_AUC_COLUMNS))
-    assert list(t4.columns) == agg.TABLE4_COLUMNS
+    t4 = tables.table4(pd.DataFrame(rows, columns=frames.SYNTHETIC_AUC_COLUMNS))
+    assert list(t4.columns) == frames.TABLE4_COLUMNS
     assert t4[["regime", "strategy", "metric"]].values.tolist()[:3] == [
         ["oracle", "random", "mae"], ["oracle", "random", "spearman"], ["oracle", "fafi_cosine", "mae"]]
     row = t4[(t4["regime"] == "oracle") & (t4["strategy"] == "fafi_cosine") & (t4["metric"] == "mae")].iloc[0]
     assert (row["auc_mean"], row["auc_sd"]) == pytest.approx((22.0, 2.0))
-    md = agg.table4_markdown(t4)
+    md = markdown.table4_markdown(t4)
     assert "**22.00 ± 2.00**" in md and "**37.00 ± 1.00**" in md and "40.00 ± 1.00" in md
     assert "| Broken   | Random     | 40.00 ± 1.00     | –" in md
     with pytest.raises(ValueError, match="duplicate"):
-        agg.table4(pd.DataFrame(rows + rows[:1], columns=agg.SYNTHETIC_AUC_COLUMNS))
+        tables.table4(pd.DataFrame(rows + rows[:1], columns=frames.SYNTHETIC_AUC_COLUMNS))
 
 
 def test_to_markdown_pipe():
-    md = agg.to_markdown(pd.DataFrame({"a": [1.5], "b": ["x"]}))
+    md = markdown.to_markdown(pd.DataFrame({"a": [1.5], "b": ["x"]}))
     assert md.splitlines()[0].startswith("|") and "1.5" in md and "| x" in md

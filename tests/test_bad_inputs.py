@@ -490,8 +490,8 @@ DATA_CASES = {
 
 @pytest.mark.parametrize("name", list(DATA_CASES))
 def test_protocol_is_checked_against_the_data(name):
-    from benchdesign.config import domain_protocol
-    from benchdesign.preflight import check_protocol_against_data
+    from benchdesign.workflow.config import domain_protocol
+    from benchdesign.workflow.preflight import check_protocol_against_data
 
     config, *fragments = DATA_CASES[name]
     config = validate_config({**config, "domains": {"recsys": {}, **config.get("domains", {})}})
@@ -510,8 +510,8 @@ def _entry(path: str, data: bytes):
 
 
 def test_changed_cached_input_is_refused_with_how_to_refetch(tmp_path):
-    from benchdesign.preflight import check_cached_files
-    from benchdesign.workflow_io import cached_inputs
+    from benchdesign.workflow.preflight import check_cached_files
+    from benchdesign.workflow.io import cached_inputs
 
     cache = tmp_path / "resources" / "data"
     (cache / "a").mkdir(parents=True)
@@ -528,7 +528,7 @@ def test_changed_cached_input_is_refused_with_how_to_refetch(tmp_path):
 
 
 def test_failed_job_log_tail_reaches_the_console(tmp_path):
-    from benchdesign.preflight import failed_job_logs
+    from benchdesign.workflow.preflight import failed_job_logs
 
     (tmp_path / "logs").mkdir()
     (tmp_path / "logs" / "job.log").write_text("starting\nValueError: column 'x' missing in t.csv\n")
@@ -544,7 +544,7 @@ def test_failed_job_log_tail_reaches_the_console(tmp_path):
 def test_scripts_read_only_rule_inputs_params_outputs():
     """A script that reads snakemake.config gets no rerun when that value changes; only the values of
     UNTRACKED_CONFIG (where inputs come from, not what they are) may be read, through config.untracked."""
-    from benchdesign.config import UNTRACKED_CONFIG
+    from benchdesign.workflow.config import UNTRACKED_CONFIG
 
     allowed = re.compile(r'untracked\(snakemake\.config, "([\w.]+)"\)')
     scripts = sorted((REPO / "scripts").glob("*.py"))
@@ -562,7 +562,7 @@ def test_scripts_read_only_rule_inputs_params_outputs():
 def test_written_files_get_the_umask_mode(tmp_path, capsys):
     from benchdesign.data.sources import fetch
     from benchdesign.files import write_atomic
-    from benchdesign.workflow_io import write_csv
+    from benchdesign.workflow.io import write_csv
 
     old = os.umask(0o022)
     try:

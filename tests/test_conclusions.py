@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy.stats import wilcoxon
 
-from benchdesign.selection.aggregate import holm
+from benchdesign.selection.statistics import holm
 from benchdesign.selection.conclusions import (
     conclusion_stability,
     dataset_scores,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from benchdesign.config import domain_protocol, enabled_domains, trial_combinations
+from benchdesign.workflow.config import domain_protocol, enabled_domains, trial_combinations
 
 CONFIG = {
     "protocol": {"n_trials": 10},

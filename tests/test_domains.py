@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchdesign.config import config_domain, domain_representations, enabled_domains, trial_combinations
+from benchdesign.workflow.config import config_domain, domain_representations, enabled_domains, trial_combinations
 from benchdesign.domains import (
     BUILTIN_DOMAINS,
     REGISTRY,
@@ -19,7 +19,7 @@ from benchdesign.domains import (
     register_domain,
 )
 from benchdesign.data.sources import sha256_file
-from benchdesign.selection.aggregate import table1
+from benchdesign.selection.tables import table1
 from benchdesign.selection.protocol import dataset_pool_trials
 from benchdesign.selection.ranking import rank_scores
 

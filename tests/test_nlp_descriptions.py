@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchdesign.nlp_descriptions import (
+from benchdesign.domains.nlp.descriptions import (
     FIELDS,
     description_texts,
     encode_descriptions,

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from benchdesign.selection import aggregate as agg
+from benchdesign.selection import aggregation, frames, tables
 from benchdesign.selection import plotting
 
 
@@ -25,7 +25,7 @@ def curves_frame(rng: np.random.Generator) -> pd.DataFrame:
                                       ("kendall", base + e), ("ndcg5", base + e), ("mrr", base + e),
                                       ("ndcg5_paper", base + e)):
                     rows.append(("tsc", "dataset_pool", strategy, rep, trial, k, metric, value))
-    return agg.curves(pd.DataFrame(rows, columns=agg.TRIAL_COLUMNS))
+    return aggregation.curves(pd.DataFrame(rows, columns=frames.TRIAL_COLUMNS))
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def curves() -> pd.DataFrame:
 
 
 def test_plot_curves_panels_labels_and_files(curves, tmp_path):
-    fig = plotting.plot_curves(curves, "tsc")
+    fig = plotting.plot_curves(curves, "tsc", domain_label="TSC")
     assert isinstance(fig, Figure)
     visible = [ax for ax in fig.axes if ax.get_visible()]
     assert len(visible) == 6
@@ -65,9 +65,9 @@ def test_plot_synthetic_from_seeds_and_table4(tmp_path):
         [(reg, s, seed, m, rng.normal(30 if m == "mae" else 15, 1))
          for reg in ("oracle", "broken") for s in ("random", "fafi_cosine")
          for seed in range(10) for m in ("mae", "spearman")],
-        columns=agg.SYNTHETIC_AUC_COLUMNS,
+        columns=frames.SYNTHETIC_AUC_COLUMNS,
     )
-    for frame in (seeds, agg.table4(seeds)):
+    for frame in (seeds, tables.table4(seeds)):
         fig = plotting.plot_synthetic(frame)
         assert len(fig.axes) == 2
         assert fig.axes[0].get_legend_handles_labels()[1] == ["Random", "C-FAFI"]

@@ -7,7 +7,7 @@ from scipy.stats import rankdata
 
 from sklearn.preprocessing import StandardScaler
 
-from benchdesign.config import trial_settings
+from benchdesign.workflow.config import trial_settings
 from benchdesign.selection.metrics import rank_metrics
 from benchdesign.selection.protocol import (
     dataset_pool_trials,

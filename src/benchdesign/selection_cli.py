@@ -32,7 +32,7 @@ def _features(paths: list[str]) -> dict[str, "object"]:
 def _select_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_feature_table
     from benchdesign.selection.api import select_datasets
-    from benchdesign.workflow_io import write_text
+    from benchdesign.files import write_atomic
 
     result = select_datasets(
         read_feature_table(args.features), args.k, strategy=args.strategy, include=args.include or (),
@@ -41,12 +41,12 @@ def _select_command(args: argparse.Namespace) -> int:
     report = {"features": args.features, **result.report(), "seed": args.seed}
     listing = "".join(f"{name}\n" for name in result.datasets)
     if args.out:
-        write_text(listing, args.out)
-        write_text(json.dumps(report, indent=2) + "\n", args.report or f"{args.out}.json")
+        write_atomic(args.out, listing)
+        write_atomic(args.report or f"{args.out}.json", json.dumps(report, indent=2) + "\n")
     else:
         sys.stdout.write(listing)
         if args.report:
-            write_text(json.dumps(report, indent=2) + "\n", args.report)
+            write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     print(f"covering radius ({result.metric}) of the {args.k} datasets: {result.covering_radius:.4g} "
           f"(pool diameter {result.diameter:.4g})", file=sys.stderr)
     return 0
@@ -95,7 +95,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import file_provenance, read_scores_table
     from benchdesign.selection.api import evaluate_benchmark, evaluation_figures
     from benchdesign.selection.conclusions import dataset_scores
-    from benchdesign.workflow_io import write_bytes
+    from benchdesign.files import write_atomic
 
     k_min, k_max = args.k
     if k_min > k_max:
@@ -131,7 +131,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
                   "strategies": sorted(set(result.frames["trials"]["strategy"]))}
     files["provenance.json"] = (json.dumps(provenance, indent=2) + "\n").encode()
     for name, data in files.items():
-        write_bytes(data, out / name)
+        write_atomic(out / name, data)
     print(result.recommendation, file=sys.stderr)
     return 0
 
@@ -166,9 +166,9 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _agreement_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_scores_table
-    from benchdesign.selection.aggregate import to_markdown
+    from benchdesign.selection.markdown import to_markdown
     from benchdesign.selection.api import subset_agreement
-    from benchdesign.workflow_io import write_text
+    from benchdesign.files import write_atomic
 
     subset = [line.strip() for line in Path(args.subset).read_text().splitlines() if line.strip()] \
         if Path(args.subset).exists() else None
@@ -178,7 +178,7 @@ def _agreement_command(args: argparse.Namespace) -> int:
     table = subset_agreement(scores, subset, args.higher_is_better, n_boot=args.bootstrap, seed=args.seed)
     print(to_markdown(table, floatfmt=".4f"))
     if args.json:
-        write_text(table.to_json(orient="records", indent=2) + "\n", args.json)
+        write_atomic(args.json, table.to_json(orient="records", indent=2) + "\n")
     return 0
 
 

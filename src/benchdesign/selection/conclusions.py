@@ -16,7 +16,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy.stats import wilcoxon
 
-from benchdesign.selection.aggregate import holm
+from benchdesign.selection.statistics import holm
 
 __all__ = ["dataset_scores", "pairwise_verdicts", "conclusion_stability", "plot_critical_difference"]
 

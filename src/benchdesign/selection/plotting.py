@@ -16,22 +16,21 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from benchdesign.selection.aggregate import (
+from benchdesign.selection.aggregation import curve_auc
+from benchdesign.selection.frames import (
     CURVE_COLUMNS,
-    DOMAIN_LABELS,
-    METRIC_HIGHER_IS_BETTER,
     METRIC_ORDER,
     REFERENCE_REPRESENTATIONS,
     STRATEGY_LABELS,
     STRATEGY_ORDER,
     TABLE4_COLUMNS,
-    _check_metrics,
-    _require_columns,
+    check_metrics,
     config_label,
-    curve_auc,
+    require_columns,
     sort_frame,
-    table4,
 )
+from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
+from benchdesign.selection.tables import table4
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
 
 METRIC_AXIS_LABELS = {
@@ -77,11 +76,13 @@ def plot_curves(
     domain: str,
     variation: str = "dataset_pool",
     metrics: Sequence[str] = METRIC_ORDER,
+    domain_label: str | None = None,
 ) -> Figure:
     """Fig. 2 style: one panel per metric, mean curve and 95% band over trials vs k for each
-    strategy with its best representation (by AUC of that panel's metric)."""
-    _require_columns(curves_df, CURVE_COLUMNS, "curves frame")
-    _check_metrics(metrics)
+    strategy with its best representation (by AUC of that panel's metric); the title names the domain
+    by ``domain_label`` (default: ``domain``)."""
+    require_columns(curves_df, CURVE_COLUMNS, "curves frame")
+    check_metrics(metrics)
     if not metrics:
         raise ValueError("metrics must name at least one metric")
     sub = curves_df[(curves_df["domain"] == domain) & (curves_df["variation"] == variation)]
@@ -118,7 +119,7 @@ def plot_curves(
     for ax in axes[len(metrics):]:
         ax.set_visible(False)
     fig.suptitle(
-        f"{DOMAIN_LABELS.get(domain, domain)}: rank preservation vs subset size "
+        f"{domain_label or domain}: rank preservation vs subset size "
         f"({variation.replace('_', '-')} variation; mean and 95% band over trials)"
     )
     return fig
@@ -127,11 +128,11 @@ def plot_curves(
 def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearman")) -> Figure:
     """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric.
 
-    Accepts a :func:`benchdesign.selection.aggregate.table4` frame or the per-seed frame it is built from.
+    Accepts a :func:`benchdesign.selection.tables.table4` frame or the per-seed frame it is built from.
     """
     t4 = table4(frame) if "auc" in frame.columns else frame
-    _require_columns(t4, TABLE4_COLUMNS, "synthetic frame")
-    _check_metrics(metrics)
+    require_columns(t4, TABLE4_COLUMNS, "synthetic frame")
+    check_metrics(metrics)
     absent = [m for m in metrics if m not in set(t4["metric"])]
     if absent:
         raise ValueError(f"metric(s) {absent} not in the synthetic frame")
@@ -175,7 +176,7 @@ def plot_coverage(coverage: pd.DataFrame, p_eff: pd.DataFrame, title: str) -> Fi
     """Covering radius r_k vs k (mean and 95% band over trials) of farthest-first, random and k-means,
     one panel per metric, beside the bound 2Δ/(k^(1/p) - 1) and the fitted c k^(-1/p_eff) of
     farthest-first (:func:`benchdesign.selection.api.coverage_curves`, :func:`~benchdesign.selection.api.p_eff_table`)."""
-    _require_columns(coverage, ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "bound"], "coverage")
+    require_columns(coverage, ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "bound"], "coverage")
     metrics = list(dict.fromkeys(coverage["metric"]))
     fig = _new_figure(4.4 * len(metrics), 3.4)
     axes = fig.subplots(1, len(metrics), squeeze=False).ravel()
@@ -211,7 +212,7 @@ def plot_coverage(coverage: pd.DataFrame, p_eff: pd.DataFrame, title: str) -> Fi
 def plot_stability(stability: pd.DataFrame, title: str) -> Figure:
     """Conclusion stability (mean share of model pairs with the full benchmark's Wilcoxon-Holm verdict)
     vs k, one line per (strategy, representation)."""
-    _require_columns(stability, ["strategy", "representation", "k", "mean"], "stability")
+    require_columns(stability, ["strategy", "representation", "k", "mean"], "stability")
     fig = _new_figure(5.2, 3.6)
     ax = fig.subplots()
     for i, ((strategy, rep), line) in enumerate(stability.groupby(["strategy", "representation"], sort=False)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from benchdesign.data.loaders import SCORES_HIGHER_IS_BETTER, load_recsys
 from benchdesign.domains.registry import Domain, one_input
-from benchdesign.selection.representations import recsys_interaction_representation
+from benchdesign.domains.recsys.features import recsys_interaction_representation
 
 RECSYS_TABLE = "Datafeatures_and_metrics.csv"
 

@@ -3,7 +3,7 @@
 Read from the authors' notebooks (github hangover137/efficient_benchmarking,
 ``notebooks/extract_all_feats.ipynb``, ``extract_SM_feats.ipynb``, ``testing_pipeline_tsc.ipynb``);
 the README table "TSC representations: the paper's code and this project" sets them beside the
-project's definitions in :mod:`benchdesign.tsc_features`.
+project's definitions in :mod:`benchdesign.domains.tsc.features`.
 
 ``simple_paper``
     :func:`simple_paper_features`: class entropy (bits), Gini index, a multi-class indicator and the
@@ -52,7 +52,7 @@ def simple_paper_features(y_train, y_test) -> pd.Series:
     classes; the paper's column ``number_of_classes``) and ``log_n_series`` (natural log of the
     number of series; the paper logs its ``size`` column before the selection).
     """
-    from benchdesign.tsc_features import class_entropy, class_gini
+    from benchdesign.domains.tsc.features import class_entropy, class_gini
 
     y = np.concatenate([np.asarray(y_train).astype(str), np.asarray(y_test).astype(str)])
     if y.size == 0:
@@ -105,7 +105,7 @@ def summary_paper_series_features(X) -> pd.DataFrame:
     constant series), ``spectral_entropy`` (:func:`spectral_entropy`), ``acf_1..acf_5``
     (lag correlations).
     """
-    from benchdesign.tsc_features import _check_series
+    from benchdesign.domains.tsc.features import _check_series
 
     X = _check_series(X)
     q25, median, q75 = np.quantile(X, [0.25, 0.5, 0.75], axis=1)
@@ -191,7 +191,7 @@ def landmarking_paper_features(X, y, random_state: int = 42, n_bootstrap: int = 
     the series, each split 70/30; ranks by ``np.argsort`` order, so ties go to the earlier probe),
     ``n_objects`` and ``series_len_mean``.
     """
-    from benchdesign.tsc_features import _check_labels, _check_series
+    from benchdesign.domains.tsc.features import _check_labels, _check_series
 
     X = _check_series(X)
     y = _check_labels(y, X.shape[0]).astype(str)

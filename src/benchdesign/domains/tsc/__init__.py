@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from benchdesign.data.loaders import SCORES_HIGHER_IS_BETTER, load_tsc_bakeoff
 from benchdesign.domains.registry import Domain
-from benchdesign.tsc_features import REPRESENTATIONS as TSC_REPRESENTATIONS
+from benchdesign.domains.tsc.features import REPRESENTATIONS as TSC_REPRESENTATIONS
 
 TSC = Domain(
     name="tsc",

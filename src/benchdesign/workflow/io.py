@@ -12,7 +12,7 @@ import pandas as pd
 from benchdesign.files import read_csv, write_atomic
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
 from benchdesign.domains import Domain
-from benchdesign.preflight import verify_cached
+from benchdesign.workflow.preflight import verify_cached
 from benchdesign.selection.representations import check_same_datasets
 
 
@@ -69,7 +69,7 @@ def source_file_from_dict(entry: dict) -> SourceFile:
 
 def cached_inputs(paths: Sequence[str], cache: str = "resources/data") -> dict[str, str]:
     """Map manifest paths to their local copies ``<cache>/<manifest path>``, each checked to be unchanged
-    since the workflow verified it (:func:`benchdesign.preflight.verify_cached`)."""
+    since the workflow verified it (:func:`benchdesign.workflow.preflight.verify_cached`)."""
     prefix = cache.rstrip("/") + "/"
     out = {}
     for path in paths:

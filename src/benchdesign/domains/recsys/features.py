@@ -30,10 +30,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["FEATURE_NAMES", "gini_coefficient", "interaction_features"]
+from benchdesign.selection.representations import check_frame
+
+__all__ = ["FEATURE_NAMES", "RECSYS_SIZE_COLUMNS", "gini_coefficient", "interaction_features",
+           "recsys_interaction_representation"]
 
 FEATURE_NAMES = ("Nu", "Ni", "Nr", "SpaceSize", "Shape", "Density", "Rpu", "Rpi", "Ginii", "Giniu",
                  "APB", "StPB", "SkPB", "KuPB", "LTavg", "LTstd", "LTsk", "LTku")
+
+RECSYS_SIZE_COLUMNS = ("Nu", "Ni", "Nr", "SpaceSize")
+"""Heavy-tailed size features of the RecSys table (users, items, ratings, users x items)."""
 
 
 def gini_coefficient(counts) -> float:
@@ -123,3 +129,35 @@ def interaction_features(interactions: pd.DataFrame, user: str = "user", item: s
         "LTavg": ltavg, "LTstd": ltstd, "LTsk": ltsk, "LTku": ltku,
     }
     return pd.Series(values, index=list(FEATURE_NAMES), dtype=np.float64)
+
+
+def recsys_interaction_representation(features: pd.DataFrame, log_sizes: bool = False) -> pd.DataFrame:
+    """The RecSys 'interaction' representation: the 18 dataset statistics of Shevchenko et al. (2024).
+
+    The paper only says the features are standardised, and its code z-scores the raw values, so the
+    default keeps them as they are (standardisation follows in the protocol). ``log_sizes=True``
+    replaces the heavy-tailed size columns :data:`RECSYS_SIZE_COLUMNS` (Nu, Ni, Nr, SpaceSize, which
+    span several orders of magnitude, so a few very large datasets dominate their z-scores) by their
+    log10 -- a deviation from the paper offered for ablations.
+
+    Parameters
+    ----------
+    features : DataFrame (n_datasets, n_features) from :func:`benchdesign.data.load_recsys`.
+    log_sizes : apply log10 to the size columns that are present (they must be > 0).
+
+    Returns
+    -------
+    Float DataFrame, same index and columns (size columns renamed ``log10_<name>`` when logged).
+    """
+    check_frame(features, "recsys_interaction_representation")
+    out = features.astype(np.float64).copy()
+    if log_sizes:
+        for c in RECSYS_SIZE_COLUMNS:
+            if c in out.columns:
+                bad = out.index[out[c] <= 0].tolist()
+                if bad:
+                    raise ValueError(f"recsys_interaction_representation: column {c!r} must be > 0 for "
+                                     f"log10, not for dataset(s) {bad}")
+                out[c] = np.log10(out[c])
+        out = out.rename(columns={c: f"log10_{c}" for c in RECSYS_SIZE_COLUMNS if c in out.columns})
+    return out

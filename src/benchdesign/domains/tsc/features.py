@@ -7,14 +7,14 @@ registry :data:`REPRESENTATIONS` names them all:
     sizes and label structure: :func:`simple_features`.
 ``catch22``, ``tsfresh``, ``summary``, ``minirocket``
     a feature vector per series (:func:`catch22_series_features`, :func:`tsfresh_series_features`,
-    :func:`summary_series_features`, :func:`benchdesign.tsc_minirocket.minirocket_features`),
+    :func:`summary_series_features`, :func:`benchdesign.domains.tsc.minirocket.minirocket_features`),
     averaged over the dataset's series (:func:`average_series_features`). MiniRocket is one
-    transform fitted once on a sample of all datasets (:mod:`benchdesign.tsc_minirocket`).
+    transform fitted once on a sample of all datasets (:mod:`benchdesign.domains.tsc.minirocket`).
 ``landmarking``
     errors of four cheap probe classifiers under cross-validation and bootstrap:
     :func:`landmarking_features`.
 ``simple_paper``, ``catch22_paper``, ``tsfresh_paper``, ``summary_paper``, ``landmarking_paper``
-    the paper code's definitions (:mod:`benchdesign.tsc_paper_features`).
+    the paper code's definitions (:mod:`benchdesign.domains.tsc.paper_features`).
 
 :func:`dataset_features` computes one representation of one dataset from its TRAIN and TEST splits
 (pooled; a seeded sub-sample of at most ``max_series`` series for the costly ones) and
@@ -184,7 +184,7 @@ def representation_options(representation: str, settings: dict) -> dict:
 
 
 def minirocket_fit_options(settings: dict) -> dict:
-    """Keyword arguments of :func:`benchdesign.tsc_minirocket.fit_sample` and ``fit_minirocket`` (the
+    """Keyword arguments of :func:`benchdesign.domains.tsc.minirocket.fit_sample` and ``fit_minirocket`` (the
     shared MiniRocket transform's fit job)."""
     return {"per_dataset": settings["minirocket_fit_series"], "length": settings["minirocket_length"],
             "n_kernels": settings["minirocket_kernels"], "seed": settings["seed"]}
@@ -535,7 +535,7 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
     max_series : cap on series per dataset (None = all).
     seed : base seed.
     n_jobs : worker processes for tsfresh, threads for MiniRocket.
-    minirocket_parameters : the shared transform (:func:`benchdesign.tsc_minirocket.fit_minirocket`);
+    minirocket_parameters : the shared transform (:func:`benchdesign.domains.tsc.minirocket.fit_minirocket`);
         required for ``minirocket``.
     tsfresh_parameters, acf_lags, catch24, landmarking_splits, landmarking_bootstrap : passed to the
         representation's function (``tsfresh_paper`` always uses the comprehensive set).
@@ -544,7 +544,7 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
     -------
     Series of floats named ``dataset``; NaN where a feature is undefined for every series.
     """
-    from benchdesign import tsc_paper_features as paper
+    from benchdesign.domains.tsc import paper_features as paper
 
     spec = _representation(representation)
     X_train = _check_series(X_train, "X_train")
@@ -555,7 +555,7 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
     y_test = _check_labels(y_test, X_test.shape[0], "y_test")
     if spec.family == "minirocket" and minirocket_parameters is None:
         raise ValueError("minirocket needs the shared transform: pass minirocket_parameters "
-                         "(benchdesign.tsc_minirocket.fit_minirocket / load_parameters)")
+                         "(benchdesign.domains.tsc.minirocket.fit_minirocket / load_parameters)")
     if spec.family == "simple":
         out = (paper.simple_paper_features(y_train, y_test) if spec.paper
                else simple_features(y_train, y_test, X_train.shape[1]))
@@ -581,7 +581,7 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
         out = average(tsfresh_series_features(X, "comprehensive" if spec.paper else tsfresh_parameters,
                                               n_jobs))
     else:
-        from benchdesign.tsc_minirocket import minirocket_features
+        from benchdesign.domains.tsc.minirocket import minirocket_features
 
         out = average(minirocket_features(X, minirocket_parameters, n_threads=n_jobs))
     out.name = dataset
@@ -601,7 +601,7 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence
         for more than this fraction of the datasets is dropped; the remaining gaps are filled with the
         column's median over the other datasets. 0 drops every column with a gap.
     column_filter : ``"impute"`` (above) or ``"paper"``: the paper's code for tsfresh
-        (:func:`benchdesign.tsc_paper_features.paper_column_filter`; nothing imputed).
+        (:func:`benchdesign.domains.tsc.paper_features.paper_column_filter`; nothing imputed).
 
     Returns
     -------
@@ -628,7 +628,7 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence
                              f"not matching the vectors")
         matrix = matrix.loc[order]
     if column_filter == "paper":
-        from benchdesign.tsc_paper_features import paper_column_filter
+        from benchdesign.domains.tsc.paper_features import paper_column_filter
 
         matrix, dropped = paper_column_filter(matrix)
         return matrix, dropped, {}

@@ -12,7 +12,7 @@ ONE transform for all datasets, as the paper's code does:
    parameters as plain arrays (:class:`MiniRocketParameters`, saved as ``.npz`` by
    :func:`save_parameters`, no pickle);
 3. :func:`minirocket_features` pads or trims a dataset's series the same way and applies the fitted
-   transform (:func:`benchdesign.tsc_features.dataset_features` then averages over series).
+   transform (:func:`benchdesign.domains.tsc.features.dataset_features` then averages over series).
 """
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def fit_sample(series: Mapping[str, np.ndarray], per_dataset: int, length: int,
     -------
     array (sum_d min(per_dataset, n_d), length).
     """
-    from benchdesign.tsc_features import dataset_rng, subsample_indices
+    from benchdesign.domains.tsc.features import dataset_rng, subsample_indices
 
     if not series:
         raise ValueError("fit_sample: no datasets given")
@@ -167,11 +167,11 @@ def minirocket_features(X, parameters: MiniRocketParameters, n_threads: int = 1)
 
 def save_parameters(parameters: MiniRocketParameters, path) -> None:
     """Write the fitted transform as an uncompressed ``.npz`` of plain arrays (no pickle)."""
-    from benchdesign.workflow_io import write_bytes
+    from benchdesign.files import write_atomic
 
     buffer = io.BytesIO()
     np.savez(buffer, length=np.int64(parameters.length), **{f: getattr(parameters, f) for f in _FIELDS})
-    write_bytes(buffer.getvalue(), path)
+    write_atomic(path, buffer.getvalue())
 
 
 def load_parameters(path) -> MiniRocketParameters:

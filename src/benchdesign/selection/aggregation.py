@@ -1,0 +1,148 @@
+"""Curves, AUCs and k* of trial results (paper sections 6.1-6.2).
+
+Every function takes and returns DataFrames; nothing here reads or writes files. The input ``trials`` frame
+is the long protocol output (:data:`~benchdesign.selection.frames.TRIAL_COLUMNS`, docs/CONTRACTS.md);
+``variation=None`` means "the single variation present in the frame" (ValueError if there are several).
+Results are sorted by :func:`~benchdesign.selection.frames.sort_frame` with the caller's ``domain_order``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.selection.frames import (
+    AUC_COLUMNS,
+    CONFIG,
+    CRITERION_ORDER,
+    CURVE_COLUMNS,
+    KSTAR_COLUMNS,
+    check_metrics,
+    config_name,
+    require_columns,
+    select_variation,
+    sort_frame,
+    validate_trials,
+)
+from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
+
+DEFAULT_THRESHOLDS: Mapping[str, float] = MappingProxyType({"mae": 1.5, "spearman": 0.90})
+
+_trapezoid = getattr(np, "trapezoid", None) or np.trapz  # numpy < 2.0 has only trapz
+
+
+def curves(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.DataFrame:
+    """Mean curve and 95% percentile band over trials.
+
+    One row per (domain, variation, strategy, representation, metric, k) with ``mean``,
+    ``lo`` (2.5th percentile), ``hi`` (97.5th percentile, linear interpolation) and ``n_trials``.
+    """
+    validate_trials(trials)
+    grouped = trials.groupby([*CONFIG, "metric", "k"], sort=False)["value"]
+    out = pd.concat(
+        {
+            "mean": grouped.mean(),
+            "lo": grouped.quantile(0.025),
+            "hi": grouped.quantile(0.975),
+            "n_trials": grouped.size(),
+        },
+        axis=1,
+    ).reset_index()
+    return sort_frame(out[CURVE_COLUMNS], [*CONFIG, "metric", "k"], domain_order)
+
+
+def trial_auc(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.DataFrame:
+    """Trapezoid AUC over k for every trial.
+
+    One row per (domain, variation, strategy, representation, metric, trial) with ``auc``
+    (``np.trapezoid`` with x = k). Raises ValueError if the trials of a configuration do not
+    share one k grid or the grid has fewer than two points.
+    """
+    validate_trials(trials)
+    keys = [*CONFIG, "metric"]
+    parts = []
+    for cfg, block in trials.groupby(keys, sort=False):
+        wide = block.pivot(index="trial", columns="k", values="value").sort_index(axis=1)
+        name = config_name(keys, cfg)
+        if wide.isna().to_numpy().any():
+            trial = wide.index[wide.isna().any(axis=1)][0]
+            have = sorted(block.loc[block["trial"] == trial, "k"].tolist())
+            raise ValueError(
+                f"trials of configuration ({name}) do not share one k grid: trial {trial} has "
+                f"k={have}, other trials have k={wide.columns.tolist()}"
+            )
+        if wide.shape[1] < 2:
+            raise ValueError(
+                f"configuration ({name}) has k grid {wide.columns.tolist()}; need >= 2 points"
+            )
+        auc = _trapezoid(wide.to_numpy(dtype=float), x=wide.columns.to_numpy(dtype=float), axis=1)
+        part = pd.DataFrame({"trial": wide.index, "auc": auc})
+        for key, value in zip(keys, cfg):
+            part[key] = value
+        parts.append(part)
+    out = pd.concat(parts, ignore_index=True)
+    return sort_frame(out[AUC_COLUMNS], [*CONFIG, "metric", "trial"], domain_order)
+
+
+def curve_auc(curves_df: pd.DataFrame, column: str = "mean", *, domain_order: Sequence[str] = ()) -> pd.DataFrame:
+    """Trapezoid AUC over k of one curve column (default the mean curve) per configuration.
+
+    Returns columns domain, variation, strategy, representation, metric, auc.
+    """
+    require_columns(curves_df, [*CONFIG, "metric", "k", column], "curves frame")
+    keys = [*CONFIG, "metric"]
+    rows = []
+    for cfg, block in curves_df.groupby(keys, sort=False):
+        block = block.sort_values("k")
+        if block["k"].duplicated().any():
+            raise ValueError(f"configuration ({config_name(keys, cfg)}) repeats a k value")
+        auc = _trapezoid(block[column].to_numpy(dtype=float), x=block["k"].to_numpy(dtype=float))
+        rows.append((*cfg, float(auc)))
+    return sort_frame(pd.DataFrame(rows, columns=[*keys, "auc"]), keys, domain_order)
+
+
+def _check_thresholds(thresholds: Mapping[str, float]) -> None:
+    if not thresholds:
+        raise ValueError("thresholds must name at least one metric")
+    check_metrics(thresholds)
+    for metric, value in thresholds.items():
+        if not np.isfinite(value):
+            raise ValueError(f"threshold for {metric!r} is {value!r}; must be finite")
+
+
+def kstar_per_config(
+    curves_df: pd.DataFrame,
+    thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS,
+    variation: str | None = None,
+    *,
+    domain_order: Sequence[str] = (),
+) -> pd.DataFrame:
+    """Smallest k meeting each target, per (domain, metric, strategy, representation).
+
+    ``kstar_mean`` uses the mean curve, ``kstar_conservative`` the worst side of the band
+    (``hi`` for lower-is-better metrics, ``lo`` otherwise); NaN when the target is never met.
+    Targets are met by ``value <= threshold`` (lower is better) or ``value >= threshold``.
+    """
+    require_columns(curves_df, CURVE_COLUMNS, "curves frame")
+    _check_thresholds(thresholds)
+    sub = select_variation(curves_df, variation)
+    absent = [m for m in thresholds if m not in set(sub["metric"])]
+    if absent:
+        raise ValueError(f"threshold metric(s) {absent} not in the curves frame")
+    sub = sub[sub["metric"].isin(list(thresholds))].copy()
+    sub["threshold"] = sub["metric"].map(dict(thresholds))
+    higher = sub["metric"].map(METRIC_HIGHER_IS_BETTER).to_numpy(dtype=bool)
+    worst = np.where(higher, sub["lo"], sub["hi"])
+    sign = np.where(higher, 1.0, -1.0)
+    sub["ok_mean"] = sign * (sub["mean"] - sub["threshold"]) >= 0
+    sub["ok_conservative"] = sign * (worst - sub["threshold"]) >= 0
+    keys = ["domain", "metric", "strategy", "representation", "threshold"]
+    out = sub[keys].drop_duplicates().set_index(keys)
+    for crit in CRITERION_ORDER:
+        ok = sub[sub[f"ok_{crit}"]]
+        out[f"kstar_{crit}"] = ok.groupby(keys)["k"].min().astype(float)
+    return sort_frame(out.reset_index()[KSTAR_COLUMNS], ["domain", "metric", "strategy", "representation"],
+                      domain_order)

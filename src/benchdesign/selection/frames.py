@@ -1,0 +1,154 @@
+"""The long result frames of the protocol: their columns (docs/CONTRACTS.md), the fixed name orders they
+are sorted by, display labels of strategy configurations, and the checks every aggregation step shares.
+
+Nothing here knows a benchmark: domains are sorted in the order a caller passes (``domain_order``, e.g. the
+built-in domains' registry order), the others alphabetically after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
+from benchdesign.selection.strategies import STRATEGIES, STRATEGY_REGISTRY
+
+VARIATION_ORDER = ("dataset_pool", "model_pool")
+STRATEGY_ORDER = tuple(STRATEGIES)
+REPRESENTATION_ORDER = ("interaction", "metadata", "oracle", "none")
+METRIC_ORDER = ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
+REGIME_ORDER = ("oracle", "broken")
+REFERENCE_REPRESENTATIONS = ("oracle",)
+"""Representations that use the benchmark's own results: upper bounds, shown apart, never "best"."""
+CRITERION_ORDER = ("mean", "conservative")
+# Column order of the paper's Table 1.
+PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")
+
+STRATEGY_LABELS = {name: s.label for name, s in STRATEGY_REGISTRY.items()}
+DASH = "–"
+
+CONFIG = ["domain", "variation", "strategy", "representation"]
+TRIAL_COLUMNS = [*CONFIG, "trial", "k", "metric", "value"]
+CURVE_COLUMNS = [*CONFIG, "metric", "k", "mean", "lo", "hi", "n_trials"]
+AUC_COLUMNS = [*CONFIG, "metric", "trial", "auc"]
+TABLE1_COLUMNS = [
+    "domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
+]
+KSTAR_COLUMNS = [
+    "domain", "metric", "strategy", "representation", "threshold", "kstar_mean", "kstar_conservative",
+]
+TABLE2_COLUMNS = [
+    "domain", "metric", "threshold", "criterion", "best", "median", "worst", "n_reached", "n_configs",
+    "best_configs",
+]
+TABLE3_COLUMNS = [
+    "domain", "metric", "best_strategy", "best_representation", "other_strategy",
+    "other_representation", "best_auc", "other_auc", "p_raw", "p_holm", "significant",
+]
+TABLE3_SUMMARY_COLUMNS = [
+    "domain", "metric", "best_strategy", "best_representation", "best_auc", "random_auc",
+    "gain_vs_random", "p_holm_vs_random", "closest_strategy", "closest_representation",
+    "closest_auc", "closest_p_holm", "oracle_strategy", "oracle_auc",
+]
+REFERENCE_COLUMNS = ["domain", "metric", "oracle_strategy", "oracle_auc"]
+SYNTHETIC_AUC_COLUMNS = ["regime", "strategy", "seed", "metric", "auc"]
+TABLE4_COLUMNS = ["regime", "strategy", "metric", "auc_mean", "auc_sd"]
+
+_ORDERS: dict[str, Sequence[str]] = {
+    "variation": VARIATION_ORDER,
+    "strategy": STRATEGY_ORDER,
+    "representation": REPRESENTATION_ORDER,
+    "metric": METRIC_ORDER,
+    "regime": REGIME_ORDER,
+    "criterion": CRITERION_ORDER,
+    "other_strategy": STRATEGY_ORDER,
+    "other_representation": REPRESENTATION_ORDER,
+}
+
+
+def require_columns(df: pd.DataFrame, required: Iterable[str], what: str) -> None:
+    """ValueError naming ``what`` and the missing columns, if ``df`` lacks any of ``required``."""
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise ValueError(f"{what} is missing columns {missing}; has {list(df.columns)}")
+
+
+def check_metrics(metrics: Iterable[str]) -> None:
+    """ValueError naming the metrics that are not rank-agreement metrics (:data:`METRIC_HIGHER_IS_BETTER`)."""
+    unknown = sorted(set(metrics) - set(METRIC_HIGHER_IS_BETTER))
+    if unknown:
+        raise ValueError(f"unknown metric(s) {unknown}; expected one of {list(METRIC_HIGHER_IS_BETTER)}")
+
+
+def _rank_key(column: pd.Series, domain_order: Sequence[str]) -> pd.Series:
+    """Sort key: fixed name order first, unknown names after it alphabetically."""
+    order = domain_order if column.name == "domain" else _ORDERS.get(str(column.name))
+    if order is None:
+        return column
+    extra = sorted(set(column.astype(str)) - set(order))
+    rank = {name: i for i, name in enumerate([*order, *extra])}
+    return column.astype(str).map(rank)
+
+
+def sort_frame(df: pd.DataFrame, by: Sequence[str], domain_order: Sequence[str] = ()) -> pd.DataFrame:
+    """Sort ``df`` by ``by`` using the fixed name orders above (strategies in registry order, metrics, ...;
+    domains: ``domain_order`` first, then the others alphabetically); fresh index."""
+    return df.sort_values(list(by), key=lambda column: _rank_key(column, domain_order),
+                          kind="mergesort").reset_index(drop=True)
+
+
+def config_name(keys: Sequence[str], values: Iterable[object]) -> str:
+    """``key=value, ...`` of a configuration, for error messages."""
+    return ", ".join(f"{k}={v}" for k, v in zip(keys, values))
+
+
+def validate_trials(trials: pd.DataFrame) -> None:
+    """ValueError on a trials frame without the :data:`TRIAL_COLUMNS`, empty, with an unknown metric, a
+    non-finite value or a repeated (configuration, trial, k, metric), naming the first bad row."""
+    require_columns(trials, TRIAL_COLUMNS, "trials")
+    if trials.empty:
+        raise ValueError("trials frame is empty")
+    check_metrics(trials["metric"].unique())
+    values = trials["value"].to_numpy(dtype=float)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row = trials.loc[bad].iloc[0]
+        raise ValueError(
+            f"non-finite value {row['value']!r} at "
+            + config_name(TRIAL_COLUMNS[:-1], row[TRIAL_COLUMNS[:-1]])
+        )
+    dup = trials.duplicated(TRIAL_COLUMNS[:-1])
+    if dup.any():
+        row = trials.loc[dup].iloc[0]
+        raise ValueError(
+            "duplicate trial row " + config_name(TRIAL_COLUMNS[:-1], row[TRIAL_COLUMNS[:-1]])
+        )
+
+
+def select_variation(df: pd.DataFrame, variation: str | None) -> pd.DataFrame:
+    """Rows of ``variation``; ``None`` means the single variation present (error if several)."""
+    if variation is None:
+        present = sorted(df["variation"].unique())
+        if len(present) != 1:
+            raise ValueError(f"frame holds variations {present}; pass variation= to choose one")
+        return df
+    sub = df[df["variation"] == variation]
+    if sub.empty:
+        raise ValueError(
+            f"no rows for variation {variation!r}; present: {sorted(df['variation'].unique())}"
+        )
+    return sub
+
+
+def best_index(values: Sequence[float] | np.ndarray, metric: str) -> int:
+    """Position of the best value (first one on ties)."""
+    arr = np.asarray(values, dtype=float)
+    return int(np.argmax(arr) if METRIC_HIGHER_IS_BETTER[metric] else np.argmin(arr))
+
+
+def config_label(strategy: str, representation: str) -> str:
+    """Readable label, e.g. ``K-Means (oracle)``; ``Random`` for representation ``none``."""
+    label = STRATEGY_LABELS.get(strategy, strategy)
+    return label if representation == "none" else f"{label} ({representation})"

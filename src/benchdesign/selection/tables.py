@@ -1,0 +1,279 @@
+"""The paper's Tables 1-4 as DataFrames (sections 6.1-6.4); Markdown rendering in
+:mod:`~benchdesign.selection.markdown`.
+
+Table functions take ``variation=None`` to mean "the single variation present in the frame" (ValueError if
+there are several); pass e.g. ``variation="dataset_pool"`` to pick one. Rows are sorted by
+:func:`~benchdesign.selection.frames.sort_frame` with the caller's ``domain_order``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchdesign.selection.aggregation import DEFAULT_THRESHOLDS, curve_auc, kstar_per_config, trial_auc
+from benchdesign.selection.frames import (
+    AUC_COLUMNS,
+    CONFIG,
+    CRITERION_ORDER,
+    DASH,
+    REFERENCE_COLUMNS,
+    REFERENCE_REPRESENTATIONS,
+    SYNTHETIC_AUC_COLUMNS,
+    TABLE1_COLUMNS,
+    TABLE2_COLUMNS,
+    TABLE3_COLUMNS,
+    TABLE3_SUMMARY_COLUMNS,
+    TABLE4_COLUMNS,
+    best_index,
+    check_metrics,
+    config_label,
+    config_name,
+    require_columns,
+    select_variation,
+    sort_frame,
+)
+from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
+from benchdesign.selection.statistics import holm, paired_wilcoxon
+
+
+def table1(
+    trials: pd.DataFrame, n_datasets: Mapping[str, int], variation: str | None = None, *,
+    domain_order: Sequence[str] = (),
+) -> pd.DataFrame:
+    """AUC aggregates per (domain, strategy, representation, metric) for one variation.
+
+    Columns: domain, strategy, representation, metric, auc_mean, auc_sd (ddof=1 over trials),
+    n_trials, n_datasets. ``auc_mean`` equals the AUC of the mean curve (checked).
+    """
+    sub = select_variation(trials, variation)
+    missing = sorted(set(sub["domain"]) - set(n_datasets))
+    if missing:
+        raise ValueError(f"n_datasets has no entry for domain(s) {missing}")
+    for domain, n in n_datasets.items():
+        if int(n) != n or n < 1:
+            raise ValueError(f"n_datasets[{domain!r}]={n!r} must be a positive integer")
+    aucs = trial_auc(sub, domain_order=domain_order)
+    keys = ["domain", "strategy", "representation", "metric"]
+    grouped = aucs.groupby(keys, sort=False)["auc"]
+    out = pd.concat(
+        {"auc_mean": grouped.mean(), "auc_sd": grouped.std(ddof=1), "n_trials": grouped.size()},
+        axis=1,
+    ).reset_index()
+    out["n_datasets"] = out["domain"].map(lambda d: int(n_datasets[d]))
+    out = sort_frame(out[TABLE1_COLUMNS], ["domain", "metric", "strategy", "representation"], domain_order)
+
+    mean_curve = sub.groupby([*CONFIG, "metric", "k"], sort=False)["value"].mean().reset_index()
+    check = curve_auc(mean_curve.rename(columns={"value": "mean"}))
+    merged = out.merge(check, on=keys, validate="one_to_one")
+    if not np.allclose(merged["auc_mean"], merged["auc"], rtol=1e-9, atol=1e-9):
+        raise RuntimeError("mean trial AUC differs from the AUC of the mean curve")
+    return out
+
+
+def table2(
+    curves_df: pd.DataFrame,
+    thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS,
+    variation: str | None = None,
+    *,
+    domain_order: Sequence[str] = (),
+) -> pd.DataFrame:
+    """Best / median / worst k* over configurations that reach the target.
+
+    One row per (domain, metric, criterion in {mean, conservative}) with columns threshold,
+    best, median, worst (NaN if no configuration reaches the target), n_reached, n_configs and
+    best_configs (labels of the configurations attaining the best k*, "; "-joined).
+    Per-configuration values: :func:`kstar_per_config`.
+    """
+    per_config = kstar_per_config(curves_df, thresholds, variation, domain_order=domain_order)
+    rows = []
+    for (domain, metric), block in per_config.groupby(["domain", "metric"], sort=False):
+        for crit in CRITERION_ORDER:
+            ks = block[f"kstar_{crit}"]
+            reached = block[ks.notna()]
+            kvals = reached[f"kstar_{crit}"]
+            best = kvals.min() if len(kvals) else np.nan
+            winners = reached[kvals == best]
+            rows.append({
+                "domain": domain,
+                "metric": metric,
+                "threshold": float(block["threshold"].iloc[0]),
+                "criterion": crit,
+                "best": best,
+                "median": kvals.median() if len(kvals) else np.nan,
+                "worst": kvals.max() if len(kvals) else np.nan,
+                "n_reached": int(len(kvals)),
+                "n_configs": int(len(block)),
+                "best_configs": "; ".join(
+                    config_label(s, r) for s, r in zip(winners["strategy"], winners["representation"])
+                ),
+            })
+    return sort_frame(pd.DataFrame(rows, columns=TABLE2_COLUMNS), ["domain", "metric", "criterion"], domain_order)
+
+
+def table3(
+    trial_auc_df: pd.DataFrame,
+    metrics: Sequence[str] = ("mae", "spearman"),
+    variation: str | None = None,
+    alpha: float = 0.05,
+    references: Sequence[str] = REFERENCE_REPRESENTATIONS,
+    *,
+    domain_order: Sequence[str] = (),
+) -> pd.DataFrame:
+    """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
+
+    The contenders are the (strategy, representation) pairs whose representation is not in
+    ``references`` (the oracle is an upper bound, see :func:`reference_auc`); a block with a single
+    contender (e.g. only random beside the oracle) gives no rows.  The best pair has the best mean
+    trial AUC; each other pair is compared by a one-sided paired Wilcoxon signed-rank test on AUCs
+    matched by trial id.
+    Columns: domain, metric, best_strategy, best_representation, other_strategy,
+    other_representation, best_auc, other_auc (mean trial AUCs), p_raw, p_holm,
+    significant (p_holm < alpha).
+    """
+    require_columns(trial_auc_df, AUC_COLUMNS, "trial AUC frame")
+    check_metrics(metrics)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha={alpha!r} must lie in (0, 1)")
+    sub = select_variation(trial_auc_df, variation)
+    absent = [m for m in metrics if m not in set(sub["metric"])]
+    if absent:
+        raise ValueError(f"metric(s) {absent} not in the trial AUC frame")
+    keep = sub["metric"].isin(list(metrics)) & ~sub["representation"].isin(list(references))
+    sub = sort_frame(sub[keep], ["domain", "metric", "strategy", "representation", "trial"], domain_order)
+    rows = []
+    for (domain, metric), block in sub.groupby(["domain", "metric"], sort=False):
+        wide = block.pivot(index="trial", columns=["strategy", "representation"], values="auc")
+        pairs = list(dict.fromkeys(zip(block["strategy"], block["representation"])))
+        wide = wide[pairs]
+        if len(pairs) < 2:
+            continue
+        if wide.isna().to_numpy().any():
+            col = wide.columns[wide.isna().any(axis=0)][0]
+            raise ValueError(
+                f"block (domain={domain}, metric={metric}): configuration {col} lacks trial ids "
+                f"{wide.index[wide[col].isna()].tolist()[:5]} that others have"
+            )
+        means = wide.mean(axis=0).to_numpy()
+        ib = best_index(means, metric)
+        best_pair = pairs[ib]
+        best_vals = wide[best_pair].to_numpy()
+        others = [i for i in range(len(pairs)) if i != ib]
+        p_raw = np.array([
+            paired_wilcoxon(best_vals, wide[pairs[i]].to_numpy(), METRIC_HIGHER_IS_BETTER[metric])
+            for i in others
+        ])
+        p_adj = holm(p_raw)
+        for j, i in enumerate(others):
+            rows.append((
+                domain, metric, *best_pair, *pairs[i], float(means[ib]), float(means[i]),
+                float(p_raw[j]), float(p_adj[j]), bool(p_adj[j] < alpha),
+            ))
+    out = pd.DataFrame(rows, columns=TABLE3_COLUMNS)
+    return sort_frame(out, ["domain", "metric", "other_strategy", "other_representation"], domain_order)
+
+
+def reference_auc(
+    trial_auc_df: pd.DataFrame,
+    metrics: Sequence[str] = ("mae", "spearman"),
+    variation: str | None = None,
+    representation: str = "oracle",
+    *,
+    domain_order: Sequence[str] = (),
+) -> pd.DataFrame:
+    """Best strategy on the reference ``representation`` per (domain, metric), by mean trial AUC.
+
+    Columns: domain, metric, oracle_strategy, oracle_auc; no row for a domain without it.
+    """
+    require_columns(trial_auc_df, AUC_COLUMNS, "trial AUC frame")
+    check_metrics(metrics)
+    sub = select_variation(trial_auc_df, variation)
+    sub = sub[sub["metric"].isin(list(metrics)) & (sub["representation"] == representation)]
+    means = sub.groupby(["domain", "metric", "strategy"], sort=False)["auc"].mean().reset_index()
+    rows = []
+    for (domain, metric), block in sort_frame(means, ["domain", "metric", "strategy"], domain_order).groupby(
+            ["domain", "metric"], sort=False):
+        best = block.iloc[best_index(block["auc"], metric)]
+        rows.append((domain, metric, best["strategy"], float(best["auc"])))
+    return pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
+
+
+def table3_summary(
+    t3: pd.DataFrame, reference: pd.DataFrame | None = None, *, domain_order: Sequence[str] = ()
+) -> pd.DataFrame:
+    """One row per (domain, metric) block of :func:`table3`.
+
+    Columns: domain, metric, best_strategy, best_representation, best_auc, random_auc,
+    gain_vs_random (random − best for lower-is-better metrics, best − random otherwise; 0 if
+    random is best), p_holm_vs_random (NaN if random is best or absent), and the closest
+    non-significant competitor (closest_strategy / closest_representation, "–" if none;
+    closest_auc, closest_p_holm), and the upper bound from ``reference`` (:func:`reference_auc`):
+    oracle_strategy ("–" if none) and oracle_auc.
+    """
+    require_columns(t3, TABLE3_COLUMNS, "table3 frame")
+    if reference is None:
+        reference = pd.DataFrame(columns=REFERENCE_COLUMNS)
+    require_columns(reference, REFERENCE_COLUMNS, "reference frame")
+    upper = {(r.domain, r.metric): (r.oracle_strategy, float(r.oracle_auc))
+             for r in reference.itertuples()}
+    check_metrics(t3["metric"].unique())
+    rows = []
+    for (domain, metric), block in t3.groupby(["domain", "metric"], sort=False):
+        first = block.iloc[0]
+        best_auc = float(first["best_auc"])
+        sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
+        random = block[block["other_strategy"] == "random"]
+        if len(random) > 1:
+            raise ValueError(
+                f"block (domain={domain}, metric={metric}) has random with several representations "
+                f"{random['other_representation'].tolist()}"
+            )
+        if first["best_strategy"] == "random":
+            random_auc, gain, p_random = best_auc, 0.0, np.nan
+        elif len(random) == 1:
+            random_auc = float(random["other_auc"].iloc[0])
+            gain = sign * (best_auc - random_auc)
+            p_random = float(random["p_holm"].iloc[0])
+        else:
+            random_auc, gain, p_random = np.nan, np.nan, np.nan
+        ns = block[~block["significant"].astype(bool)]
+        if ns.empty:
+            closest = (DASH, DASH, np.nan, np.nan)
+        else:
+            c = ns.iloc[best_index(ns["other_auc"], metric)]
+            closest = (
+                c["other_strategy"], c["other_representation"], float(c["other_auc"]),
+                float(c["p_holm"]),
+            )
+        rows.append((
+            domain, metric, first["best_strategy"], first["best_representation"], best_auc,
+            random_auc, gain, p_random, *closest, *upper.get((domain, metric), (DASH, np.nan)),
+        ))
+    out = pd.DataFrame(rows, columns=TABLE3_SUMMARY_COLUMNS)
+    return sort_frame(out, ["domain", "metric"], domain_order)
+
+
+def table4(synthetic_auc: pd.DataFrame) -> pd.DataFrame:
+    """Mean ± sd (ddof=1) over seeds of per-seed AUCs.
+
+    Input columns regime, strategy, seed, metric, auc; output columns regime, strategy, metric,
+    auc_mean, auc_sd.
+    """
+    require_columns(synthetic_auc, SYNTHETIC_AUC_COLUMNS, "synthetic AUC frame")
+    if synthetic_auc.empty:
+        raise ValueError("synthetic AUC frame is empty")
+    check_metrics(synthetic_auc["metric"].unique())
+    keys = ["regime", "strategy", "seed", "metric"]
+    dup = synthetic_auc.duplicated(keys)
+    if dup.any():
+        first = synthetic_auc.loc[dup, keys].iloc[0]
+        raise ValueError("duplicate synthetic AUC row " + config_name(keys, first))
+    bad = ~np.isfinite(synthetic_auc["auc"].to_numpy(dtype=float))
+    if bad.any():
+        row = synthetic_auc.loc[bad].iloc[0]
+        raise ValueError(f"non-finite auc {row['auc']!r} at " + config_name(keys, row[keys]))
+    grouped = synthetic_auc.groupby(["regime", "strategy", "metric"], sort=False)["auc"]
+    out = pd.concat({"auc_mean": grouped.mean(), "auc_sd": grouped.std(ddof=1)}, axis=1).reset_index()
+    return sort_frame(out[TABLE4_COLUMNS], ["regime", "strategy", "metric"])
