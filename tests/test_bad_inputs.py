@@ -248,12 +248,13 @@ def _split_one_fold(tmp):
 def _split_unknown_fold(tmp):
     table = mols(tmp)
     split = split_file(tmp, ["train", "test", "Test"])
-    return leakage_args(table, split, "--folds", "train", "test"), ["'Test'", "not among", "row 2"]
+    # the older spelling --folds of --fold-names
+    return leakage_args(table, split, "--folds", "train", "test"), ["'Test'", "not among", "row 2", "--fold-names"]
 
 
 def _split_case_clash(tmp):
     table = mols(tmp)
-    return leakage_args(table, split_file(tmp, ["train", "test", "Test"])), ["'Test'", "'test'", "--folds"]
+    return leakage_args(table, split_file(tmp, ["train", "test", "Test"])), ["'Test'", "'test'", "--fold-names"]
 
 
 def _split_missing_column(tmp):

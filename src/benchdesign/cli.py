@@ -300,9 +300,10 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_similarity_arguments(p, required=True)
     p.add_argument("--drop-invalid", action="store_true",
                    help="leave rows with invalid SMILES/sequences/features out instead of failing")
-    p.add_argument("--folds", nargs="+",
+    p.add_argument("--fold-names", "--folds", dest="folds", nargs="+",
                    help="the fold names the split file may use; other labels are reported as errors (default: "
-                        "any, but names differing only in case are refused)")
+                        "any, but names differing only in case are refused). --folds is the older spelling; in "
+                        "`split`, --folds is a number of folds")
     p.add_argument("--test", nargs="+", help="fold(s) to report eq. (1) statistics for (default: every fold)")
     p.add_argument("--train", nargs="+", help="training fold(s) of eq. (1) (default: all other folds)")
     p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),

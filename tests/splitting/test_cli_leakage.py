@@ -53,7 +53,8 @@ def test_cli_leakage_equals_brute_force(fixtures, tmp_path, capsys, split_files)
     mols, split, folds = split_files
     out = tmp_path / "leak.json"
     code = main(["leakage", "--input", str(fixtures / "mols.csv"), "--id-col", "mol_id", "--smiles-col", "smiles",
-                 "--split", str(split), "--json", str(out), "--quantiles", "0.1", "0.5", "0.9"])
+                 "--split", str(split), "--json", str(out), "--quantiles", "0.1", "0.5", "0.9",
+                 "--fold-names", "train", "val", "test"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     rep = json.loads(out.read_text())

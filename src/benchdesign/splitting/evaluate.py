@@ -92,7 +92,7 @@ def check_fold_names(split_labels: Sequence[object], folds: Sequence[str] | None
         if len(unknown):
             names = sorted(unknown.unique())
             raise ValueError(f"split file: fold name(s) {names} are not among the expected folds {list(folds)} "
-                             f"(--folds); {len(unknown)} rows, first at row {int(unknown.index[0])}")
+                             f"(--fold-names); {len(unknown)} rows, first at row {int(unknown.index[0])}")
         return
     groups: dict[str, set[str]] = {}
     for name in assigned.unique():
@@ -100,7 +100,7 @@ def check_fold_names(split_labels: Sequence[object], folds: Sequence[str] | None
     clash = [sorted(v) for v in groups.values() if len(v) > 1]
     if clash:
         raise ValueError(f"split file: fold names {clash[0]} differ only in case or spaces; fix the file, or list "
-                         "the intended fold names with --folds")
+                         "the intended fold names with --fold-names")
 
 
 def max_similarity_stats(values: np.ndarray, quantiles: Sequence[float] = DEFAULT_QUANTILES) -> dict:
