@@ -96,6 +96,22 @@ def test_certificate_matches_direct_leakage(rand_sim):
     assert cert["ilp_scaled_lower_bound"] == pytest.approx(2 * 3.0 / direct[0].total)
 
 
+
+def test_certificate_beyond_max_pairs_is_sampled_and_covers_the_exact_figures(rand_sim):
+    """Above max_pairs the certificate estimates each figure from sampled pairs (no all-pairs pass)."""
+    rng = np.random.default_rng(3)
+    sim = rand_sim(60, rng)
+    folds = rng.integers(0, 2, 60)
+    randoms = [rng.integers(0, 2, 60)]
+    exact = split_certificate(MatrixSimilarity(sim), folds, ["train", "test"], randoms)
+    cert = split_certificate(MatrixSimilarity(sim), folds, ["train", "test"], randoms, max_pairs=100,
+                             n_pairs=200_000, seed=1)
+    assert "sampled" not in exact and cert["sampled"]["n_pairs"] == 200_000
+    low, high = cert["sampled"]["scaled_leakage_ci"]
+    assert low <= exact["scaled_leakage"] <= high
+    assert cert["random_scaled_leakage"] == pytest.approx(exact["random_scaled_leakage"], rel=0.02)
+    assert cert["leakage"] == pytest.approx(exact["leakage"], rel=0.02)
+
 def test_kfold_split_entities_certificate(rand_sim):
     rng = np.random.default_rng(4)
     base = rand_sim(40, rng) * 0.2

@@ -13,7 +13,9 @@ The lower bound holds for assignments of whole clusters (the ILP's search space)
 refinement (refine.py) and entity-level changes can go below it, so it bounds the ILP step, not every
 conceivable split. With single/complete linkage the ILP's weights are not L(pi) (only average linkage
 makes objective (12) equal L(pi)), and the cluster-level figures are then in the ILP's own units.
-All split figures come from one tiled pass over the similarities (:func:`leakage_summary`).
+All split figures come from one tiled pass over the similarities (:func:`leakage_summary`); beyond
+``max_pairs`` entity pairs (n > ~100,000: the pass would cost hours) from the sampled estimator
+(:func:`sampled_leakage`, ``n_pairs`` pairs each), and the certificate then says so (``sampled``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from benchdesign.splitting.leakage import leakage_summary
+from benchdesign.splitting.leakage import leakage_summary, sampled_leakage
+from benchdesign.splitting.options import DEFAULT_MAX_PAIRS, SAMPLED_REPORT_PAIRS
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 
 __all__ = ["fold_vs_rest", "star_lower_bound", "split_certificate"]
@@ -67,6 +70,9 @@ def split_certificate(
     total: float | None = None,
     block_size: int = DEFAULT_BLOCK,
     group_bound: float | None = None,
+    max_pairs: float = DEFAULT_MAX_PAIRS,
+    n_pairs: int = SAMPLED_REPORT_PAIRS,
+    seed: int = 0,
 ) -> dict:
     """Certificate of ``folds`` (one fold index per entity of ``source``, -1 = unassigned).
 
@@ -76,11 +82,18 @@ def split_certificate(
     ilp_objective, ilp_bound : the cluster ILP's objective (12) and its lower bound, in L(pi) units
     total : denominator of eq. (20) for the cluster-level figures (default: that of ``folds``)
     group_bound : :func:`star_lower_bound` of the micro-clusters, in L(pi) units
+    max_pairs, n_pairs, seed : above ``max_pairs`` pairs of assigned entities every figure is a sampled
+        estimate from ``n_pairs`` pairs (seeded by ``seed``), and ``cert["sampled"]`` says so
     """
     k = len(names)
     groups = [[folds, *fold_vs_rest(folds, k)]] + [[r, *fold_vs_rest(r, k)] for r in random_splits]
     flat = [g for group in groups for g in group]
-    summaries = leakage_summary(source, flat, weights, block_size)
+    n_assigned = int(np.sum(np.asarray(folds) >= 0))
+    sampled = n_assigned * (n_assigned - 1) / 2 > max_pairs
+    if sampled:
+        summaries = [sampled_leakage(source, f, n_pairs, weights, seed=seed) for f in flat]
+    else:
+        summaries = leakage_summary(source, flat, weights, block_size)
     per = [summaries[i * (k + 1):(i + 1) * (k + 1)] for i in range(len(groups))]
     own = per[0]
     cert: dict = {
@@ -88,6 +101,9 @@ def split_certificate(
         "leakage": float(own[0].leakage),
         "fold_scaled_leakage": {name: float(own[1 + i].scaled) for i, name in enumerate(names)},
     }
+    if sampled:
+        cert["sampled"] = {"n_pairs": int(n_pairs), "confidence": own[0].confidence,
+                           "scaled_leakage_ci": [float(v) for v in own[0].scaled_ci]}
     if random_splits:
         rand = np.array([p[0].scaled for p in per[1:]])
         rand_folds = np.array([[p[1 + i].scaled for i in range(k)] for p in per[1:]])

@@ -31,7 +31,7 @@ import scipy.linalg
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from benchdesign.splitting.options import DEFAULT_MICRO, LINKAGES
+from benchdesign.splitting.options import DEFAULT_MAX_PAIRS, DEFAULT_MICRO, LINKAGES
 from benchdesign.splitting.progress import note, stage
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 
@@ -53,7 +53,6 @@ __all__ = [
 ]
 
 Linkage = Literal["average", "single", "complete"]
-DEFAULT_MAX_PAIRS = 5e9  # exact group sums up to this many entity pairs (n ~ 100,000; MUV stays exact)
 DEFAULT_GROUP_SAMPLE = 50_000  # entities of the stratified sample beyond it (1.25e9 pairs, ~1 min)
 DEFAULT_SKETCH = 200_000  # beyond this many entities, leaders are seeded on a sample of this size
 

@@ -39,6 +39,7 @@ from benchdesign.splitting.inputs import (
     require_columns,
 )
 from benchdesign.splitting.leakage import sampled_leakage
+from benchdesign.splitting.options import SAMPLED_REPORT_PAIRS
 from benchdesign.splitting.progress import Progress, stage
 from benchdesign.splitting.tasks import (
     TASKS,
@@ -214,7 +215,6 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
 
 
 SAMPLED_REPORT_MIN = 100_000  # from this many entities the report adds a sampled L(pi) with intervals
-SAMPLED_REPORT_PAIRS = 1_000_000
 
 
 def _sampled_report(ent: EntitySet, result: SplitResult, seed: int) -> dict:
@@ -279,6 +279,9 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
 def certificate_line(cert: dict) -> str:
     """One line of a split certificate (certificate.py): leakage vs random, per-fold values, ILP gap."""
     line = f"certificate: scaled L(pi) {cert['scaled_leakage']:.4f}"
+    if "sampled" in cert:
+        line += " [{:.4f}, {:.4f}] (sampled, {} pairs per figure)".format(*cert["sampled"]["scaled_leakage_ci"],
+                                                                          cert["sampled"]["n_pairs"])
     if "random_scaled_leakage" in cert:
         line += (f" vs random split {cert['random_scaled_leakage']:.4f} (mean of {cert['random_seeds']} seeds; "
                  f"{cert['leakage_reduction']:.1%} less)")

@@ -472,7 +472,7 @@ def _certificate(source: SimilaritySource, folds: np.ndarray, res, groups, fract
         capacity = float((n - (low.sum() - low)).max())  # a fold holds what the others leave at least
     star = star_lower_bound(groups.cross, groups.kappa, capacity)
     return split_certificate(source, folds, spec.names, randoms, weights, objective, bound, total, spec.block_size,
-                             star)
+                             star, seed=spec.seed)
 
 
 def split_interactions(
