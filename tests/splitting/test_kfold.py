@@ -112,6 +112,27 @@ def test_certificate_beyond_max_pairs_is_sampled_and_covers_the_exact_figures(ra
     assert cert["random_scaled_leakage"] == pytest.approx(exact["random_scaled_leakage"], rel=0.02)
     assert cert["leakage"] == pytest.approx(exact["leakage"], rel=0.02)
 
+
+def test_two_fold_certificate_estimates_each_partition_once(rand_sim, monkeypatch):
+    """With two folds "fold i vs rest" is the split itself: one sampled estimate per split, same figures."""
+    from benchdesign.splitting import certificate
+
+    rng = np.random.default_rng(5)
+    sim = rand_sim(40, rng)
+    folds, randoms = rng.integers(0, 2, 40), [rng.integers(0, 2, 40) for _ in range(2)]
+    exact = split_certificate(MatrixSimilarity(sim), folds, ["train", "test"], randoms)
+    direct = leakage_summary(sim, fold_vs_rest(folds, 2))
+    assert [exact["fold_scaled_leakage"][n] for n in ("train", "test")] == pytest.approx(
+        [d.scaled for d in direct])
+    calls = []
+    real = certificate.sampled_leakage
+    monkeypatch.setattr(certificate, "sampled_leakage", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    cert = split_certificate(MatrixSimilarity(sim), folds, ["train", "test"], randoms, max_pairs=10,
+                             n_pairs=20_000)
+    assert len(calls) == 3  # the split and its two random baselines
+    assert cert["fold_scaled_leakage"] == {"train": cert["scaled_leakage"], "test": cert["scaled_leakage"]}
+
+
 def test_kfold_split_entities_certificate(rand_sim):
     rng = np.random.default_rng(4)
     base = rand_sim(40, rng) * 0.2

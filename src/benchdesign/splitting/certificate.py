@@ -86,15 +86,10 @@ def split_certificate(
         estimate from ``n_pairs`` pairs (seeded by ``seed``), and ``cert["sampled"]`` says so
     """
     k = len(names)
-    groups = [[folds, *fold_vs_rest(folds, k)]] + [[r, *fold_vs_rest(r, k)] for r in random_splits]
-    flat = [g for group in groups for g in group]
     n_assigned = int(np.sum(np.asarray(folds) >= 0))
     sampled = n_assigned * (n_assigned - 1) / 2 > max_pairs
-    if sampled:
-        summaries = [sampled_leakage(source, f, n_pairs, weights, seed=seed) for f in flat]
-    else:
-        summaries = leakage_summary(source, flat, weights, block_size)
-    per = [summaries[i * (k + 1):(i + 1) * (k + 1)] for i in range(len(groups))]
+    estimate = ((lambda f: sampled_leakage(source, f, n_pairs, weights, seed=seed)) if sampled else None)
+    per = _split_and_fold_summaries(source, [folds, *random_splits], k, weights, block_size, estimate)
     own = per[0]
     cert: dict = {
         "scaled_leakage": float(own[0].scaled),
@@ -125,3 +120,20 @@ def split_certificate(
         own_leak = float(own[0].leakage)
         cert["gap"] = (own_leak - group_bound) / own_leak if own_leak > 0 else 0.0
     return cert
+
+
+def _split_and_fold_summaries(source, splits, k, weights, block_size, estimate):
+    """Leakage summaries [split, fold 0 vs rest, ..., fold k-1 vs rest] of every split.
+
+    ``estimate`` (one split -> its sampled summary) replaces the exact tiled pass when given. With two
+    folds "fold i vs rest" is the split itself (labels swapped), so its figures are reused.
+    """
+    per_split = [[s] if k == 2 else [s, *fold_vs_rest(s, k)] for s in splits]
+    flat = [p for parts in per_split for p in parts]
+    if estimate is not None:
+        summaries = [estimate(f) for f in flat]
+    else:
+        summaries = leakage_summary(source, flat, weights, block_size)
+    width = len(per_split[0])
+    per = [summaries[i * width:(i + 1) * width] for i in range(len(splits))]
+    return [[p[0]] * (k + 1) for p in per] if k == 2 else per
