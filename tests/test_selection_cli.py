@@ -49,6 +49,12 @@ def test_select_prefix_order_report_and_radius(bench, capsys):
     # prefix property: k = 2 gives the first two of k = 4
     assert main(["select", "--features", str(feats), "-k", "2", "--strategy", "fafi_euclidean"]) == 0
     assert capsys.readouterr().out.split() == chosen[:2]
+    # the paper code's start: the row farthest from the pool mean
+    assert main(["select", "--features", str(feats), "-k", "4", "--strategy", "fafi_euclidean",
+                 "--fafi-start", "farthest", "--out", str(out)]) == 0
+    farthest = farthest_first_order(Z, np.arange(N), 4, "euclidean", start="farthest")
+    assert out.read_text().split() == [X.index[i] for i in farthest]
+    assert json.loads((tmp / "chosen.txt.json").read_text())["fafi_start"] == "farthest"
 
 
 def test_select_include_exclude(bench):
@@ -121,6 +127,27 @@ def test_one_pass_configuration_equals_the_protocol(bench):
         assert set(cov["meta"]["k"]) == {2, 3, 5} and (cov["meta"]["radius"] > 0).all()
 
 
+
+def test_evaluate_with_the_paper_code_settings_runs_the_protocol_with_them(bench):
+    """fafi_start="farthest" and standardize="pool" reach every farthest-first trial of evaluate_benchmark."""
+    from benchdesign.selection.api import evaluate_benchmark
+
+    _, scores_path, feats = bench
+    scores = pd.read_csv(scores_path)
+    features = {"meta": pd.read_csv(feats, index_col=0)}
+    ranks = rank_scores(scores, True)
+    X = features["meta"].loc[ranks.index].to_numpy()
+    settings = dict(strategies=["fafi_euclidean"], n_trials=5, alpha=0.75, ks=[2, 3, 4], seed=3, oracle=False)
+    paper = evaluate_benchmark(scores, features, True, fafi_start="farthest", standardize="pool", **settings)
+    ref = dataset_pool_trials(ranks.to_numpy(), X, "fafi_euclidean", [2, 3, 4], 5, 0.75, 3,
+                              {"start": "farthest"}, standardize="pool")
+    got = paper.frames["trials"][["trial", "k", "metric", "value"]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, ref[["trial", "k", "metric", "value"]].reset_index(drop=True))
+    default = evaluate_benchmark(scores, features, True, **settings).frames["trials"]
+    assert not np.allclose(default["value"], paper.frames["trials"]["value"])
+    with pytest.raises(ValueError, match="standardize='rows' must be one of"):
+        evaluate_benchmark(scores, features, True, standardize="rows", **settings)
+
 @needs_aeon
 def test_evaluate_writes_everything_or_nothing(bench, capsys):
     tmp, scores_path, feats = bench
@@ -137,6 +164,7 @@ def test_evaluate_writes_everything_or_nothing(bench, capsys):
     assert set(t1["strategy"]) == {"random", "fafi_cosine", "kmeans"} and (t1["n_trials"] == 4).all()
     assert set(pd.read_csv(out / "p_eff.csv")["representation"]) == {"meta", "oracle"}
     prov = json.loads((out / "provenance.json").read_text())
+    assert (prov["fafi_start"], prov["standardize"]) == ("nearest", "all")
     assert len(prov["scores"]["sha256"]) == 64 and prov["features"][0]["path"] == str(feats)
     assert "benchdesign evaluate:" in capsys.readouterr().err
     bad = tmp / "bad"

@@ -37,8 +37,11 @@ def _select_command(args: argparse.Namespace) -> int:
     result = select_datasets(
         read_feature_table(args.features), args.k, strategy=args.strategy, include=args.include or (),
         exclude=args.exclude or (), seed=args.seed, standardize=not args.no_standardize,
+        options={"start": args.fafi_start},
     )
     report = {"features": args.features, **result.report(), "seed": args.seed}
+    if args.strategy.startswith("fafi"):
+        report["fafi_start"] = args.fafi_start
     listing = "".join(f"{name}\n" for name in result.datasets)
     if args.out:
         write_atomic(args.out, listing)
@@ -54,7 +57,7 @@ def _select_command(args: argparse.Namespace) -> int:
 
 def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign select``: k datasets of a feature table, in selection order."""
-    from benchdesign.selection.strategies import STRATEGIES
+    from benchdesign.selection.strategies import FAFI_STARTS, STRATEGIES
 
     p = subparsers.add_parser(
         "select", help="choose k datasets of a benchmark from their features (rank-preserving selection)",
@@ -71,6 +74,9 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--exclude", nargs="+", help="datasets that must not be chosen")
     p.add_argument("--seed", type=int, default=0, help="seed of the random and k-means strategies")
     p.add_argument("--no-standardize", action="store_true", help="use the features as they are (no z-score)")
+    p.add_argument("--fafi-start", choices=list(FAFI_STARTS), default=FAFI_STARTS[0],
+                   help="farthest-first (without --include) starts at the dataset nearest the pool mean "
+                        "(default) or farthest from it (the paper's code)")
     p.add_argument("--out", help="write the list here (default: stdout) and the report to OUT.json")
     p.add_argument("--report", help="JSON report path (default OUT.json; without --out: none)")
     p.set_defaults(func=_select_command)
@@ -109,6 +115,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     result = evaluate_benchmark(
         scores, features, args.higher_is_better, strategies=args.strategies, n_trials=args.trials,
         alpha=args.alpha, ks=range(k_min, k_max + 1), seed=args.seed, progress=progress, n_jobs=args.jobs,
+        fafi_start=args.fafi_start, standardize=args.standardize,
     )
     progress("figures")
     figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
@@ -127,7 +134,8 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     files["recommendation.txt"] = (result.recommendation + "\n").encode()
     provenance = {"scores": file_provenance([args.scores])[0], "features": file_provenance(args.features),
                   "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,
-                  "k": [k_min, k_max], "seed": args.seed,
+                  "k": [k_min, k_max], "seed": args.seed, "fafi_start": args.fafi_start,
+                  "standardize": args.standardize,
                   "strategies": sorted(set(result.frames["trials"]["strategy"]))}
     files["provenance.json"] = (json.dumps(provenance, indent=2) + "\n").encode()
     for name, data in files.items():
@@ -138,7 +146,8 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
 def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign evaluate``: the paper's protocol on a user's benchmark."""
-    from benchdesign.selection.strategies import STRATEGIES
+    from benchdesign.selection.protocol import STANDARDIZATIONS
+    from benchdesign.selection.strategies import FAFI_STARTS, STRATEGIES
 
     p = subparsers.add_parser(
         "evaluate", help="evaluate the selection strategies on your benchmark (the paper's protocol)",
@@ -159,6 +168,12 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),
                    help="subset sizes (default 2 20)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--fafi-start", choices=list(FAFI_STARTS), default=FAFI_STARTS[0],
+                   help="farthest-first starts at the pool row nearest the pool mean (default) or farthest "
+                        "from it (the paper's code)")
+    p.add_argument("--standardize", choices=list(STANDARDIZATIONS), default=STANDARDIZATIONS[0],
+                   help="z-score the features over all datasets (default) or over each trial's pool (the "
+                        "paper's code)")
     p.add_argument("--jobs", type=int, default=1, help="processes (default 1; the results do not depend on it)")
     p.add_argument("--out", required=True, help="output folder")
     p.set_defaults(func=_evaluate_command)

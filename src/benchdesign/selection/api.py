@@ -22,6 +22,7 @@ from benchdesign.selection.guarantee import covering_bound, covering_radii, cove
 from benchdesign.selection.frames import REFERENCE_REPRESENTATIONS, STRATEGY_LABELS, TRIAL_COLUMNS
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER, METRICS, rank_metrics
 from benchdesign.selection.protocol import (
+    STANDARDIZATIONS,
     dataset_pool_subsets,
     fold_ranks,
     score_cube,
@@ -30,7 +31,7 @@ from benchdesign.selection.protocol import (
 )
 from benchdesign.selection.ranking import mean_ranks, rank_scores
 from benchdesign.selection.representations import check_representation, oracle_representation
-from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY, farthest_first_order
+from benchdesign.selection.strategies import FAFI_STARTS, PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY, farthest_first_order
 
 __all__ = [
     "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
@@ -260,17 +261,19 @@ def run_configuration(
     ranks: np.ndarray, X: np.ndarray, strategy: str, ks: Sequence[int], n_trials: int, alpha: float,
     seed: int, options: Mapping[str, Any] | None, S: np.ndarray, higher_is_better: bool,
     stability_ks: Sequence[int] = STABILITY_KS, coverage: Mapping[str, np.ndarray] | None = None,
+    standardize: str = "all",
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
     """One (strategy, representation) in one pass over the dataset-pool trials (each selection made
     once): the trial metrics (as :func:`~benchdesign.selection.protocol.dataset_pool_trials`), the
     conclusion stability at ``stability_ks`` and the covering radii of the selections in every
-    representation of ``coverage`` (name -> raw features; z-scored over all datasets)."""
+    representation of ``coverage`` (name -> raw features; z-scored over all datasets). ``standardize``:
+    z-score X over all datasets ("all") or over each trial's pool rows ("pool", the paper's code)."""
     reference = mean_ranks(ranks)
     cache = VerdictCache(S, higher_is_better)
     Zs = {rep: standardize_rows(Xc) for rep, Xc in (coverage or {}).items()}
     metric_rows, stability = [], []
     radius_rows: dict[str, list] = {rep: [] for rep in Zs}
-    for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options):
+    for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options, standardize):
         for k, chosen in subsets.items():
             values = rank_metrics(mean_ranks(ranks, chosen), reference)
             metric_rows += [(trial, k, m, float(values[m])) for m in METRICS]
@@ -330,18 +333,25 @@ def evaluate_benchmark(
     name: str = "benchmark",
     progress: Callable[[str], None] | None = None,
     n_jobs: int = 1,
+    fafi_start: str = FAFI_STARTS[0],
+    standardize: str = STANDARDIZATIONS[0],
 ) -> Evaluation:
     """The paper's dataset-pool protocol on a user's benchmark: trials of every strategy on every
     feature table (and the oracle, an upper bound), Tables 1-3, the covering radii and p_eff of
     farthest-first, random and k-means, and the conclusion stability of every strategy.
 
-    ``n_jobs`` processes run the (strategy, representation) configurations; the result does not
-    depend on it."""
+    ``fafi_start`` ("nearest" or "farthest", the paper's code) and ``standardize`` ("all" or "pool", the
+    paper's code) as in the pipeline's ``protocol`` settings. ``n_jobs`` processes run the (strategy,
+    representation) configurations; the result does not depend on it."""
     strategies = list(strategies or STRATEGIES)
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown:
         raise ValueError(f"unknown strategy(ies) {unknown}; choose from {list(STRATEGIES)}")
-    options = {"n_init": 3, "lam": 1.0, "start": "nearest", **dict(options or {})}
+    if standardize not in STANDARDIZATIONS:
+        raise ValueError(f"standardize={standardize!r} must be one of {STANDARDIZATIONS}")
+    if fafi_start not in FAFI_STARTS:
+        raise ValueError(f"fafi_start={fafi_start!r} must be one of {FAFI_STARTS}")
+    options = {"n_init": 3, "lam": 1.0, "start": fafi_start, **dict(options or {})}
     say = progress or (lambda message: None)
     ranks = rank_scores(scores, higher_is_better)
     ks = list(ks)
@@ -358,7 +368,7 @@ def evaluate_benchmark(
             # random ignores X, so its subsets are the same on every representation
             cover = {} if strategy not in COVERAGE_STRATEGIES else (reps if not uses else {rep: X})
             jobs.append((strategy, rep, (n_ranks, X, strategy, ks, n_trials, alpha, seed, options, S,
-                                         higher_is_better, STABILITY_KS, cover)))
+                                         higher_is_better, STABILITY_KS, cover, standardize)))
     say(f"{len(jobs)} configurations x {n_trials} trials, k = {ks[0]}..{ks[-1]}, {n_jobs} process(es)")
     if n_jobs > 1:
         with ProcessPoolExecutor(max_workers=n_jobs) as pool:

@@ -26,7 +26,8 @@ from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY
 
 VARIATIONS = ("dataset_pool", "model_pool")
 STANDARDIZATIONS = ("all", "pool")
-"""Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
+"""Where the representation is z-scored: over all datasets once, or over each trial's pool rows (the first is
+the default)."""
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
 

@@ -53,7 +53,7 @@ __all__ = [
 
 IntArray = NDArray[np.intp]
 FAFI_STARTS = ("nearest", "farthest")
-"""Start rules of the farthest-first traversal (see :func:`farthest_first_order`)."""
+"""Start rules of the farthest-first traversal (see :func:`farthest_first_order`; the first is the default)."""
 
 
 # ----------------------------------------------------------------------------- validation
