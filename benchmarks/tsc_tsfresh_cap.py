@@ -12,6 +12,16 @@ the columns all caps share, standardises them over the datasets and reports, for
 correlation of its pairwise Euclidean and cosine distances with those at the largest cap, and the time spent.
 A correlation near 1 means the cap leaves the selection geometry (what FAFI, k-means and the designs see)
 unchanged.
+
+With `--scores` (the pipeline's long TSC scores, results/prepared/tsc/scores.csv) it also measures the cost in
+AUC: the dataset-pool protocol (the paper code's settings by default: farthest start, per-pool z-score) on the
+sub-benchmark of the chosen datasets, once per cap, and for every strategy the AUC(MAE) and AUC(rho) at each cap,
+their difference to the largest cap and a paired Wilcoxon p-value over the trials (the pools are the same):
+
+    python benchmarks/tsc_tsfresh_cap.py --raw DIR --caps 10 40 --datasets 20 --cache /tmp/capcache \
+        --scores results/prepared/tsc/scores.csv --k 2 12 --out /tmp/tsfresh_cap.csv
+
+`--cache` keeps each cap's dataset vectors (one CSV per cap), so a rerun computes only the missing caps.
 """
 from __future__ import annotations
 
@@ -37,6 +47,14 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--n-jobs", type=int, default=1, help="tsfresh worker processes")
     parser.add_argument("--out", help="CSV of the per-cap figures")
+    parser.add_argument("--cache", help="folder for each cap's dataset vectors (reused when present)")
+    parser.add_argument("--scores", help="long scores CSV (dataset, model, fold, score; higher is better): "
+                                         "also measure the AUC of every strategy at every cap")
+    parser.add_argument("--trials", type=int, default=200)
+    parser.add_argument("--k", nargs=2, type=int, default=[2, 12], metavar=("K_MIN", "K_MAX"))
+    parser.add_argument("--fafi-start", default="farthest", choices=["nearest", "farthest"])
+    parser.add_argument("--standardize", default="pool", choices=["all", "pool"])
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the protocol")
     args = parser.parse_args(argv)
     caps = sorted(set(args.caps))
     sizes = {}
@@ -54,12 +72,21 @@ def main(argv=None) -> int:
                 *read_ucr_tsv(Path(args.raw) / n / f"{n}_TEST.tsv")) for n in chosen}
     matrices, seconds = {}, {}
     for cap in caps:
+        cached = Path(args.cache) / f"tsfresh_paper_cap{cap}_seed{args.seed}.csv" if args.cache else None
         start = time.perf_counter()
-        vectors = [dataset_features("tsfresh_paper", *data[n], dataset=n, max_series=cap, seed=args.seed,
-                                    n_jobs=args.n_jobs) for n in chosen]
+        if cached is not None and cached.is_file():
+            raw = pd.read_csv(cached, index_col=0)
+            vectors = [raw.loc[n].rename(n) for n in chosen]  # KeyError: the cache holds other datasets
+        else:
+            vectors = [dataset_features("tsfresh_paper", *data[n], dataset=n, max_series=cap, seed=args.seed,
+                                        n_jobs=args.n_jobs) for n in chosen]
+            if cached is not None:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                pd.DataFrame(vectors).rename_axis("dataset").to_csv(cached)
         seconds[cap] = time.perf_counter() - start
         matrices[cap], _, _ = gather_features(vectors, column_filter="paper")
-        print(f"cap {cap}: {seconds[cap]:.1f} s, {matrices[cap].shape[1]} columns kept", flush=True)
+        print(f"cap {cap}: {seconds[cap]:.1f} s{' (cached)' if cached and cached.is_file() else ''}, "
+              f"{matrices[cap].shape[1]} columns kept", flush=True)
     shared = sorted(set.intersection(*(set(m.columns) for m in matrices.values())))
     top = caps[-1]
 
@@ -83,7 +110,44 @@ def main(argv=None) -> int:
     print("datasets:", " ".join(chosen))
     if args.out:
         table.to_csv(args.out, index=False)
+    if args.scores:
+        auc = auc_by_cap(args, chosen, matrices, caps)
+        print(auc.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        if args.out:
+            auc.to_csv(Path(args.out).with_name(Path(args.out).stem + "_auc.csv"), index=False)
     return 0
+
+
+def auc_by_cap(args, chosen, matrices, caps) -> pd.DataFrame:
+    """AUC(MAE) and AUC(rho) of every strategy at every cap on the chosen datasets' sub-benchmark, the
+    difference to the largest cap and a paired Wilcoxon p-value over the trials."""
+    from benchdesign.selection.api import evaluate_benchmark
+    from benchdesign.selection.aggregation import trial_auc
+
+    scores = pd.read_csv(args.scores)
+    scores = scores[scores["dataset"].isin(chosen)]
+    missing = sorted(set(chosen) - set(scores["dataset"]))
+    if missing:
+        raise SystemExit(f"{args.scores} has no scores for {missing}")
+    features = {f"cap{cap}": matrices[cap] for cap in caps}
+    result = evaluate_benchmark(scores, features, True, n_trials=args.trials, ks=range(args.k[0], args.k[1] + 1),
+                                seed=args.seed, oracle=False, n_jobs=args.jobs, fafi_start=args.fafi_start,
+                                standardize=args.standardize, name="tsc")
+    aucs = trial_auc(result.frames["trials"])
+    aucs = aucs[aucs["metric"].isin(["mae", "spearman"])]
+    rows = []
+    for (strategy, metric), block in aucs.groupby(["strategy", "metric"], sort=False):
+        by_rep = block.pivot(index="trial", columns="representation", values="auc")
+        if strategy == "random":  # ignores the features: one row
+            rows.append({"strategy": strategy, "metric": metric, "cap": None, "auc": by_rep["none"].mean()})
+            continue
+        top = by_rep[f"cap{caps[-1]}"]
+        for cap in caps:
+            diff = by_rep[f"cap{cap}"] - top
+            p = stats.wilcoxon(by_rep[f"cap{cap}"], top).pvalue if (diff != 0).any() else float("nan")
+            rows.append({"strategy": strategy, "metric": metric, "cap": cap, "auc": by_rep[f"cap{cap}"].mean(),
+                         f"minus_cap{caps[-1]}": diff.mean(), "wilcoxon_p": p})
+    return pd.DataFrame(rows)
 
 
 if __name__ == "__main__":
