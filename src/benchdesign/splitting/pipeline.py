@@ -283,8 +283,8 @@ def certificate_line(cert: dict) -> str:
         line += " [{:.4f}, {:.4f}] (sampled, {} pairs per figure)".format(*cert["sampled"]["scaled_leakage_ci"],
                                                                           cert["sampled"]["n_pairs"])
     if "random_scaled_leakage" in cert:
-        line += (f" vs random split {cert['random_scaled_leakage']:.4f} (mean of {cert['random_seeds']} seeds; "
-                 f"{cert['leakage_reduction']:.1%} less)")
+        line += (f" vs random split {cert['random_scaled_leakage']:.4f} (requested fractions, mean of "
+                 f"{cert['random_seeds']} seeds; {cert['leakage_reduction']:.1%} less)")
     if len(cert.get("fold_scaled_leakage", {})) > 2:
         line += "; per fold " + ", ".join(f"{k} {v:.4f}" for k, v in cert["fold_scaled_leakage"].items())
     if "gap" in cert:
@@ -316,8 +316,8 @@ def summarize(result: SplitResult) -> str:
                      f"dropped {t['n_dropped']}, moved {t['n_moved']} samples")
     if "sampled_leakage" in rep:
         smp = rep["sampled_leakage"]
-        lines.append("sampled scaled L(pi) ({} pairs, 95% interval): split {:.4f} [{:.4f}, {:.4f}], random {:.4f} "
-                     "[{:.4f}, {:.4f}]".format(smp["n_pairs"], smp["split"]["scaled_leakage"],
+        lines.append("sampled scaled L(pi) ({} pairs, 95% interval): split {:.4f} [{:.4f}, {:.4f}], random split "
+                     "of the same fold sizes {:.4f} [{:.4f}, {:.4f}]".format(smp["n_pairs"], smp["split"]["scaled_leakage"],
                                                *smp["split"]["scaled_leakage_ci"], smp["random"]["scaled_leakage"],
                                                *smp["random"]["scaled_leakage_ci"]))
     for side in ("side_a", "side_b"):
