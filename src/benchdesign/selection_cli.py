@@ -57,7 +57,8 @@ def _select_command(args: argparse.Namespace) -> int:
 
 def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign select``: k datasets of a feature table, in selection order."""
-    from benchdesign.selection.strategies import FAFI_STARTS, STRATEGIES
+    from benchdesign.selection.options import FAFI_STARTS
+    from benchdesign.selection.strategies import STRATEGIES
 
     p = subparsers.add_parser(
         "select", help="choose k datasets of a benchmark from their features (rank-preserving selection)",
@@ -146,8 +147,8 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
 def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign evaluate``: the paper's protocol on a user's benchmark."""
-    from benchdesign.selection.protocol import STANDARDIZATIONS
-    from benchdesign.selection.strategies import FAFI_STARTS, STRATEGIES
+    from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
+    from benchdesign.selection.strategies import STRATEGIES
 
     p = subparsers.add_parser(
         "evaluate", help="evaluate the selection strategies on your benchmark (the paper's protocol)",

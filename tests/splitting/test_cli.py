@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import importlib
 import subprocess
 import sys
 
@@ -167,18 +168,18 @@ def test_precomputed_matrix_input(tmp_path, capsys, kind, sparse):
         assert split["split"].iloc[10 * g:10 * g + 10].nunique() == 1
 
 
-def test_parser_builds_without_the_solver_and_rdkit():
-    """`benchdesign --help` and the selection commands start without loading cvxpy or RDKit."""
+def test_parser_builds_without_the_solver_rdkit_pandas_and_scipy():
+    """`benchdesign --help` and every command's parser start without loading cvxpy, RDKit, pandas or scipy."""
     code = ("import sys; from benchdesign.cli import build_parser; build_parser(); "
-            "print(sorted(m for m in ('cvxpy', 'rdkit') if m in sys.modules))")
+            "print(sorted(m for m in ('cvxpy', 'rdkit', 'pandas', 'scipy', 'sklearn') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
-def test_lazy_package_exports_every_public_name():
-    import benchdesign.splitting as splitting
-
-    assert all(getattr(splitting, name) is not None for name in splitting.__all__)
-    assert set(splitting.__all__) <= set(dir(splitting))
+@pytest.mark.parametrize("package", ["benchdesign.splitting", "benchdesign.selection"])
+def test_lazy_package_exports_every_public_name(package):
+    module = importlib.import_module(package)
+    assert all(getattr(module, name) is not None for name in module.__all__)
+    assert set(module.__all__) <= set(dir(module))
     with pytest.raises(AttributeError, match="no_such_name"):
-        getattr(splitting, "no_such_name")
+        getattr(module, "no_such_name")

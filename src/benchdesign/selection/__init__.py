@@ -5,6 +5,7 @@ What a user imports is here (``__all__``): :func:`select_datasets`, :func:`evalu
 strategies, ranks, metrics, protocol, covering radius, conclusion checks and the tables. Layers, each
 importing only the ones above it (none imports :mod:`benchdesign.domains`, which builds on this package):
 
+* :mod:`~benchdesign.selection.options`     the protocol's option values (no heavy imports);
 * :mod:`~benchdesign.selection.strategies`  the six selection strategies (section 4);
 * :mod:`~benchdesign.selection.ranking`     model ranks from scores (section 3);
 * :mod:`~benchdesign.selection.metrics`     rank-agreement metrics of R_S against R_D (section 5.2);
@@ -19,96 +20,37 @@ importing only the ones above it (none imports :mod:`benchdesign.domains`, which
 * :mod:`~benchdesign.selection.conclusions` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
 * :mod:`~benchdesign.selection.api`         select / evaluate / agreement on a user's benchmark;
 * :mod:`~benchdesign.selection.synthetic`   the synthetic oracle-vs-broken benchmark (section 6.4);
-* :mod:`~benchdesign.selection.plotting`    figures (not imported here: it loads matplotlib).
+* :mod:`~benchdesign.selection.plotting`    figures (not exported here: it loads matplotlib).
+
+The names are imported from their submodule on first use, so the command line's parsers load neither
+pandas nor scipy.
 """
 
-from benchdesign.selection.strategies import (
-    FAFI_STARTS,
-    PREFIX_ORDERS,
-    STRATEGIES,
-    STRATEGY_REGISTRY,
-    Strategy,
-    a_optimal_order,
-    d_optimal_order,
-    fafi_cosine_order,
-    fafi_euclidean_order,
-    farthest_first_order,
-    kmeans,
-    random_order,
-    select_a_optimal,
-    select_d_optimal,
-    select_fafi_cosine,
-    select_fafi_euclidean,
-    select_kmeans,
-    select_random,
-)
-from benchdesign.selection.ranking import mean_ranks, rank_scores, rerank
-from benchdesign.selection.metrics import (
-    METRIC_HIGHER_IS_BETTER,
-    METRICS,
-    kendall,
-    mae,
-    mrr,
-    ndcg_at_k,
-    ndcg_paper,
-    rank_metrics,
-    spearman,
-)
-from benchdesign.selection.protocol import (
-    STANDARDIZATIONS,
-    VARIATIONS,
-    dataset_pool_trials,
-    model_pool_trials,
-    score_cube,
-    selection_orders,
-    standardize_rows,
-)
+from __future__ import annotations
 
-from benchdesign.selection.representations import check_representation, oracle_representation, standardize
-from benchdesign.selection.statistics import holm, paired_wilcoxon
-from benchdesign.selection.aggregation import DEFAULT_THRESHOLDS, curve_auc, curves, kstar_per_config, trial_auc
-from benchdesign.selection.tables import reference_auc, table1, table2, table3, table3_summary, table4
-from benchdesign.selection.markdown import (
-    table1_markdown,
-    table2_markdown,
-    table3_markdown,
-    table4_markdown,
-    to_markdown,
-)
-from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, fit_p_eff
-from benchdesign.selection.conclusions import (
-    conclusion_stability,
-    dataset_scores,
-    pairwise_verdicts,
-    plot_critical_difference,
-)
-from benchdesign.selection.api import (
-    Evaluation,
-    Selection,
-    evaluate_benchmark,
-    evaluation_figures,
-    recommendation,
-    select_datasets,
-    subset_agreement,
-)
+from benchdesign.lazy import lazy_exports
 
-__all__ = [
-    "select_datasets", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures", "recommendation",
-    "subset_agreement",
-    "FAFI_STARTS", "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order", "d_optimal_order",
-    "fafi_cosine_order", "fafi_euclidean_order", "farthest_first_order", "kmeans", "random_order",
-    "select_a_optimal", "select_d_optimal", "select_fafi_cosine", "select_fafi_euclidean",
-    "select_kmeans", "select_random",
-    "mean_ranks", "rank_scores", "rerank",
-    "METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper", "rank_metrics",
-    "spearman",
-    "STANDARDIZATIONS", "VARIATIONS", "dataset_pool_trials", "model_pool_trials", "score_cube",
-    "selection_orders", "standardize_rows",
-    "check_representation", "oracle_representation", "standardize",
-    "holm", "paired_wilcoxon",
-    "DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "trial_auc",
-    "reference_auc", "table1", "table2", "table3", "table3_summary", "table4",
-    "table1_markdown", "table2_markdown", "table3_markdown", "table4_markdown", "to_markdown",
-    "covering_bound", "covering_radii", "covering_radius", "diameter", "fit_p_eff",
-    "conclusion_stability", "dataset_scores", "pairwise_verdicts", "plot_critical_difference",
-]
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "api": ("select_datasets", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures",
+            "recommendation", "subset_agreement"),
+    "options": ("FAFI_STARTS", "STANDARDIZATIONS"),
+    "strategies": (
+        "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order", "d_optimal_order",
+        "fafi_cosine_order", "fafi_euclidean_order", "farthest_first_order", "kmeans", "random_order",
+        "select_a_optimal", "select_d_optimal", "select_fafi_cosine", "select_fafi_euclidean", "select_kmeans",
+        "select_random",
+    ),
+    "ranking": ("mean_ranks", "rank_scores", "rerank"),
+    "metrics": ("METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper",
+                "rank_metrics", "spearman"),
+    "protocol": ("VARIATIONS", "dataset_pool_trials", "model_pool_trials", "score_cube", "selection_orders",
+                 "standardize_rows"),
+    "representations": ("check_representation", "oracle_representation", "standardize"),
+    "statistics": ("holm", "paired_wilcoxon"),
+    "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "trial_auc"),
+    "tables": ("reference_auc", "table1", "table2", "table3", "table3_summary", "table4"),
+    "markdown": ("table1_markdown", "table2_markdown", "table3_markdown", "table4_markdown", "to_markdown"),
+    "guarantee": ("covering_bound", "covering_radii", "covering_radius", "diameter", "fit_p_eff"),
+    "conclusions": ("conclusion_stability", "dataset_scores", "pairwise_verdicts", "plot_critical_difference"),
+}
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -21,8 +21,8 @@ from benchdesign.selection.conclusions import conclusion_stability, dataset_scor
 from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, fit_p_eff
 from benchdesign.selection.frames import REFERENCE_REPRESENTATIONS, STRATEGY_LABELS, TRIAL_COLUMNS
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER, METRICS, rank_metrics
+from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
 from benchdesign.selection.protocol import (
-    STANDARDIZATIONS,
     dataset_pool_subsets,
     fold_ranks,
     score_cube,
@@ -31,7 +31,7 @@ from benchdesign.selection.protocol import (
 )
 from benchdesign.selection.ranking import mean_ranks, rank_scores
 from benchdesign.selection.representations import check_representation, oracle_representation
-from benchdesign.selection.strategies import FAFI_STARTS, PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY, farthest_first_order
+from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY, farthest_first_order
 
 __all__ = [
     "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",

@@ -21,13 +21,11 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from benchdesign.selection.metrics import METRICS, rank_metrics
+from benchdesign.selection.options import STANDARDIZATIONS
 from benchdesign.selection.ranking import mean_ranks
 from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 
 VARIATIONS = ("dataset_pool", "model_pool")
-STANDARDIZATIONS = ("all", "pool")
-"""Where the representation is z-scored: over all datasets once, or over each trial's pool rows (the first is
-the default)."""
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from benchdesign.selection.options import FAFI_STARTS
+
 __all__ = [
     "Strategy",
     "STRATEGY_REGISTRY",
@@ -52,8 +54,6 @@ __all__ = [
 ]
 
 IntArray = NDArray[np.intp]
-FAFI_STARTS = ("nearest", "farthest")
-"""Start rules of the farthest-first traversal (see :func:`farthest_first_order`; the first is the default)."""
 
 
 # ----------------------------------------------------------------------------- validation

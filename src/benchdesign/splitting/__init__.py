@@ -11,7 +11,7 @@ and scikit-learn cross-validators (:mod:`.crossval`).
 
 from __future__ import annotations
 
-import importlib
+from benchdesign.lazy import lazy_exports
 
 # Public names by submodule, imported on first use (PEP 562), so that importing one submodule (e.g. for
 # the command line's defaults) does not load scikit-learn, cvxpy and RDKit.
@@ -38,18 +38,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "threshold": ("ThresholdRepair", "enforce_max_similarity"),
 }
-_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
-__all__ = sorted(_MODULE_OF)
-
-
-def __getattr__(name: str):
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

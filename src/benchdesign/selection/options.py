@@ -1,0 +1,9 @@
+"""Option vocabularies of the selection protocol, in a module without heavy imports (the command line builds its
+parsers from these; the modules that use them import them from here). The first value of each is the default."""
+
+from __future__ import annotations
+
+FAFI_STARTS: tuple[str, ...] = ("nearest", "farthest")
+"""Start rules of the farthest-first traversal (:func:`~benchdesign.selection.strategies.farthest_first_order`)."""
+STANDARDIZATIONS: tuple[str, ...] = ("all", "pool")
+"""Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
