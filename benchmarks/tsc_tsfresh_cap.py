@@ -74,7 +74,8 @@ def main(argv=None) -> int:
     for cap in caps:
         cached = Path(args.cache) / f"tsfresh_paper_cap{cap}_seed{args.seed}.csv" if args.cache else None
         start = time.perf_counter()
-        if cached is not None and cached.is_file():
+        was_cached = cached is not None and cached.is_file()
+        if was_cached:
             raw = pd.read_csv(cached, index_col=0)
             vectors = [raw.loc[n].rename(n) for n in chosen]  # KeyError: the cache holds other datasets
         else:
@@ -85,7 +86,7 @@ def main(argv=None) -> int:
                 pd.DataFrame(vectors).rename_axis("dataset").to_csv(cached)
         seconds[cap] = time.perf_counter() - start
         matrices[cap], _, _ = gather_features(vectors, column_filter="paper")
-        print(f"cap {cap}: {seconds[cap]:.1f} s{' (cached)' if cached and cached.is_file() else ''}, "
+        print(f"cap {cap}: {seconds[cap]:.1f} s{' (cached)' if was_cached else ''}, "
               f"{matrices[cap].shape[1]} columns kept", flush=True)
     shared = sorted(set.intersection(*(set(m.columns) for m in matrices.values())))
     top = caps[-1]
