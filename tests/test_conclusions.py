@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy.stats import wilcoxon
 
-from benchdesign.selection.statistics import holm
+from benchdesign.selection.statistics import EXACT_SIGN_FLIPS_MAX_N, holm, signed_rank_pvalues
 from benchdesign.selection.conclusions import (
     conclusion_stability,
     dataset_scores,
@@ -42,6 +42,29 @@ def test_small_subsets_cannot_be_significant_and_stability():
     assert conclusion_stability(full, full) == 1.0
     with pytest.raises(ValueError, match="differ in shape"):
         conclusion_stability(full, full[:2])
+
+
+def test_signed_rank_pvalues_by_hand():
+    # d = 1, 2, 3: the signed-rank sum 6 is the largest of the 8 sign flips, two-sided p = 2/8
+    # d = 1, -1, 2: ranks 1.5, 1.5, 3; sums over the flips 0, 1.5, 1.5, 3, 3, 4.5, 4.5, 6; observed 4.5
+    p = signed_rank_pvalues(np.array([[1.0, 1.0], [2.0, -1.0], [3.0, 2.0]]))
+    assert p.tolist() == pytest.approx([0.25, 0.75])
+
+
+@pytest.mark.parametrize("kind", ["no ties", "ties", "zeros", "ties and zeros", "large"])
+def test_signed_rank_pvalues_equal_scipy(kind):
+    """scipy enumerates all 2^n sign flips with ties or zeros (n <= 13); the counted distribution agrees."""
+    rng = np.random.default_rng(len(kind))
+    for _ in range(6):
+        n = int(rng.integers(EXACT_SIGN_FLIPS_MAX_N + 1, 30)) if kind == "large" else int(rng.integers(2, 10))
+        d = rng.normal(size=(n, 4))
+        if "ties" in kind:
+            d = np.round(2 * d) / 2
+        if "zeros" in kind:
+            d[rng.random(d.shape) < 0.3] = 0.0
+        d[:, np.all(d == 0, axis=0)] = 1.0  # an all-zero column has no p-value (pairwise_verdicts skips it)
+        expected = wilcoxon(d, axis=0, zero_method="wilcox").pvalue
+        assert signed_rank_pvalues(d) == pytest.approx(expected, rel=1e-10, abs=1e-12)
 
 
 def test_dataset_scores_averages_folds():

@@ -14,9 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import wilcoxon
-
-from benchdesign.selection.statistics import holm
+from benchdesign.selection.statistics import holm, signed_rank_pvalues
 
 __all__ = ["dataset_scores", "pairwise_verdicts", "conclusion_stability", "plot_critical_difference"]
 
@@ -44,8 +42,7 @@ def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05)
     tested = np.any(diff != 0, axis=0)
     if S.shape[0] >= 2 and tested.any():
         with np.errstate(invalid="ignore", divide="ignore"):
-            res = wilcoxon(diff[:, tested], axis=0, zero_method="wilcox")
-        p[tested] = np.nan_to_num(np.asarray(res.pvalue, dtype=float), nan=1.0)
+            p[tested] = np.nan_to_num(signed_rank_pvalues(diff[:, tested]), nan=1.0)
     significant = holm(p) < alpha
     direction = np.sign(np.median(diff, axis=0))
     direction[direction == 0] = np.sign(diff.mean(axis=0))[direction == 0]
