@@ -74,19 +74,17 @@ def main(argv=None) -> int:
     for cap in caps:
         cached = Path(args.cache) / f"tsfresh_paper_cap{cap}_seed{args.seed}.csv" if args.cache else None
         start = time.perf_counter()
-        was_cached = cached is not None and cached.is_file()
-        if was_cached:
-            raw = pd.read_csv(cached, index_col=0)
-            vectors = [raw.loc[n].rename(n) for n in chosen]  # KeyError: the cache holds other datasets
-        else:
-            vectors = [dataset_features("tsfresh_paper", *data[n], dataset=n, max_series=cap, seed=args.seed,
-                                        n_jobs=args.n_jobs) for n in chosen]
-            if cached is not None:
-                cached.parent.mkdir(parents=True, exist_ok=True)
-                pd.DataFrame(vectors).rename_axis("dataset").to_csv(cached)
+        known = pd.read_csv(cached, index_col=0) if cached is not None and cached.is_file() else pd.DataFrame()
+        new = [dataset_features("tsfresh_paper", *data[n], dataset=n, max_series=cap, seed=args.seed,
+                                n_jobs=args.n_jobs) for n in chosen if n not in known.index]
+        if cached is not None and new:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            known = pd.concat([known, pd.DataFrame(new)])
+            known.rename_axis("dataset").to_csv(cached)
         seconds[cap] = time.perf_counter() - start
+        vectors = [pd.DataFrame(new).loc[n] if n not in known.index else known.loc[n].rename(n) for n in chosen]
         matrices[cap], _, _ = gather_features(vectors, column_filter="paper")
-        print(f"cap {cap}: {seconds[cap]:.1f} s{' (cached)' if was_cached else ''}, "
+        print(f"cap {cap}: {seconds[cap]:.1f} s ({len(new)} of {len(chosen)} datasets computed), "
               f"{matrices[cap].shape[1]} columns kept", flush=True)
     shared = sorted(set.intersection(*(set(m.columns) for m in matrices.values())))
     top = caps[-1]
