@@ -46,7 +46,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "protocol": ("VARIATIONS", "dataset_pool_trials", "model_pool_trials", "score_cube", "selection_orders",
                  "standardize_rows"),
     "representations": ("check_representation", "oracle_representation", "standardize"),
-    "statistics": ("holm", "paired_wilcoxon"),
+    "statistics": ("holm", "paired_wilcoxon", "signed_rank_pvalues"),
     "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "trial_auc"),
     "tables": ("reference_auc", "table1", "table2", "table3", "table3_summary", "table4"),
     "markdown": ("table1_markdown", "table2_markdown", "table3_markdown", "table4_markdown", "to_markdown"),

@@ -20,7 +20,7 @@ All split figures come from one tiled pass over the similarities (:func:`leakage
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -122,7 +122,10 @@ def split_certificate(
     return cert
 
 
-def _split_and_fold_summaries(source, splits, k, weights, block_size, estimate):
+def _split_and_fold_summaries(
+    source: SimilaritySource, splits: Sequence[np.ndarray], k: int, weights: np.ndarray | None, block_size: int,
+    estimate: Callable[[np.ndarray], object] | None,
+) -> list[list]:
     """Leakage summaries [split, fold 0 vs rest, ..., fold k-1 vs rest] of every split.
 
     ``estimate`` (one split -> its sampled summary) replaces the exact tiled pass when given. With two
