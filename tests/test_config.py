@@ -1,8 +1,11 @@
 """Config resolution: defaults, per-domain overrides, trial combinations."""
 
 import pytest
+import yaml
 
-from benchdesign.workflow.config import domain_protocol, enabled_domains, trial_combinations
+from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
+from benchdesign.workflow.config import PROTOCOL_DEFAULTS, domain_protocol, enabled_domains, trial_combinations
+from workflow_helpers import REPO
 
 CONFIG = {
     "protocol": {"n_trials": 10},
@@ -38,3 +41,16 @@ def test_bad_values_are_named():
     bad = {"domains": {"tsc": {"representations": ["interaction"]}}}
     with pytest.raises(ValueError, match="not available for domain 'tsc'"):
         trial_combinations(bad)
+
+
+def test_protocol_defaults_are_the_schemas():
+    """The protocol defaults of the config schema and of the Python side (config.py, the option vocabularies)
+    agree, so a value left out of the config means the same in both."""
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    properties = schema["properties"]["protocol"]["properties"]
+    in_schema = {key: spec["default"] for key, spec in properties.items() if "default" in spec}
+    assert in_schema == {key: value for key, value in PROTOCOL_DEFAULTS.items() if key in in_schema}
+    assert set(PROTOCOL_DEFAULTS) - set(in_schema) == {"strategies"}  # absent = every registered strategy
+    assert (in_schema["fafi_start"], in_schema["standardize"]) == (FAFI_STARTS[0], STANDARDIZATIONS[0])
+    assert properties["fafi_start"]["enum"] == list(FAFI_STARTS)
+    assert properties["standardize"]["enum"] == list(STANDARDIZATIONS)

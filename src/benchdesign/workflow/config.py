@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from benchdesign.domains import BUILTIN_DOMAINS, NAME_PATTERN, Domain, get_domain
+from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
 from benchdesign.selection.protocol import strategy_options
 from benchdesign.selection.strategies import STRATEGIES, STRATEGY_REGISTRY
 
@@ -18,9 +19,10 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "strategies": list(STRATEGIES),
     "kmeans_n_init": 3,
     "design_lambda": 1.0,
-    "fafi_start": "nearest",
-    "standardize": "all",
+    "fafi_start": FAFI_STARTS[0],
+    "standardize": STANDARDIZATIONS[0],
 }
+"""Protocol defaults (the config schema's ``protocol`` defaults must equal these: tests/test_config.py)."""
 SYNTHETIC_KEYS = (
     "n_datasets", "n_models", "n_folds", "d_lat", "d_rep", "sigma_ds", "sigma_fold", "sigma", "lam",
 )
