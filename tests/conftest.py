@@ -26,12 +26,3 @@ def tiny_run(tmp_path_factory, mirror_dir) -> Path:
     workdir = tmp_path_factory.mktemp("finished_tiny_run")
     snakemake(workdir, "--config", f"mirror={mirror_dir}")
     return workdir
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
-def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (``--dist loadgroup``) a file's tests run on one worker, so a module fixture is built
-    once, and so do all the tests that share the session's tiny run."""
-    for item in items:
-        group = "tiny_run" if "tiny_run" in item.fixturenames else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
