@@ -3,9 +3,24 @@
 The ILP (12)-(18) is solved over K clusters; its solution is optimal for that coarse instance (or
 the best found within the time limit). Each cluster is a union of micro-clusters, and the exact
 pairwise leakage between micro-clusters is known, so the assignment can be improved further by
-moving single micro-clusters to another fold, or swapping two, whenever that lowers L(pi) (eq. 2)
-and keeps every constraint (14)/(15) satisfied (a Kernighan-Lin / Fiduccia-Mattheyses style descent).
-Every step strictly lowers L(pi), so the result is never worse than the ILP's assignment.
+moving single micro-clusters to another fold, or swapping two. Three phases, each a greedy descent
+that keeps every constraint (14)/(15) satisfied (Kernighan-Lin / Fiduccia-Mattheyses style):
+
+1. *fractions* (``fraction_tolerance``): move groups until every fold's size lies within
+   ``fraction_tolerance * n`` of its requested size s_i n, at the least leakage cost per unit of size
+   moved. eq. (14)'s epsilon is a tolerance, and an ILP that minimises L(pi) ends at its edge (a
+   smaller test fold leaks less); this phase brings the folds back to the sizes asked for. From then
+   on that band is the size constraint of the next phases.
+2. *total*: moves and swaps while L(pi) (eq. 2) drops.
+3. *fold balance* (``balance_folds``, three or more folds): L(pi) counts each cut pair once, but in
+   k-fold cross-validation every fold is tested against the other k - 1, so the figure that matters is
+   each fold's own leakage cut_i = sum over a in fold i, b not in i of w_ab (fold i vs the rest). A
+   minimal total can leave one fold far leakier than a random fold; this phase lowers
+   (max_i cut_i, L(pi)) lexicographically: a step either lowers the leakiest fold's cut, or lowers
+   L(pi) without raising any fold above that maximum.
+
+Without phase 1 every step lowers L(pi) or (phase 3) the largest fold cut, so the result is never
+worse than the ILP's assignment in the objective of the last phase run.
 """
 
 from __future__ import annotations
@@ -15,7 +30,187 @@ import numpy as np
 from benchdesign.splitting.ilp import lower_bounds, upper_bounds
 from benchdesign.splitting.progress import stage
 
-__all__ = ["refine_assignment"]
+__all__ = ["refine_assignment", "fold_cuts"]
+
+
+def fold_cuts(cross: np.ndarray, folds: np.ndarray, n_folds: int) -> np.ndarray:
+    """cut_i = sum_{a in i, b not in i} w_ab: the leakage of every fold against the rest."""
+    onehot = np.zeros((folds.size, n_folds))
+    onehot[np.arange(folds.size), folds] = 1.0
+    conn = np.asarray(cross, dtype=float) @ onehot
+    tot = conn.sum(axis=1)
+    return onehot.T @ tot - np.einsum("ai,ai->i", onehot, conn)
+
+
+class _State:
+    """Fold assignment with the running sums the moves need (connection to each fold, sizes, cuts)."""
+
+    def __init__(self, cross, kappa, folds, n_folds, classes):
+        self.w = np.asarray(cross, dtype=float)
+        self.kappa = np.asarray(kappa, dtype=float)
+        self.folds = np.asarray(folds, dtype=np.int64).copy()
+        self.f = n_folds
+        m = self.folds.size
+        self.rows = np.arange(m)
+        onehot = np.zeros((m, n_folds))
+        onehot[self.rows, self.folds] = 1.0
+        self.conn = self.w @ onehot  # conn[a, i] = leakage weight between a and fold i
+        self.tot = self.w.sum(axis=1)
+        self.size = self.kappa @ onehot
+        self.cls = np.zeros((m, 0)) if classes is None else np.asarray(classes, dtype=float)
+        self.csize = self.cls.T @ onehot  # (C, F)
+        self.cut = fold_cuts(self.w, self.folds, n_folds)
+        self.tol = 1e-12 * max(1.0, float(np.abs(self.w).sum()))
+
+    def apply(self, a: int, q: int) -> None:
+        p = self.folds[a]
+        self.cut[p] += 2.0 * self.conn[a, p] - self.tot[a]
+        self.cut[q] += self.tot[a] - 2.0 * self.conn[a, q]
+        self.conn[:, p] -= self.w[:, a]
+        self.conn[:, q] += self.w[:, a]
+        self.size[p] -= self.kappa[a]
+        self.size[q] += self.kappa[a]
+        self.csize[:, p] -= self.cls[a]
+        self.csize[:, q] += self.cls[a]
+        self.folds[a] = q
+
+    def move_ok(self, lb, ub, lbc) -> np.ndarray:
+        """(m, F) mask of the single moves a -> q that keep every size and class bound."""
+        ok = np.ones((self.folds.size, self.f), dtype=bool)
+        ok[self.rows, self.folds] = False
+        leave = self.size[self.folds] - self.kappa >= lb[self.folds]
+        if self.cls.shape[1]:
+            leave &= np.all(self.csize[:, self.folds].T - self.cls >= lbc[:, self.folds].T, axis=1)
+        ok[~leave] = False
+        ok &= self.size[None, :] + self.kappa[:, None] <= ub[None, :]
+        return ok
+
+    def swap_candidates(self, p: int, q: int, lb, ub, lbc):
+        """Members of p and q, and the (|p|, |q|) mask of the swaps that keep every bound."""
+        ia = np.flatnonzero(self.folds == p)
+        ib = np.flatnonzero(self.folds == q)
+        dk = self.kappa[ib][None, :] - self.kappa[ia][:, None]  # change of fold p's size
+        ok = (self.size[p] + dk >= lb[p]) & (self.size[q] - dk >= lb[q])
+        ok &= (self.size[p] + dk <= ub[p]) & (self.size[q] - dk <= ub[q])
+        if self.cls.shape[1]:
+            dc = self.cls[ib][None, :, :] - self.cls[ia][:, None, :]  # (|ia|, |ib|, C)
+            ok &= np.all(self.csize[:, p] + dc >= lbc[:, p], axis=2)
+            ok &= np.all(self.csize[:, q] - dc >= lbc[:, q], axis=2)
+        return ia, ib, ok
+
+
+def _reach_fractions(st: _State, target, tolerance: float, lb, ub, lbc, max_steps: int) -> tuple:
+    """Phase 1: move groups until |size_i - target_i| <= tolerance; returns the new (lb, ub) band."""
+    n = st.kappa.sum()
+    slack = 1e-9 * max(1.0, n)
+    lo = np.maximum(lb, target - tolerance * n - slack)
+    hi = np.minimum(ub, target + tolerance * n + slack)
+
+    for _ in range(max_steps):
+        before = _viol(st.size, lo, hi)
+        if not before.any():
+            break
+        ok = st.move_ok(lb, ub, lbc)
+        p = st.folds
+        size_p = st.size[p][:, None] - st.kappa[:, None]  # fold p after a leaves
+        size_q = st.size[None, :] + st.kappa[:, None]  # fold q after a joins
+        gain = before[p][:, None] + before[None, :] - _viol(size_p, lo[p][:, None], hi[p][:, None]) \
+            - _viol(size_q, lo[None, :], hi[None, :])
+        ok &= gain > 1e-9 * max(1.0, n)
+        if not ok.any():
+            break
+        cost = st.conn[st.rows, p][:, None] - st.conn  # rise of L(pi)
+        score = np.where(ok, cost / np.where(ok, gain, 1.0), np.inf)
+        a, q = np.unravel_index(np.argmin(score), score.shape)
+        st.apply(int(a), int(q))
+    # the band becomes the size constraint; a fold that could not reach it keeps its size as its bound
+    return np.minimum(lo, st.size), np.maximum(hi, st.size)
+
+
+def _viol(size, lo, hi):
+    return np.maximum(size - hi, 0.0) + np.maximum(lo - size, 0.0)
+
+
+def _lower_total(st: _State, lb, ub, lbc, max_steps: int) -> None:
+    """Phase 2: best-improvement moves, then swaps, while L(pi) drops."""
+    for _ in range(max_steps):
+        own = st.conn[st.rows, st.folds]
+        gain = np.where(st.move_ok(lb, ub, lbc), st.conn - own[:, None], -np.inf)
+        a, q = np.unravel_index(np.argmax(gain), gain.shape)
+        if gain[a, q] > st.tol:
+            st.apply(int(a), int(q))
+            continue
+        best, pair = st.tol, None
+        for p in range(st.f):
+            for q in range(p + 1, st.f):
+                ia, ib, ok = st.swap_candidates(p, q, lb, ub, lbc)
+                if not ok.any():
+                    continue
+                g = (st.conn[ia, q] - st.conn[ia, p])[:, None] + (st.conn[ib, p] - st.conn[ib, q])[None, :]
+                g -= 2.0 * st.w[np.ix_(ia, ib)]  # the edge between a and b stays cut
+                g = np.where(ok, g, -np.inf)
+                i, j = np.unravel_index(np.argmax(g), g.shape)
+                if g[i, j] > best:
+                    best, pair = g[i, j], (int(ia[i]), int(ib[j]), p, q)
+        if pair is None:
+            break
+        a, b, p, q = pair
+        st.apply(a, q)
+        st.apply(b, p)
+
+
+def _better(new_max, d_total, cur_max, tol):
+    """Lexicographic improvement of (max_i cut_i, L(pi)); returns a score to maximise (or -inf)."""
+    lowers_max = new_max < cur_max - tol
+    keeps_max = (new_max <= cur_max + tol) & (d_total < -tol)
+    # a lower maximum always wins over a lower total: scale the total's gain below any max gain
+    return np.where(lowers_max, cur_max - new_max + 1.0, np.where(keeps_max, -d_total / (1.0 + np.abs(d_total)),
+                                                                    -np.inf))
+
+
+def _balance_cuts(st: _State, lb, ub, lbc, max_steps: int) -> None:
+    """Phase 3: lower (max_i cut_i, L(pi)) lexicographically by single moves and swaps."""
+    f = st.f
+    for _ in range(max_steps):
+        cur_max = st.cut.max()
+        p = st.folds
+        d_p = 2.0 * st.conn[st.rows, p] - st.tot  # change of cut of a's fold when a leaves
+        d_q = st.tot[:, None] - 2.0 * st.conn  # change of cut of fold q when a joins
+        new = np.broadcast_to(st.cut, (p.size, f, f)).copy()  # new[a, q, :] = cuts after a -> q
+        new[st.rows, :, p] += d_p[:, None]
+        new[st.rows[:, None], np.arange(f)[None, :], np.arange(f)[None, :]] += d_q
+        new_max = new.max(axis=2)
+        d_total = st.conn[st.rows, p][:, None] - st.conn
+        score = np.where(st.move_ok(lb, ub, lbc), _better(new_max, d_total, cur_max, st.tol), -np.inf)
+        a, q = np.unravel_index(np.argmax(score), score.shape)
+        best, step = score[a, q], ("move", int(a), int(q))
+        worst = int(np.argmax(st.cut))
+        for q2 in range(f):  # swaps between the leakiest fold and each other fold
+            if q2 == worst:
+                continue
+            ia, ib, ok = st.swap_candidates(worst, q2, lb, ub, lbc)
+            if not ok.any():
+                continue
+            w_ab = st.w[np.ix_(ia, ib)]
+            cut_p = st.cut[worst] + (2.0 * st.conn[ia, worst] - st.tot[ia])[:, None] \
+                + (st.tot[ib] - 2.0 * st.conn[ib, worst])[None, :] + 2.0 * w_ab
+            cut_q = st.cut[q2] + (2.0 * st.conn[ib, q2] - st.tot[ib])[None, :] \
+                + (st.tot[ia] - 2.0 * st.conn[ia, q2])[:, None] + 2.0 * w_ab
+            others = np.delete(st.cut, [worst, q2]).max(initial=-np.inf)
+            swap_max = np.maximum(np.maximum(cut_p, cut_q), others)
+            d_tot = (cut_p - st.cut[worst] + cut_q - st.cut[q2]) / 2.0
+            s = np.where(ok, _better(swap_max, d_tot, cur_max, st.tol), -np.inf)
+            i, j = np.unravel_index(np.argmax(s), s.shape)
+            if s[i, j] > best:
+                best, step = s[i, j], ("swap", int(ia[i]), int(ib[j]), worst, q2)
+        if not np.isfinite(best):
+            break
+        if step[0] == "move":
+            st.apply(step[1], step[2])
+        else:
+            _, a, b, p_, q_ = step
+            st.apply(a, q_)
+            st.apply(b, p_)
 
 
 @stage("refine")
@@ -29,8 +224,10 @@ def refine_assignment(
     classes: np.ndarray | None = None,
     max_steps: int = 100_000,
     balanced: bool = False,
+    fraction_tolerance: float | None = None,
+    balance_folds: bool = False,
 ) -> np.ndarray:
-    """Greedy best-improvement moves and swaps of groups between folds.
+    """Improve a feasible assignment of groups to folds by moves and swaps (the three phases above).
 
     Parameters
     ----------
@@ -38,79 +235,24 @@ def refine_assignment(
     kappa : (M,) group cardinalities; classes : (M, C) class cardinalities or None
     folds : (M,) feasible starting assignment; fractions, epsilon, delta : eqs. (14)/(15)
     balanced : also keep every fold at most (1 + epsilon) s_i n (k-fold CV, see ilp.upper_bounds)
+    fraction_tolerance : phase 1: bring every fold within this share of n of s_i n (None: skip)
+    balance_folds : phase 3 (three or more folds): lower the leakiest fold's cut against the rest
 
-    Returns the improved assignment (a new array); L(pi) never increases.
+    Returns the improved assignment (a new array).
     """
-    w = np.asarray(cross, dtype=float)
-    kappa = np.asarray(kappa, dtype=float)
-    folds = np.asarray(folds, dtype=np.int64).copy()
     s = np.asarray(fractions, dtype=float)
-    f = s.size
-    m = folds.size
-    onehot = np.zeros((m, f))
-    onehot[np.arange(m), folds] = 1.0
-    conn = w @ onehot  # conn[a, i] = leakage weight between a and fold i
-    size = kappa @ onehot
-    lb = lower_bounds(kappa.sum(), s, epsilon)
-    ub = upper_bounds(kappa.sum(), s, epsilon) if balanced else np.full(f, np.inf)
+    st = _State(cross, kappa, folds, s.size, classes)
+    n = st.kappa.sum()
+    lb = lower_bounds(n, s, epsilon)
+    ub = upper_bounds(n, s, epsilon) if balanced else np.full(s.size, np.inf)
     if classes is not None:
-        cls = np.asarray(classes, dtype=float)
-        csize = cls.T @ onehot  # (C, F)
-        lbc = (1.0 - delta) * np.outer(cls.sum(axis=0), s) - 1e-9 * max(1.0, cls.sum())
+        cls_total = st.cls.sum(axis=0)
+        lbc = (1.0 - delta) * np.outer(cls_total, s) - 1e-9 * max(1.0, st.cls.sum())
     else:
-        cls = np.zeros((m, 0))
-        csize = np.zeros((0, f))
-        lbc = np.zeros((0, f))
-    tol = 1e-12 * max(1.0, float(np.abs(w).sum()))
-    rows = np.arange(m)
-
-    def apply(a: int, q: int) -> None:
-        p = folds[a]
-        conn[:, p] -= w[:, a]
-        conn[:, q] += w[:, a]
-        size[p] -= kappa[a]
-        size[q] += kappa[a]
-        csize[:, p] -= cls[a]
-        csize[:, q] += cls[a]
-        folds[a] = q
-
-    for _ in range(max_steps):
-        own = conn[rows, folds]
-        # single moves: a leaves fold p (must stay above its lower bounds), joins fold q
-        leave_ok = size[folds] - kappa >= lb[folds]
-        if cls.shape[1]:
-            leave_ok &= np.all(csize[:, folds].T - cls >= lbc[:, folds].T, axis=1)
-        gain = conn - own[:, None]
-        gain[rows, folds] = -np.inf
-        gain[~leave_ok] = -np.inf
-        gain[size[None, :] + kappa[:, None] > ub[None, :]] = -np.inf  # the joined fold stays below its bound
-        a, q = np.unravel_index(np.argmax(gain), gain.shape)
-        if gain[a, q] > tol:
-            apply(int(a), int(q))
-            continue
-        # swaps: a (fold p) <-> b (fold q), sizes change by kappa_b - kappa_a
-        best, pair = tol, None
-        for p in range(f):
-            for q in range(p + 1, f):
-                ia = np.flatnonzero(folds == p)
-                ib = np.flatnonzero(folds == q)
-                if ia.size == 0 or ib.size == 0:
-                    continue
-                g = (conn[ia, q] - conn[ia, p])[:, None] + (conn[ib, p] - conn[ib, q])[None, :]
-                g -= 2.0 * w[np.ix_(ia, ib)]  # the edge between a and b stays cut
-                dk = kappa[ib][None, :] - kappa[ia][:, None]  # change of fold p's size
-                ok = (size[p] + dk >= lb[p]) & (size[q] - dk >= lb[q])
-                ok &= (size[p] + dk <= ub[p]) & (size[q] - dk <= ub[q])
-                if cls.shape[1]:
-                    dc = cls[ib][None, :, :] - cls[ia][:, None, :]  # (|ia|, |ib|, C)
-                    ok &= np.all(csize[:, p] + dc >= lbc[:, p], axis=2) & np.all(csize[:, q] - dc >= lbc[:, q], axis=2)
-                g = np.where(ok, g, -np.inf)
-                i, j = np.unravel_index(np.argmax(g), g.shape)
-                if g[i, j] > best:
-                    best, pair = g[i, j], (int(ia[i]), int(ib[j]), p, q)
-        if pair is None:
-            break
-        a, b, p, q = pair
-        apply(a, q)
-        apply(b, p)
-    return folds
+        lbc = np.zeros((0, s.size))
+    if fraction_tolerance is not None:
+        lb, ub = _reach_fractions(st, s * n, fraction_tolerance, lb, ub, lbc, max_steps)
+    _lower_total(st, lb, ub, lbc, max_steps)
+    if balance_folds and s.size >= 3:
+        _balance_cuts(st, lb, ub, lbc, max_steps)
+    return st.folds
