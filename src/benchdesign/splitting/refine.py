@@ -85,10 +85,11 @@ class _State:
         ok &= self.size[None, :] + self.kappa[:, None] <= ub[None, :]
         return ok
 
-    def swap_candidates(self, p: int, q: int, lb, ub, lbc):
-        """Members of p and q, and the (|p|, |q|) mask of the swaps that keep every bound."""
-        ia = np.flatnonzero(self.folds == p)
-        ib = np.flatnonzero(self.folds == q)
+    def swap_candidates(self, p: int, q: int, key_p, key_q, lb, ub, lbc, top: int | None):
+        """Members of p and q (the ``top`` of each by ``key_p(ia)`` / ``key_q(ib)``, or all), and the
+        (|ia|, |ib|) mask of the swaps among them that keep every bound."""
+        ia = _top(np.flatnonzero(self.folds == p), key_p, top)
+        ib = _top(np.flatnonzero(self.folds == q), key_q, top)
         dk = self.kappa[ib][None, :] - self.kappa[ia][:, None]  # change of fold p's size
         ok = (self.size[p] + dk >= lb[p]) & (self.size[q] - dk >= lb[q])
         ok &= (self.size[p] + dk <= ub[p]) & (self.size[q] - dk <= ub[q])
@@ -97,6 +98,26 @@ class _State:
             ok &= np.all(self.csize[:, p] + dc >= lbc[:, p], axis=2)
             ok &= np.all(self.csize[:, q] - dc >= lbc[:, q], axis=2)
         return ia, ib, ok
+
+
+SWAP_SHORTLIST = 64  # swaps are first sought among the 64 most promising members of each fold
+
+
+def _top(members: np.ndarray, key, top: int | None) -> np.ndarray:
+    """The ``top`` members with the largest ``key(members)`` (all when top is None or larger)."""
+    if top is None or members.size <= top:
+        return members
+    return members[np.argpartition(-key(members), top - 1)[:top]]
+
+
+def _shortlist_first(search):
+    """Run ``search(top)`` on the shortlists, and on all members when the shortlists hold no step.
+
+    Swap steps cost |fold p| x |fold q| each; the shortlist makes most of them |top|^2, while the final
+    full search keeps the result a local optimum over all swaps.
+    """
+    step = search(SWAP_SHORTLIST)
+    return step if step is not None else search(None)
 
 
 def _reach_fractions(st: _State, target, tolerance: float, lb, ub, lbc, max_steps: int) -> tuple:
@@ -140,23 +161,30 @@ def _lower_total(st: _State, lb, ub, lbc, max_steps: int) -> None:
         if gain[a, q] > st.tol:
             st.apply(int(a), int(q))
             continue
-        best, pair = st.tol, None
-        for p in range(st.f):
-            for q in range(p + 1, st.f):
-                ia, ib, ok = st.swap_candidates(p, q, lb, ub, lbc)
-                if not ok.any():
-                    continue
-                g = (st.conn[ia, q] - st.conn[ia, p])[:, None] + (st.conn[ib, p] - st.conn[ib, q])[None, :]
-                g -= 2.0 * st.w[np.ix_(ia, ib)]  # the edge between a and b stays cut
-                g = np.where(ok, g, -np.inf)
-                i, j = np.unravel_index(np.argmax(g), g.shape)
-                if g[i, j] > best:
-                    best, pair = g[i, j], (int(ia[i]), int(ib[j]), p, q)
+        pair = _shortlist_first(lambda top: _total_swap(st, lb, ub, lbc, top))
         if pair is None:
             break
         a, b, p, q = pair
         st.apply(a, q)
         st.apply(b, p)
+
+
+def _total_swap(st: _State, lb, ub, lbc, top: int | None):
+    """The swap (a, b, p, q) that lowers L(pi) most, or None."""
+    best, pair = st.tol, None
+    for p in range(st.f):
+        for q in range(p + 1, st.f):
+            ia, ib, ok = st.swap_candidates(p, q, lambda a: st.conn[a, q] - st.conn[a, p],
+                                            lambda b: st.conn[b, p] - st.conn[b, q], lb, ub, lbc, top)
+            if not ok.any():
+                continue
+            g = (st.conn[ia, q] - st.conn[ia, p])[:, None] + (st.conn[ib, p] - st.conn[ib, q])[None, :]
+            g -= 2.0 * st.w[np.ix_(ia, ib)]  # the edge between a and b stays cut
+            g = np.where(ok, g, -np.inf)
+            i, j = np.unravel_index(np.argmax(g), g.shape)
+            if g[i, j] > best:
+                best, pair = g[i, j], (int(ia[i]), int(ib[j]), p, q)
+    return pair
 
 
 def _better(new_max, d_total, cur_max, tol):
@@ -168,49 +196,77 @@ def _better(new_max, d_total, cur_max, tol):
                                                                     -np.inf))
 
 
+def _others_max(cut: np.ndarray) -> np.ndarray:
+    """(F, F) table: the largest cut among the folds other than p and q."""
+    f = cut.size
+    out = np.full((f, f), -np.inf)
+    for p in range(f):
+        for q in range(f):
+            rest = np.delete(cut, [p, q])
+            if rest.size:
+                out[p, q] = rest.max()
+    return out
+
+
+def _balance_move(st: _State, lb, ub, lbc) -> tuple[float, tuple | None]:
+    """The single move that improves (max_i cut_i, L(pi)) most: (score, (a, q)) or (-inf, None)."""
+    cur_max = st.cut.max()
+    p = st.folds
+    cut_p = st.cut[p] + 2.0 * st.conn[st.rows, p] - st.tot  # a's fold after a leaves
+    cut_q = st.cut[None, :] + st.tot[:, None] - 2.0 * st.conn  # fold q after a joins
+    new_max = np.maximum(np.maximum(cut_p[:, None], cut_q), _others_max(st.cut)[p])
+    d_total = st.conn[st.rows, p][:, None] - st.conn
+    score = np.where(st.move_ok(lb, ub, lbc), _better(new_max, d_total, cur_max, st.tol), -np.inf)
+    a, q = np.unravel_index(np.argmax(score), score.shape)
+    return (score[a, q], (int(a), int(q))) if np.isfinite(score[a, q]) else (-np.inf, None)
+
+
+def _balance_swap(st: _State, lb, ub, lbc, top: int | None, floor: float):
+    """The swap between the leakiest fold and another whose score beats ``floor``: (a, b, p, q) or None."""
+    cur_max = st.cut.max()
+    p = int(np.argmax(st.cut))
+    others = _others_max(st.cut)
+    best, step = floor, None
+    for q in range(st.f):
+        if q == p:
+            continue
+        ia, ib, ok = st.swap_candidates(p, q, lambda a: st.tot[a] - 2.0 * st.conn[a, p],
+                                        lambda b: 2.0 * st.conn[b, p] - st.tot[b], lb, ub, lbc, top)
+        if not ok.any():
+            continue
+        w_ab = 2.0 * st.w[np.ix_(ia, ib)]
+        cut_p = st.cut[p] + (2.0 * st.conn[ia, p] - st.tot[ia])[:, None] \
+            + (st.tot[ib] - 2.0 * st.conn[ib, p])[None, :] + w_ab
+        cut_q = st.cut[q] + (2.0 * st.conn[ib, q] - st.tot[ib])[None, :] \
+            + (st.tot[ia] - 2.0 * st.conn[ia, q])[:, None] + w_ab
+        new_max = np.maximum(np.maximum(cut_p, cut_q), others[p, q])
+        d_total = (cut_p - st.cut[p] + cut_q - st.cut[q]) / 2.0
+        score = np.where(ok, _better(new_max, d_total, cur_max, st.tol), -np.inf)
+        i, j = np.unravel_index(np.argmax(score), score.shape)
+        if score[i, j] > best:
+            best, step = score[i, j], (int(ia[i]), int(ib[j]), p, q)
+    return step
+
+
 def _balance_cuts(st: _State, lb, ub, lbc, max_steps: int) -> None:
-    """Phase 3: lower (max_i cut_i, L(pi)) lexicographically by single moves and swaps."""
-    f = st.f
+    """Phase 3: lower (max_i cut_i, L(pi)) lexicographically by single moves and swaps.
+
+    A move that lowers the maximum is taken at once; otherwise the best swap between the leakiest fold
+    and another (shortlist first) competes with the best move that lowers L(pi) under the maximum.
+    """
     for _ in range(max_steps):
-        cur_max = st.cut.max()
-        p = st.folds
-        d_p = 2.0 * st.conn[st.rows, p] - st.tot  # change of cut of a's fold when a leaves
-        d_q = st.tot[:, None] - 2.0 * st.conn  # change of cut of fold q when a joins
-        new = np.broadcast_to(st.cut, (p.size, f, f)).copy()  # new[a, q, :] = cuts after a -> q
-        new[st.rows, :, p] += d_p[:, None]
-        new[st.rows[:, None], np.arange(f)[None, :], np.arange(f)[None, :]] += d_q
-        new_max = new.max(axis=2)
-        d_total = st.conn[st.rows, p][:, None] - st.conn
-        score = np.where(st.move_ok(lb, ub, lbc), _better(new_max, d_total, cur_max, st.tol), -np.inf)
-        a, q = np.unravel_index(np.argmax(score), score.shape)
-        best, step = score[a, q], ("move", int(a), int(q))
-        worst = int(np.argmax(st.cut))
-        for q2 in range(f):  # swaps between the leakiest fold and each other fold
-            if q2 == worst:
-                continue
-            ia, ib, ok = st.swap_candidates(worst, q2, lb, ub, lbc)
-            if not ok.any():
-                continue
-            w_ab = st.w[np.ix_(ia, ib)]
-            cut_p = st.cut[worst] + (2.0 * st.conn[ia, worst] - st.tot[ia])[:, None] \
-                + (st.tot[ib] - 2.0 * st.conn[ib, worst])[None, :] + 2.0 * w_ab
-            cut_q = st.cut[q2] + (2.0 * st.conn[ib, q2] - st.tot[ib])[None, :] \
-                + (st.tot[ia] - 2.0 * st.conn[ia, q2])[:, None] + 2.0 * w_ab
-            others = np.delete(st.cut, [worst, q2]).max(initial=-np.inf)
-            swap_max = np.maximum(np.maximum(cut_p, cut_q), others)
-            d_tot = (cut_p - st.cut[worst] + cut_q - st.cut[q2]) / 2.0
-            s = np.where(ok, _better(swap_max, d_tot, cur_max, st.tol), -np.inf)
-            i, j = np.unravel_index(np.argmax(s), s.shape)
-            if s[i, j] > best:
-                best, step = s[i, j], ("swap", int(ia[i]), int(ib[j]), worst, q2)
-        if not np.isfinite(best):
-            break
-        if step[0] == "move":
-            st.apply(step[1], step[2])
+        score, move = _balance_move(st, lb, ub, lbc)
+        swap = None
+        if score < 1.0:  # no move lowers the maximum (see _better's scale)
+            swap = _shortlist_first(lambda top, floor=score: _balance_swap(st, lb, ub, lbc, top, floor))
+        if swap is not None:
+            a, b, p, q = swap
+            st.apply(a, q)
+            st.apply(b, p)
+        elif move is not None:
+            st.apply(*move)
         else:
-            _, a, b, p_, q_ = step
-            st.apply(a, q_)
-            st.apply(b, p_)
+            break
 
 
 @stage("refine")
