@@ -12,7 +12,9 @@ the 229 KIBA kinases). Children measure
 time and peak memory of (a) the full all-vs-all Smith-Waterman identity (parasail), (b) the k-mer
 prefiltered identity (sparse), (c) the k-mer cosine. Then: Pearson/Spearman correlation of (b) and
 (c) with (a) over all pairs, and the scaled L(pi) -- scored with (a) -- of an 80/20 S1 split of the
-targets made with each of (a), (b), (c), and of a random split.
+targets made with each of (a), (b), (c), with the default similarity (``LeakageSplit`` with every
+similarity option at its default: kind 'auto' -> sequences -> alignment identity; ``default``), and of
+random splits (one of 20 % test; five with the default split's fold sizes).
 
     python benchmarks/crossval.py kfold --dataset tox21 --peer --json tox21_kfold.json
     python benchmarks/crossval.py kfold --dataset qm8 --json qm8_kfold.json
@@ -148,6 +150,25 @@ def kfold(args) -> dict:
     return result
 
 
+DEFAULT_RANDOM_SEEDS = 5
+
+
+def _default_split(proteins: dict, args) -> tuple[dict, np.ndarray]:
+    """S1 80/20 of the sequences with every similarity option left at its default (LeakageSplit, kind='auto'):
+    the record (kind read, similarity, CPU seconds of similarity + split) and the folds."""
+    import time
+
+    from benchdesign.splitting import LeakageSplit
+
+    cv = LeakageSplit((0.8, 0.2), similarity=list(proteins.values()), clusters=args.clusters,
+                      time_limit=args.time_limit)
+    start = time.process_time()
+    next(cv.split(np.zeros((len(proteins), 1))))
+    record = {"cpu_seconds": time.process_time() - start, "kind": cv.kind_, "similarity": cv.report_["similarity"]}
+    print(f"default: {record}", flush=True)
+    return record, cv.folds_.astype(np.int64)
+
+
 def alignment(args) -> dict:
     from scipy.stats import pearsonr, spearmanr
 
@@ -187,15 +208,21 @@ def alignment(args) -> dict:
         top = ref >= np.quantile(ref, 0.99)  # the most similar 1 % of pairs: are they kept?
         res[what]["top1pct_full_pairs_nonzero"] = float(np.mean(v[top] > 0))
     ids = np.array([str(i) for i in range(n)], dtype=object)
-    spec = SplitSpec(n_clusters=args.clusters, time_limit=args.time_limit)
+    spec = SplitSpec(clusters=args.clusters, time_limit=args.time_limit)
     folds = {}
     for what in ("full", "prefilter", "kmer"):
         ent = EntitySet(ids, np.ones(n, dtype=bool), MatrixSimilarity(mats[what]))
         folds[what] = split_entities("S1", ent, spec).fold
     folds["random"] = np.random.default_rng(0).permutation(np.arange(n) < round(0.2 * n)).astype(np.int64)
+    res["default"], folds["default"] = _default_split(json.loads(seq_file.read_text()), args)
+    for seed in range(DEFAULT_RANDOM_SEEDS):  # random splits with exactly the default split's fold sizes
+        folds[f"random_default_sizes_{seed}"] = np.random.default_rng(seed).permutation(folds["default"])
     scores = leakage_summary(MatrixSimilarity(mats["full"]), list(folds.values()))
     res["s1_scaled_leakage_scored_with_full_identity"] = {k: s.scaled for k, s in zip(folds, scores, strict=True)}
     res["s1_test_fraction"] = {k: float(np.mean(f == 1)) for k, f in folds.items()}
+    same = [res["s1_scaled_leakage_scored_with_full_identity"][f"random_default_sizes_{s}"]
+            for s in range(DEFAULT_RANDOM_SEEDS)]
+    res["default"]["random_same_sizes_scaled_leakage_mean"] = float(np.mean(same))
     print(json.dumps(res, indent=1))
     return res
 

@@ -7,30 +7,13 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split, summarize  # noqa: E402
-from benchdesign.splitting.tasks import SplitSpec, kfold_spec  # noqa: E402
+from benchdesign.splitting.options import SPLIT_OPTIONS  # noqa: E402
+from benchdesign.splitting.tasks import SplitSpec  # noqa: E402
 
 inp, par, out = snakemake.input, snakemake.params, snakemake.output  # noqa: F821
 
-spec = SplitSpec(
-    fractions=tuple(float(x) for x in par.fractions),
-    names=tuple(str(x) for x in par.names),
-    n_clusters=int(par.clusters),
-    epsilon=float(par.epsilon),
-    delta=float(par.delta),
-    linkage=par.linkage,
-    solver=par.solver,
-    time_limit=float(par.time_limit),
-    seed=int(par.seed),
-    n_micro=int(par.micro_clusters),
-    refine=bool(par.refine),
-    node_limit=None if par.node_limit is None else int(par.node_limit),
-    mip_gap=par.mip_gap,
-    max_similarity=None if par.max_similarity is None else float(par.max_similarity),
-    threshold_action=par.threshold_action,
-    certificate_seeds=int(par.certificate_seeds),
-)
-if par.folds is not None:  # k equal folds fold0 .. fold{k-1} replace fractions/names
-    spec = kfold_spec(int(par.folds), spec)
+layout = {"folds": par.folds, "fractions": par.fractions, "names": par.names}  # folds replace fractions/names
+spec = SplitSpec.from_options({**{o.name: getattr(par, o.name) for o in SPLIT_OPTIONS}, **layout})
 side_a = EntityInput(
     path=inp.table, id_col=par.id_col, smiles_col=par.smiles_col, sequence_col=par.sequence_col,
     feature_cols=tuple(par.feature_cols), matrix=inp.get("matrix"), matrix_kind=par.matrix_kind,

@@ -14,7 +14,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from benchdesign.selection_cli import SELECTION_SUBCOMMANDS
+from benchdesign import __version__
+from benchdesign.selection_cli import OUTPUT_RULE, SELECTION_SUBCOMMANDS
 
 __all__ = ["build_parser", "main", "SUBCOMMANDS"]
 
@@ -23,24 +24,7 @@ def _split_command(args: argparse.Namespace) -> int:
     from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split, summarize
     from benchdesign.splitting.tasks import SplitSpec
 
-    fractions, names, balanced = _fractions_and_names(args)
-    spec = SplitSpec(
-        fractions=fractions,
-        names=names,
-        balanced=balanced,
-        n_clusters=args.clusters,
-        epsilon=args.epsilon,
-        delta=args.delta,
-        linkage=args.linkage,
-        solver=args.solver,
-        time_limit=args.time_limit,
-        seed=args.seed,
-        n_micro=args.micro_clusters,
-        refine=not args.no_refine,
-        node_limit=args.node_limit,
-        mip_gap=args.mip_gap,
-        **_crossval_spec_options(args),
-    )
+    spec = SplitSpec.from_options({**_split_options(args), **_fold_layout(args), "verbose": args.verbose})
     side_a = EntityInput(
         path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
@@ -59,51 +43,63 @@ def _split_command(args: argparse.Namespace) -> int:
         inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col, inter_id_col=args.inter_id_col,
         entities_b=side_b, side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius,
         n_bits=args.fp_bits, kmer=args.kmer, report=args.report, fold_column=bool(args.folds),
-        clusters_out=args.clusters_out, sep=_sep(args.sep),
+        clusters_out=args.clusters_out, entity_folds_out=args.entity_folds, sep=_sep(args.sep),
     )
     result = run_split(job)
     print(summarize(result), file=sys.stderr)
     return 0
 
 
-def _crossval_spec_options(args: argparse.Namespace) -> dict:
-    """SplitSpec options of the k-fold / threshold / certificate / verbose flags (issue 14)."""
-    return {
-        "max_similarity": args.max_similarity, "threshold_action": args.threshold_action,
-        "certificate_seeds": args.certificate_seeds, "verbose": args.verbose,
-    }
+def _split_options(args: argparse.Namespace) -> dict:
+    """The values of the split options (options.SPLIT_OPTIONS) given on the command line."""
+    from benchdesign.splitting.options import SPLIT_OPTIONS
+
+    return {o.name: getattr(args, o.name) for o in SPLIT_OPTIONS}
 
 
-def _fractions_and_names(args: argparse.Namespace) -> tuple[tuple[float, ...], tuple[str, ...], bool]:
-    """Fractions, fold names and balance of --splits/--names, or of --folds k (k equal folds, balanced)."""
-    from benchdesign.splitting.tasks import kfold_spec
-
+def _fold_layout(args: argparse.Namespace) -> dict:
+    """``folds`` (k equal folds), or ``fractions`` and ``names``, for SplitSpec.from_options."""
     if args.folds is None:
-        if not args.splits:
-            raise ValueError("give the split fractions (--splits) or a number of folds (--folds)")
-        names = tuple(args.names) if args.names else tuple(f"split{i}" for i in range(len(args.splits)))
-        return tuple(args.splits), names, False
-    if args.splits or args.names:
-        raise ValueError("--folds makes k equal folds fold0 .. fold{k-1}; do not combine it with --splits/--names")
-    spec = kfold_spec(args.folds)
-    return spec.fractions, spec.names, spec.balanced
+        if not args.fractions:
+            raise ValueError("give the split fractions (--fractions) or a number of folds (--folds)")
+        return {"fractions": args.fractions, "names": args.names}
+    if args.fractions or args.names:
+        raise ValueError("--folds makes k equal folds fold0 .. fold{k-1}; do not combine it with --fractions/--names")
+    return {"folds": args.folds}
+
+
+def _nullable(kind: type) -> Callable[[str], object]:
+    """argparse type of an option that also takes 'none'."""
+    def parse(text: str):
+        return None if text.lower() == "none" else kind(text)
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error message
+    return parse
+
+
+def _add_split_options(p: argparse.ArgumentParser) -> None:
+    """One argument per split option of options.SPLIT_OPTIONS (name, default, help from the table)."""
+    from benchdesign.splitting.options import SPLIT_OPTIONS
+
+    g = p.add_argument_group("split options (the same names, with underscores, in the config's splitting: block)")
+    for o in SPLIT_OPTIONS:
+        if o.type is bool:
+            action = "store_false" if o.default else "store_true"
+            g.add_argument(o.flag, dest=o.name, action=action, default=o.default,
+                           help=o.help + (" (on by default; this flag turns it off)" if o.default else ""))
+            continue
+        shown = "none" if o.default is None else o.default
+        g.add_argument(o.flag, dest=o.name, type=_nullable(o.type) if o.nullable else o.type, default=o.default,
+                       choices=o.choices, help=f"{o.help} (default {shown})")
 
 
 def _add_crossval_arguments(p: argparse.ArgumentParser) -> None:
-    """k-fold CV, hard threshold, cluster output, certificate and solver log options of `split`."""
-    from benchdesign.splitting.options import THRESHOLD_ACTIONS
-
-    g = p.add_argument_group("k-fold, threshold and certificate")
+    """k-fold CV, cluster output and solver log options of `split`."""
+    g = p.add_argument_group("k-fold and outputs")
     g.add_argument("--folds", type=int,
-                   help="k equal folds fold0 .. fold{k-1} from one ILP (instead of --splits); "
+                   help="k equal folds fold0 .. fold{k-1} from one ILP (instead of --fractions); "
                         "adds a `fold` column 0..k-1")
-    g.add_argument("--max-similarity", type=float,
-                   help="hard threshold t: afterwards no sample has a neighbour above t in another fold")
-    g.add_argument("--threshold-action", choices=THRESHOLD_ACTIONS, default="drop",
-                   help="for --max-similarity: drop the fewest samples (default) or move whole components")
     g.add_argument("--clusters-out", help="write the cluster id of every entity to this TSV (S1/S2)")
-    g.add_argument("--certificate-seeds", type=int, default=3,
-                   help="random splits scored as the certificate's baseline (default 3; 0 = none)")
     g.add_argument("--verbose", action="store_true", help="print the MILP solver's log (e.g. HiGHS) to stderr")
 
 
@@ -114,26 +110,31 @@ def _sep(value: str | None) -> str | None:
 
 def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     """Options that say how to compare the entities of --input (shared by `split` and `leakage`)."""
+    from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
+
     rep = p.add_mutually_exclusive_group(required=required)
     rep.add_argument("--smiles-col", help="SMILES column -> ECFP4 Tanimoto similarity")
-    rep.add_argument("--sequence-col", help="sequence column -> k-mer cosine similarity")
+    rep.add_argument("--sequence-col", help="protein sequence column -> --sequence-similarity (default: alignment "
+                                            "identity)")
     rep.add_argument("--feature-cols", nargs="+", help="numeric feature columns -> --metric similarity")
     rep.add_argument("--matrix", help="precomputed matrix, .npy (dense) or .npz (scipy sparse), row order of --input")
     p.add_argument("--matrix-kind", choices=("similarity", "distance"), default="similarity")
     p.add_argument("--metric", choices=("cosine", "euclidean"), default="cosine", help="for --feature-cols")
     p.add_argument("--fp-bits", type=int, default=1024, help="ECFP length (default 1024)")
     p.add_argument("--fp-radius", type=int, default=2, help="Morgan radius (default 2 = ECFP4)")
-    p.add_argument("--kmer", type=int, default=3, help="k of the sequence k-mers (default 3)")
-    p.add_argument("--sequence-similarity", choices=("kmer", "alignment"), default="kmer",
-                   help="for --sequence-col: k-mer cosine (default) or Smith-Waterman identity (parasail) "
-                        "of the k-mer prefilter's candidate pairs")
+    p.add_argument("--kmer", type=int, default=3,
+                   help="k of the sequence k-mers (k-mer cosine, or the alignment's prefilter; default 3)")
+    p.add_argument("--sequence-similarity", choices=SEQUENCE_SIMILARITIES, default=DEFAULT_SEQUENCE_SIMILARITY,
+                   help=f"for --sequence-col(-b): 'alignment' = Smith-Waterman identity (parasail; BLOSUM62, gap 11/1) of "
+                        f"the k-mer prefilter's candidate pairs, 'kmer' = k-mer cosine (default "
+                        f"{DEFAULT_SEQUENCE_SIMILARITY})")
     p.add_argument("--sep", help="column delimiter of the input tables, e.g. ',' ';' or tab (default: from the "
                                  "header line, else tab for .tsv/.txt and comma otherwise)")
 
 
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign split``: leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2)."""
-    from benchdesign.splitting.options import DEFAULT_MICRO, LINKAGES, TASKS
+    from benchdesign.splitting.options import TASK_TABLE, TASKS
 
     p = subparsers.add_parser(
         "split",
@@ -143,43 +144,39 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
             "into folds. Output TSV columns: id, split, reason (split 'unassigned' with reason "
             "invalid_smiles/invalid_sequence/invalid_features for rows excluded by --drop-invalid, or "
             "entities_in_different_folds for 2-D interactions dropped by I2/S2). Without --id-col the "
-            "id is the 0-based row number."
+            "id is the 0-based row number. 2-D k-fold CV (--task I2/S2 --folds k) is cold on both sides by "
+            "default (see --pair-scheme): the TSV adds columns fold_a and fold_b, the entity folds of each "
+            "pair; fold f tests on the pairs with fold_a == fold_b == f and trains on those with neither "
+            "equal to f; pairs whose entities are in different folds have split 'unassigned' (tested in no "
+            "fold) but train in the other folds."
         ),
     )
-    p.add_argument("--task", required=True, type=str.upper, choices=TASKS, help="splitting task")
+    p.add_argument("--task", required=True, type=str.upper, choices=TASKS,
+                   help="; ".join(f"{t.name} = {t.words}" for t in TASK_TABLE.values()))
     p.add_argument("--input", required=True, help="entity table (CSV/TSV, may be gzipped); side a for 2-D data")
     p.add_argument("--out", required=True, help="output TSV (written atomically)")
-    p.add_argument("--splits", nargs="+", type=float, help="split fractions, summing to 1 (or --folds)")
+    p.add_argument("--fractions", "--splits", dest="fractions", nargs="+", type=float,
+                   help="split fractions, summing to 1 (or --folds); --splits is the older spelling")
     p.add_argument("--names", nargs="+", help="fold names (default split0 split1 ...)")
     p.add_argument("--id-col", help="id column (default: row number)")
     _add_similarity_arguments(p, required=False)
     p.add_argument("--class-col", nargs="+", action="extend", help="class column(s) for stratification (eq. 4)")
     p.add_argument("--drop-invalid", action="store_true",
                    help="leave rows with invalid SMILES/sequences/features unassigned instead of failing")
-    p.add_argument("--clusters", type=int, default=50, help="number of clusters K (default 50)")
-    p.add_argument("--micro-clusters", type=int, default=DEFAULT_MICRO,
-                   help=f"leader pre-clustering size for large data (default {DEFAULT_MICRO})")
-    p.add_argument("--epsilon", type=float, default=0.1, help="relative error of the split fractions (eq. 3)")
-    p.add_argument("--delta", type=float, default=0.1, help="relative error of the stratification (eq. 4)")
-    p.add_argument("--linkage", choices=LINKAGES, default="average", help="inter-cluster similarity")
-    p.add_argument("--solver", default="HIGHS", help="cvxpy MILP solver (default HIGHS)")
-    p.add_argument("--time-limit", type=float, default=10.0,
-                   help="ILP time limit in seconds (default 10; the best assignment found is returned)")
-    p.add_argument("--node-limit", type=int,
-                   help="branch-and-bound node cap: a reproducible limit (a time-out depends on machine load)")
-    p.add_argument("--mip-gap", type=float, default=0.01,
-                   help="relative optimality gap at which the ILP stops (default 0.01; 0 = prove optimality)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="random seed (same seed -> same split when the ILP ends by optimality or --node-limit)")
-    p.add_argument("--no-refine", action="store_true", help="skip the micro-cluster refinement of the ILP solution")
     p.add_argument("--report", help="write a JSON report (solver status, leakage, fold sizes, certificate)")
     _add_crossval_arguments(p)
+    _add_split_options(p)
     g2 = p.add_argument_group("2-D data")
     g2.add_argument("--interactions", help="interaction table with one row per (id_a, id_b) pair")
     g2.add_argument("--inter-a-col", default="id_a", help="column of side-a ids (default id_a)")
     g2.add_argument("--inter-b-col", default="id_b", help="column of side-b ids (default id_b)")
     g2.add_argument("--inter-id-col", help="interaction id column (default: row number)")
-    g2.add_argument("--side", choices=("a", "b"), default="a", help="side split by I1/S1 on 2-D data")
+    g2.add_argument("--side", choices=("a", "b"), default="a",
+                    help="side split by I1/S1 on 2-D data (cold on that side: fold f tests on the pairs whose "
+                         "entity is in f)")
+    g2.add_argument("--entity-folds", metavar="FILE",
+                    help="write the fold of every entity of a 2-D I1/I2/S1/S2 split to this TSV (columns side, "
+                         "id, fold, split; written atomically)")
     g2.add_argument("--input-b", help="entity table of side b")
     g2.add_argument("--id-col-b")
     rep_b = g2.add_mutually_exclusive_group()
@@ -221,7 +218,10 @@ def _leakage_command(args: argparse.Namespace) -> int:
     from benchdesign.splitting.evaluate import evaluate_split_files, format_report, leakage_shard_files
 
     check_output_paths({"--json": args.json, "--shard-out": args.shard_out},
-                       {"--input": args.input, "--split": args.split, "--matrix": args.matrix})
+                       {"--input": args.input, "--split": args.split, "--matrix": args.matrix,
+                        "--interactions": args.interactions, "--input-b": args.input_b, "--matrix-b": args.matrix_b})
+    if args.interactions or args.input_b:
+        return _leakage_pairs_command(args)
     if args.compare:
         return _leakage_compare_command(args)
     read = dict(
@@ -247,6 +247,78 @@ def _leakage_command(args: argparse.Namespace) -> int:
     if args.json:
         write_atomic(args.json, json.dumps(report, indent=2) + "\n")
     return 0
+
+
+def _leakage_pairs_command(args: argparse.Namespace) -> int:
+    """``benchdesign leakage --interactions ...``: per-side leakage of a 2-D split (the per-pair `split` TSV)."""
+    import json
+
+    from benchdesign.files import write_atomic
+    from benchdesign.splitting.evaluate import evaluate_pair_split_files, format_pair_report
+    from benchdesign.splitting.pipeline import EntityInput, PairInputs
+
+    if not (args.interactions and args.input_b):
+        raise ValueError("2-D data needs the interaction table (--interactions) and an entity table per side "
+                         "(--input and --input-b)")
+    refused = [opt for opt, given in (("--compare", args.compare), ("--sample", args.sample is not None),
+                                      ("--shard", args.shard is not None)) if given]
+    if refused:
+        raise ValueError(f"{', '.join(refused)}: 1-D data only; a 2-D split is scored exactly per side")
+    if not (args.smiles_col_b or args.sequence_col_b or args.feature_cols_b or args.matrix_b):
+        raise ValueError("side b needs a similarity: give --smiles-col-b, --sequence-col-b, --feature-cols-b or "
+                         "--matrix-b")
+    if args.fp_radius < 0 or args.fp_bits < 8 or args.kmer < 1:
+        raise ValueError(f"need --fp-radius >= 0, --fp-bits >= 8 and --kmer >= 1; got {args.fp_radius}, "
+                         f"{args.fp_bits}, {args.kmer}")
+    side = dict(sequence_similarity=args.sequence_similarity)
+    inputs = PairInputs(
+        interactions=args.interactions, inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col,
+        inter_id_col=args.inter_id_col, drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits,
+        kmer=args.kmer, sep=_sep(args.sep),
+        entities=EntityInput(
+            path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
+            feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
+            metric=args.metric, **side),
+        entities_b=EntityInput(
+            path=args.input_b, id_col=args.id_col_b, smiles_col=args.smiles_col_b, sequence_col=args.sequence_col_b,
+            feature_cols=tuple(args.feature_cols_b or ()), matrix=args.matrix_b, matrix_kind=args.matrix_kind_b,
+            metric=args.metric_b, **side),
+    )
+    report = evaluate_pair_split_files(
+        inputs, args.split, split_id_col=args.split_id_col, split_col=args.split_col, pair_scheme=args.pair_scheme,
+        seed=args.seed, test=args.test, train=args.train, quantiles=args.quantiles, folds=args.folds,
+    )
+    print(format_pair_report(report))
+    if args.json:
+        write_atomic(args.json, json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def _add_pair_leakage_arguments(p: argparse.ArgumentParser) -> None:
+    """The 2-D options of `leakage`: those of `split` (interaction table, side-b table and representation)."""
+    from benchdesign.splitting.options import PAIR_SCHEMES
+
+    g = p.add_argument_group(
+        "2-D data", "score the per-pair TSV of `split --interactions` per side (a = --input, b = --input-b): "
+                    "entity folds from fold_a/fold_b when present, else from the pairs' split labels")
+    g.add_argument("--interactions", help="interaction table with one row per (id_a, id_b) pair, as given to split")
+    g.add_argument("--inter-a-col", default="id_a", help="column of side-a ids (default id_a)")
+    g.add_argument("--inter-b-col", default="id_b", help="column of side-b ids (default id_b)")
+    g.add_argument("--inter-id-col", help="interaction id column (default: row number, as in split)")
+    g.add_argument("--input-b", help="entity table of side b")
+    g.add_argument("--id-col-b", help="id column of --input-b (default: row number)")
+    rep_b = g.add_mutually_exclusive_group()
+    rep_b.add_argument("--smiles-col-b", help="SMILES column of side b")
+    rep_b.add_argument("--sequence-col-b", help="sequence column of side b (--sequence-similarity)")
+    rep_b.add_argument("--feature-cols-b", nargs="+", help="numeric feature columns of side b")
+    rep_b.add_argument("--matrix-b", help="precomputed matrix of side b (.npy / .npz, row order of --input-b)")
+    g.add_argument("--matrix-kind-b", choices=("similarity", "distance"), default="similarity")
+    g.add_argument("--metric-b", choices=("cosine", "euclidean"), default="cosine")
+    g.add_argument("--pair-scheme", choices=PAIR_SCHEMES, default="cold_both",
+                   help="scheme of a k-fold file (fold_a/fold_b), as given to split: cold_both (default; pairs "
+                        "tested in no fold keep their entity folds) or same_fold (only the kept pairs count)")
+    g.add_argument("--seed", type=int, default=0,
+                   help="seed of the random split of the same entity fold sizes per side (default 0)")
 
 
 def _leakage_reduce_command(args: argparse.Namespace) -> int:
@@ -286,7 +358,9 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
             "Evaluate a split file (one row per entity: id and fold name) against an entity table. Prints "
             "L(pi) (eq. 2), scaled L(pi) (eq. 20) and, per test fold, statistics of the maximum similarity "
             "of each test sample to the training folds (eq. 1: their mean). Computed tile by tile, no n x n "
-            "matrix. Entities missing from the split file, or labelled 'unassigned' or empty, are left out."
+            "matrix. Entities missing from the split file, or labelled 'unassigned' or empty, are left out. "
+            "2-D data (--interactions, --input-b): the per-pair TSV of `split` is scored per side (entity folds "
+            "from fold_a/fold_b, else from the pairs' labels) against a random split of the same entity fold sizes."
         ),
     )
     p.add_argument("--input", required=True, help="entity table (CSV/TSV, may be gzipped)")
@@ -308,7 +382,7 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--train", nargs="+", help="training fold(s) of eq. (1) (default: all other folds)")
     p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),
                    help="quantiles of the max-train-similarity distribution to report")
-    p.add_argument("--json", help="also write the report as JSON (atomically)")
+    p.add_argument("--json", "--report", dest="json", help="also write the report as JSON (atomically)")
     big = p.add_argument_group("large data")
     big.add_argument("--sample", type=int, metavar="N",
                      help="estimate L(pi) from N random pairs with a confidence interval (and eq. 1 from "
@@ -320,6 +394,7 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     big.add_argument("--shard", type=int, nargs=2, metavar=("INDEX", "COUNT"),
                      help="compute only shard INDEX of COUNT of the exact tiles (resumable); see leakage-reduce")
     big.add_argument("--shard-out", help="the shard's .npz file (with --shard)")
+    _add_pair_leakage_arguments(p)
     p.set_defaults(func=_leakage_command)
 
 
@@ -332,7 +407,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="benchdesign",
         description="Rank-preserving benchmark dataset selection and leakage-reduced data splitting.",
+        epilog=OUTPUT_RULE,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
     for add in SUBCOMMANDS:
         add(sub)
@@ -344,13 +421,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
+    except BrokenPipeError:  # e.g. `benchdesign agreement ... | head`: end quietly
+        _silence_stdout()
+        return 1
     except ValueError as err:  # bad input or options: clear message, nothing written
         print(f"benchdesign {args.command}: error: {err}", file=sys.stderr)
         return 2
     except RuntimeError as err:
         print(f"benchdesign {args.command}: failed: {err}", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so flushing it at exit raises no second BrokenPipeError."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (e.g. captured)
+        pass
 
 
 if __name__ == "__main__":

@@ -45,9 +45,10 @@ def test_folds_write_a_fold_column_clusters_and_certificate(fixtures, tmp_path, 
 def test_folds_and_splits_are_exclusive_and_nothing_is_written(fixtures, tmp_path, capsys):
     out = tmp_path / "k.tsv"
     code, _, err = run(split_args(fixtures, out, "--folds", "3", "--splits", "0.5", "0.5"), capsys)
-    assert code == 2 and "do not combine it with --splits" in err and not out.exists()
+    assert code == 2 and "do not combine it with --fractions/--names" in err and not out.exists()
     code, _, err = run(split_args(fixtures, out), capsys)
-    assert code == 2 and "--splits" in err and not out.exists()
+    assert code == 2 and "give the split fractions (--fractions) or a number of folds (--folds)" in err
+    assert not out.exists()
     code, _, err = run(["split", "--task", "R", "--input", fixtures / "mols.csv", "--splits", "0.5", "0.5",
                         "--out", out, "--clusters-out", tmp_path / "c.tsv"], capsys)
     assert code == 2 and "only the similarity-based tasks" in err and not out.exists()

@@ -14,7 +14,7 @@ from sklearn.preprocessing import StandardScaler
 from benchdesign.splitting import LeakageKFold, LeakageSplit, nested_cross_validate, smiles_fingerprints
 from benchdesign.splitting.similarity import FingerprintSimilarity
 
-OPTS = {"n_clusters": 8, "epsilon": 0.3, "time_limit": 5.0}
+OPTS = {"clusters": 8, "epsilon": 0.3, "time_limit": 5.0}
 
 
 @pytest.fixture
@@ -43,10 +43,10 @@ def test_every_sample_in_exactly_one_test_fold_and_deterministic(mols):
 
 def test_clone_get_params_repr_and_errors(mols):
     smiles, x, _ = mols
-    cv = LeakageKFold(3, similarity=smiles, n_clusters=5, random_state=1)
+    cv = LeakageKFold(3, similarity=smiles, clusters=5, random_state=1)
     twin = clone(cv)
-    assert twin.get_params()["n_clusters"] == 5 and twin.get_params()["n_splits"] == 3
-    assert repr(cv).startswith("LeakageKFold(") and "n_clusters=5" in repr(cv)
+    assert twin.get_params()["clusters"] == 5 and twin.get_params()["n_splits"] == 3
+    assert repr(cv).startswith("LeakageKFold(") and "clusters=5" in repr(cv)
     with pytest.raises(ValueError, match="n_splits must be an integer >= 2, got 1"):
         LeakageKFold(1).get_n_splits()
     with pytest.raises(ValueError, match=f"the similarity covers {len(smiles)} samples but X has 10"):
@@ -88,7 +88,7 @@ def test_similarity_from_x_and_stratified_single_split(mols):
 def test_nested_cross_validate(mols):
     smiles, x, y = mols
     outer = LeakageKFold(3, similarity=smiles, **OPTS)
-    inner = LeakageKFold(2, similarity=smiles, n_clusters=4, epsilon=0.3)
+    inner = LeakageKFold(2, similarity=smiles, clusters=4, epsilon=0.3)
     out = nested_cross_validate(LogisticRegression(max_iter=300), {"C": [0.1, 1.0]}, x, y, outer, inner)
     assert out["test_score"].shape == (3,) and len(out["best_params"]) == 3
     assert set(out["outer_fold_leakage"]) == {"fold0", "fold1", "fold2"}
@@ -102,7 +102,7 @@ def test_split_pairs():
     np.fill_diagonal(sim_a, 1.0)
     ia = np.repeat(np.arange(12), 3)
     ib = np.tile(np.arange(3), 12)
-    cv = LeakageKFold(3, similarity=sim_a, task="S1", n_clusters=6, epsilon=0.3)
+    cv = LeakageKFold(3, similarity=sim_a, task="S1", clusters=6, epsilon=0.3)
     folds = list(cv.split_pairs(ia, ib))
     assert len(folds) == 3
     for train, test in folds:  # S1 on side a: all pairs of a drug are on one side
@@ -113,7 +113,7 @@ def test_precomputed_matrix_with_hard_threshold(rand_sim):
     sim = rand_sim(12, np.random.default_rng(5)) * 0.3
     sim[:6, :6] = 0.99  # a group of 6 that no fold of at most 1.3 * 12 / 3 samples can hold
     np.fill_diagonal(sim, 1.0)
-    cv = LeakageKFold(3, similarity=sim, n_clusters=12, epsilon=0.3, max_similarity=0.97, time_limit=1.0)
+    cv = LeakageKFold(3, similarity=sim, clusters=12, epsilon=0.3, max_similarity=0.97, time_limit=1.0)
     for train, test in cv.split(np.zeros((12, 1))):
         assert test.size and sim[np.ix_(test, train)].max() <= 0.97  # brute force: no test sample near a training one
     dropped = np.flatnonzero(cv.folds_ < 0)

@@ -69,8 +69,8 @@ def test_refine_keeps_upper_bounds():
 
 
 def test_kfold_spec():
-    spec = kfold_spec(4, SplitSpec(n_clusters=7))
-    assert spec.names == ("fold0", "fold1", "fold2", "fold3") and spec.balanced and spec.n_clusters == 7
+    spec = kfold_spec(4, SplitSpec(clusters=7))
+    assert spec.names == ("fold0", "fold1", "fold2", "fold3") and spec.balanced and spec.clusters == 7
     assert sum(spec.fractions) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="number of folds must be an integer >= 2"):
         kfold_spec(1)
@@ -140,7 +140,7 @@ def test_kfold_split_entities_certificate(rand_sim):
     sim = np.where(blocks[:, None] == blocks[None, :], 0.9, base)  # five tight groups of eight
     np.fill_diagonal(sim, 1.0)
     ent = EntitySet(np.array([str(i) for i in range(40)], dtype=object), np.ones(40, bool), MatrixSimilarity(sim))
-    res = split_entities("S1", ent, kfold_spec(5, SplitSpec(n_clusters=5, epsilon=0.05)))
+    res = split_entities("S1", ent, kfold_spec(5, SplitSpec(clusters=5, epsilon=0.05)))
     assert np.bincount(res.fold).tolist() == [8] * 5
     cert = res.report["certificate"]
     assert cert["scaled_leakage"] < cert["random_scaled_leakage"]

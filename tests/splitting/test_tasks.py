@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -46,7 +48,7 @@ def test_1d_tasks_fractions_and_determinism(task, fractions, names):
     x = blobs(12, 5, 0)
     ent = EntitySet(np.array([f"e{i}" for i in range(60)], dtype=object), np.ones(60, bool),
                     VectorSimilarity(x, "euclidean"))
-    spec = SplitSpec(fractions=fractions, names=names, n_clusters=10, epsilon=0.1, seed=7)
+    spec = SplitSpec(fractions=fractions, names=names, clusters=10, epsilon=0.1, seed=7)
     res = split_entities(task, ent, spec)
     assert res.fold.shape == (60,) and (res.fold >= 0).all()
     assert_fractions(res.fold, np.ones(60), fractions, 0.1 if task == "S1" else 0.0 if task == "R" else 0.1)
@@ -59,13 +61,17 @@ def test_s1_leaks_less_than_random_and_reports_exact_leakage():
     x = blobs(15, 6, 1)
     src = VectorSimilarity(x, "euclidean")
     ent = EntitySet(np.arange(90).astype(str).astype(object), np.ones(90, bool), src)
-    spec = SplitSpec(n_clusters=12, seed=3)
+    spec = SplitSpec(clusters=12, seed=3)
     s1 = split_entities("S1", ent, spec)
     r = split_entities("R", ent, spec)
     sl_s1 = scaled_leakage(src, s1.fold)
     assert sl_s1 == pytest.approx(s1.report["scaled_leakage"], rel=1e-5)
     assert sl_s1 < scaled_leakage(src, r.fold)
-    assert s1.report["scaled_leakage"] <= s1.report["ilp_scaled_leakage"] + 1e-12
+    # the default refinement first brings the test fold from the edge of epsilon to 20 % +- 1 pp ...
+    assert abs(s1.report["fold_fractions"]["test"] - 0.2) <= 0.01 + 1e-9
+    # ... without that target (the paper's sizes) it never leaks more than the ILP's assignment
+    free = split_entities("S1", ent, dataclasses.replace(spec, fraction_tolerance=None))
+    assert free.report["scaled_leakage"] <= free.report["ilp_scaled_leakage"] + 1e-12
 
 
 @pytest.mark.parametrize("task", ["I1", "S1"])
@@ -78,7 +84,7 @@ def test_stratification_holds(task):
     classes[~label, 1] = True
     ent = EntitySet(np.arange(60).astype(str).astype(object), np.ones(60, bool), VectorSimilarity(x),
                     classes, ("y=1", "y=0"))
-    spec = SplitSpec(fractions=(0.7, 0.3), names=("train", "test"), n_clusters=20, epsilon=0.2, delta=0.25, seed=1,
+    spec = SplitSpec(fractions=(0.7, 0.3), names=("train", "test"), clusters=20, epsilon=0.2, delta=0.25, seed=1,
                      time_limit=3)
     res = split_entities(task, ent, spec)
     assert_fractions(res.fold, np.ones(60), spec.fractions, spec.epsilon)
@@ -89,7 +95,7 @@ def test_stratification_holds(task):
 def test_invalid_rows_stay_unassigned():
     df = pd.DataFrame({"smiles": ["CCO", "C1CC", "CCCO", "c1ccccc1", "CCN", "CCCl", "xx", "CC(=O)O"]})
     ent = entities_from_table(df, smiles_col="smiles", drop_invalid=True)
-    res = split_entities("S1", ent, SplitSpec(n_clusters=3, epsilon=0.5))
+    res = split_entities("S1", ent, SplitSpec(clusters=3, epsilon=0.5))
     assert (res.fold[[1, 6]] == -1).all() and (res.fold[[0, 2, 3, 4, 5, 7]] >= 0).all()
     assert res.reason[1] == "invalid_smiles" and res.reason[0] == ""
     assert res.labels()[6] == "unassigned"
@@ -109,7 +115,7 @@ def toy_2d(seed=0):
 @pytest.mark.parametrize("task", ["I2", "S2"])
 def test_2d_dropping_is_exact(task):
     a, b, ia, ib = toy_2d()
-    spec = SplitSpec(n_clusters=4, epsilon=0.2, seed=5)
+    spec = SplitSpec(clusters=4, epsilon=0.2, seed=5)
     res = split_interactions(task, ia, ib, a, b, spec)
     fa, fb = res.entity_folds["a"][ia], res.entity_folds["b"][ib]
     expected = np.where(fa == fb, fa, -1)
@@ -125,7 +131,7 @@ def test_2d_dropping_is_exact(task):
 @pytest.mark.parametrize("task,side", [("S1", "a"), ("I1", "b"), ("S1", "b")])
 def test_2d_one_sided_tasks_keep_every_interaction(task, side):
     a, b, ia, ib = toy_2d(1)
-    res = split_interactions(task, ia, ib, a, b, SplitSpec(n_clusters=4, epsilon=0.2), side=side)
+    res = split_interactions(task, ia, ib, a, b, SplitSpec(clusters=4, epsilon=0.2), side=side)
     idx = ia if side == "a" else ib
     np.testing.assert_array_equal(res.fold, res.entity_folds[side][idx])
     assert (res.fold >= 0).all()
@@ -152,7 +158,7 @@ def test_s2_on_datasail_toy_with_precomputed_matrices(mirror_dir):
     b = EntitySet(seqs["ID"].astype(str).to_numpy(dtype=object), np.ones(len(seqs), bool),
                   KmerSimilarity.from_sequences(seqs["seq"].tolist()))
     ia, ib = index_interactions(inter.iloc[:, 0].tolist(), inter.iloc[:, 1].tolist(), a.ids, b.ids)
-    res = split_interactions("S2", ia, ib, a, b, SplitSpec(n_clusters=8, epsilon=0.2, seed=0))
+    res = split_interactions("S2", ia, ib, a, b, SplitSpec(clusters=8, epsilon=0.2, seed=0))
     fa, fb = res.entity_folds["a"][ia], res.entity_folds["b"][ib]
     np.testing.assert_array_equal(res.fold, np.where(fa == fb, fa, -1))
     assert 0 < res.report["n_dropped"] < ia.size
@@ -179,7 +185,7 @@ def test_spec_validation(kwargs, match):
 def test_k_larger_than_n_is_rejected():
     ent = EntitySet(np.arange(5).astype(str).astype(object), np.ones(5, bool), VectorSimilarity(np.eye(5)))
     with pytest.raises(ValueError, match=r"K=6 is larger than the number of entities n=5"):
-        split_entities("S1", ent, SplitSpec(n_clusters=6))
+        split_entities("S1", ent, SplitSpec(clusters=6))
 
 
 def test_fixture_table_reads(fixtures):

@@ -85,7 +85,7 @@ def test_split_entities_reports_each_dropped_sample(rand_sim):
     np.fill_diagonal(sim, 1.0)
     ids = np.array([f"e{i}" for i in range(30)], dtype=object)
     ent = EntitySet(ids, np.ones(30, bool), MatrixSimilarity(sim))
-    spec = SplitSpec(n_clusters=30, max_similarity=0.9, epsilon=0.3, refine=False, certificate_seeds=2, seed=1)
+    spec = SplitSpec(clusters=30, max_similarity=0.9, epsilon=0.3, refine=False, certificate_seeds=2, seed=1)
     res = split_entities("R", ent, spec)
     part = res.report["max_similarity"]
     assert part["n_dropped"] == int((res.fold < 0).sum()) == len(part["samples"]) == 1  # seed 1 cuts e4-e5

@@ -1,5 +1,6 @@
 rule dataset_pool_tables:
-    """Tables 1-3 of the paper from the dataset-pool trials of every domain."""
+    """Tables 1-3 of the paper from the dataset-pool trials of every domain, and the verdict "which
+    strategy for k" per domain (recommendation.txt)."""
     input:
         trials=trial_files("dataset_pool"),
         ranks=expand("results/prepared/{domain}/dataset_ranks.csv", domain=DOMAINS),
@@ -26,8 +27,15 @@ rule dataset_pool_tables:
             caption="../report/table3.rst",
             category="Tables",
         ),
+        recommendation=report(
+            "results/tables/recommendation.txt",
+            caption="../report/recommendation.rst",
+            category="Tables",
+        ),
+        recommendation_csv="results/tables/recommendation.csv",
     params:
         thresholds=config["thresholds"],
+        alpha={d: domain_protocol(config, d)["alpha"] for d in DOMAINS},
     log:
         "logs/tables/dataset_pool.log",
     resources:

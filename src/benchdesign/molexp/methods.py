@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from benchdesign.splitting import EntitySet, SimilaritySource, SplitSpec, split_entities, split_interactions
+from benchdesign.splitting.options import SPLIT_OPTIONS
 
 __all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
 
@@ -26,8 +27,7 @@ ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1
 TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2")
 _TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
                 "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
-_ILP_KEYS = ("clusters", "epsilon", "delta", "solver", "time_limit", "node_limit", "mip_gap", "linkage", "micro_clusters",
-             "refine")
+_ILP_KEYS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # the seed comes from repeat_seed
 
 
 def repeat_seed(seed: int, dataset: str, method: str, repeat: int) -> int:
@@ -42,10 +42,7 @@ def ilp_spec(options: Mapping[str, object], fractions: Sequence[float], seed: in
     if unknown:
         raise ValueError(f"unknown s1 option(s) {sorted(unknown)}; allowed: {', '.join(_ILP_KEYS)}")
     names = ("train", "test") if len(fractions) == 2 else tuple(f"fold{i}" for i in range(len(fractions)))
-    renamed = {"clusters": "n_clusters", "micro_clusters": "n_micro"}
-    kw = {renamed.get(key, key): options.get(key) for key in _ILP_KEYS}
-    kw = {k: v for k, v in kw.items() if v is not None}
-    return SplitSpec(fractions=tuple(float(f) for f in fractions), names=names, seed=seed, **kw)
+    return SplitSpec.from_options({**options, "fractions": fractions, "names": names, "seed": seed})
 
 
 def split_molecules(

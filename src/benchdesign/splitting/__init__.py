@@ -19,7 +19,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "alignment": ("alignment_identity", "alignment_similarity", "all_vs_all_identity"),
     "certificate": ("split_certificate",),
     "clustering": ("Clustering", "GroupSimilarity", "cluster_entities"),
-    "crossval": ("LeakageKFold", "LeakageSplit", "nested_cross_validate"),
+    "crossval": ("LeakageKFold", "LeakageSplit", "build_similarity", "nested_cross_validate"),
     "evaluate": ("compare_split_files", "evaluate_split", "evaluate_split_files"),
     "ilp": ("ClusterInstance", "IlpResult", "InfeasibleSplitError", "solve_split_ilp"),
     "inputs": ("entities_from_table", "index_interactions", "read_table"),
@@ -31,7 +31,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "progress": ("Progress",),
     "similarity": (
         "FingerprintSimilarity", "KmerSimilarity", "MatrixSimilarity", "SimilaritySource", "VectorSimilarity",
-        "morgan_fingerprints", "packed_fingerprints", "packed_tanimoto", "smiles_fingerprints",
+        "describe_similarity", "detect_string_kind", "morgan_fingerprints", "packed_fingerprints", "packed_tanimoto", "smiles_fingerprints",
     ),
     "tasks": (
         "TASKS", "EntitySet", "SplitResult", "SplitSpec", "kfold_spec", "split_entities", "split_interactions",

@@ -35,6 +35,7 @@ __all__ = [
     "candidate_pairs",
     "all_vs_all_identity",
     "alignment_similarity",
+    "alignment_description",
 ]
 
 GAP_OPEN = 11
@@ -135,8 +136,21 @@ def alignment_similarity(
     sequences: Sequence[str], kmer: int = 3, min_kmer: float = 0.3, top: int = 20,
     gap_open: int = GAP_OPEN, gap_extend: int = GAP_EXTEND, block_size: int = DEFAULT_BLOCK,
 ) -> MatrixSimilarity:
-    """Sparse alignment-identity similarity of the k-mer prefilter's candidate pairs (module docstring)."""
+    """Sparse alignment-identity similarity of the k-mer prefilter's candidate pairs (module docstring);
+    its ``describe()`` records the scoring and prefilter parameters and the number of pairs aligned."""
     source = KmerSimilarity.from_sequences(sequences, k=kmer)
     i, j = candidate_pairs(source, min_kmer, top, block_size)
     v = identities(sequences, i, j, gap_open, gap_extend)
-    return MatrixSimilarity(_symmetric(len(sequences), i, j, v), "similarity")
+    description = alignment_description(kmer, min_kmer, top, gap_open, gap_extend) | {"n_aligned_pairs": int(i.size)}
+    return MatrixSimilarity(_symmetric(len(sequences), i, j, v), "similarity", description)
+
+
+def alignment_description(kmer: int = 3, min_kmer: float = 0.3, top: int = 20, gap_open: int = GAP_OPEN,
+                          gap_extend: int = GAP_EXTEND) -> dict:
+    """The report entry of :func:`alignment_similarity` with these parameters."""
+    return {
+        "kind": "alignment_identity", "method": "Smith-Waterman (parasail sw_stats_striped_16)",
+        "scoring": "BLOSUM62", "gap_open": int(gap_open), "gap_extend": int(gap_extend),
+        "identity": "identical residues / length of the shorter sequence",
+        "prefilter": {"kmer": int(kmer), "min_kmer": float(min_kmer), "top": int(top)},
+    }

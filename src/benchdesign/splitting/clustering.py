@@ -7,7 +7,8 @@ single or complete linkage. To keep memory far below n^2 this module works in tw
 1. Leader pre-clustering: ``n_micro`` leaders are drawn by k-means++ seeding on the distance
    1 - sim (each new leader costs one similarity row, O(n)), and every entity joins its most
    similar leader. When n <= n_micro every entity is its own micro-cluster, which is exactly the
-   paper's procedure.
+   paper's procedure, except that entities of similarity 1 to each other (identical inputs) form one
+   micro-cluster, so that they always share a fold (:func:`identical_groups`).
 2. The micro-cluster similarity (exact sums over all entity pairs, plus max/min for single/complete
    linkage) is accumulated tile by tile over the n x n similarity without storing it, and the
    micro-clusters are clustered down to K by spectral (similarities) or agglomerative (distances)
@@ -179,7 +180,8 @@ def leader_labels(
     rows of that size) and all n entities are then assigned by blocks (:func:`assign_to_leaders`, an
     n x n_leaders pass whose sparse products are several times faster than n_leaders mat-vecs).
     Returns labels (n,) in [0, M) with M <= n_leaders (fewer when the remaining entities are all
-    identical to a leader). With n <= n_leaders every entity is its own group.
+    identical to a leader). With n <= n_leaders every entity is its own group, except that identical
+    entities share one (:func:`identical_groups`).
     """
     n = source.n
     if n_leaders < 1:
@@ -187,13 +189,35 @@ def leader_labels(
     if sketch is not None and sketch < n_leaders:
         raise ValueError(f"sketch must be >= n_leaders={n_leaders}, got {sketch}")
     if n <= n_leaders:
-        return np.arange(n)
+        return identical_groups(source)
     if sketch is None or sketch >= n:
         return _seed_leaders(source, n_leaders, rng)[1]
     sample = np.sort(rng.choice(n, size=sketch, replace=False))
     leaders, _ = _seed_leaders(source.subset(sample), n_leaders, rng)
     note(f"{len(leaders)} leaders seeded on {sketch} sampled entities; assigning all {n}")
     return assign_to_leaders(source, sample[np.asarray(leaders)])
+
+
+def identical_groups(source: SimilaritySource, block: int = 1024) -> np.ndarray:
+    """Group label (n,) that puts entities of similarity 1 to each other (identical inputs) in one group.
+
+    The micro-clusters are the units the refinement moves, so identical entities (e.g. two kinase
+    variants with one sequence, or one molecule listed twice) always share a fold. One n x n pass,
+    used where every entity would otherwise be its own group (n <= n_micro).
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = source.n
+    rows, cols = [], []
+    for start in range(0, n, block):
+        r = np.arange(start, min(start + block, n))
+        i, j = np.nonzero(source.block(r, np.arange(n)) >= 1.0 - 1e-6)
+        rows.append(r[i])
+        cols.append(j)
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    graph = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    return connected_components(graph, directed=False)[1].astype(np.int64)
 
 
 def _segments(sorted_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,10 @@ split the splitter holds ``clusters_`` (cluster id per sample, usable as ``group
 The similarity comes from the ``similarity`` argument (a similarity source, a precomputed n x n
 matrix, or one SMILES / protein sequence per sample) or, when it is None, from ``X`` itself (SMILES
 or sequences in a 1-D ``X``, feature vectors in a 2-D ``X``, an n x n matrix with
-``kind="precomputed"``). For 2-D data (pairs of entities) use :meth:`LeakageKFold.split_pairs`.
+``kind="precomputed"``). Strings are told apart by their alphabet (``kind="auto"``); protein sequences are
+compared by alignment identity (``sequence_similarity="alignment"``, default) or k-mer cosine ("kmer").
+``kind_`` and ``report_["similarity"]`` say what was used. For 2-D data (pairs of entities) use
+:meth:`LeakageKFold.split_pairs`.
 
 Nested CV: :func:`nested_cross_validate` runs a leakage-reduced inner split on each outer training
 fold (the inner splitter's similarity is restricted to that fold) and a grid search inside it.
@@ -29,13 +32,22 @@ from sklearn.model_selection import BaseCrossValidator, GridSearchCV
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import _num_samples
 
-from benchdesign.splitting.clustering import DEFAULT_MICRO
+from benchdesign.splitting.alignment import alignment_similarity
+from benchdesign.splitting.options import (
+    DEFAULT_SEQUENCE_SIMILARITY,
+    SEQUENCE_SIMILARITIES,
+    SPLIT_DEFAULTS,
+    SPLIT_OPTIONS,
+    TASK_TABLE,
+)
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
     KmerSimilarity,
     MatrixSimilarity,
     SimilaritySource,
     VectorSimilarity,
+    describe_similarity,
+    detect_string_kind,
 )
 from benchdesign.splitting.tasks import (
     EntitySet,
@@ -46,10 +58,11 @@ from benchdesign.splitting.tasks import (
     split_interactions,
 )
 
-__all__ = ["KINDS", "LeakageKFold", "LeakageSplit", "nested_cross_validate"]
+__all__ = ["KINDS", "LeakageKFold", "LeakageSplit", "build_similarity", "build_similarity_kind",
+           "nested_cross_validate"]
 
 KINDS: tuple[str, ...] = ("auto", "smiles", "sequence", "vectors", "precomputed")
-_ONE_D_TASKS = ("S1", "I1", "R")
+_ONE_D_TASKS = tuple(t for t, kind in TASK_TABLE.items() if not kind.two_sided)
 
 
 def _seed(random_state) -> int:
@@ -70,36 +83,61 @@ def _strings(values) -> list[str] | None:
     return arr.tolist()
 
 
-def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int = 3) -> SimilaritySource:
-    """A similarity source from ``data``: a source, an n x n matrix, SMILES, sequences or feature vectors."""
+def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int = 3,
+                     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY) -> SimilaritySource:
+    """A similarity source from ``data``: a source, an n x n matrix, SMILES, sequences or feature vectors.
+
+    ``kind="auto"`` reads a list of strings as SMILES or protein sequences by
+    :func:`~benchdesign.splitting.similarity.detect_string_kind`; sequences are compared by
+    ``sequence_similarity``: 'alignment' (Smith-Waterman identity of the k-mer prefilter's candidate pairs,
+    :func:`~benchdesign.splitting.alignment.alignment_similarity`, the default) or 'kmer' (k-mer cosine).
+    """
+    return build_similarity_kind(data, kind, metric, kmer, sequence_similarity)[0]
+
+
+def build_similarity_kind(data, kind: str = "auto", metric: str = "cosine", kmer: int = 3,
+                          sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY) -> tuple[SimilaritySource, str]:
+    """:func:`build_similarity` and the kind ``data`` was read as: 'source' (given ready), 'smiles',
+    'sequence', 'vectors' or 'precomputed'."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if sequence_similarity not in SEQUENCE_SIMILARITIES:
+        raise ValueError(f"sequence_similarity must be one of {SEQUENCE_SIMILARITIES}, got {sequence_similarity!r}")
     if isinstance(data, SimilaritySource) and not isinstance(data, np.ndarray):
-        return data
+        return data, "source"
     if sp.issparse(data):
-        return MatrixSimilarity(data)
+        return MatrixSimilarity(data), "precomputed"
     if hasattr(data, "to_numpy"):  # pandas DataFrame / Series
         data = data.to_numpy()
     strings = _strings(data) if np.asarray(data, dtype=object).ndim <= 2 else None
     if strings is not None and np.asarray(data, dtype=object).squeeze().ndim <= 1:
-        if kind in ("auto", "smiles"):
-            return FingerprintSimilarity.from_smiles(strings)
-        if kind == "sequence":
-            return KmerSimilarity.from_sequences(strings, k=kmer)
-        raise ValueError(f"kind={kind!r} needs numbers, got strings")
+        if kind in ("vectors", "precomputed"):
+            raise ValueError(f"kind={kind!r} needs numbers, got strings")
+        read = detect_string_kind(strings) if kind == "auto" else kind
+        return _string_similarity(strings, read, kmer, sequence_similarity), read
     if kind in ("smiles", "sequence"):
         raise ValueError(f"kind={kind!r} needs one string per sample")
     x = np.asarray(data, dtype=float)
     if x.ndim == 1:
         x = x[:, None]
     if kind == "precomputed":
-        return MatrixSimilarity(x)
-    return VectorSimilarity(x, metric=metric)
+        return MatrixSimilarity(x), "precomputed"
+    return VectorSimilarity(x, metric=metric), "vectors"
 
 
-_COMMON_PARAMS = ("similarity", "kind", "metric", "kmer", "task", "n_clusters", "epsilon", "delta", "stratify",
-                  "linkage", "solver", "time_limit", "mip_gap", "n_micro", "max_similarity", "threshold_action",
-                  "random_state")
+def _string_similarity(strings: list[str], kind: str, kmer: int, sequence_similarity: str) -> SimilaritySource:
+    """ECFP4 Tanimoto of SMILES, or the ``sequence_similarity`` of sequences."""
+    if kind == "smiles":
+        return FingerprintSimilarity.from_smiles(strings)
+    if sequence_similarity == "alignment":
+        return alignment_similarity(strings, kmer=kmer)
+    return KmerSimilarity.from_sequences(strings, k=kmer)
+
+
+_SPEC_PARAMS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # seed: from random_state
+_COMMON_PARAMS = ("similarity", "kind", "metric", "kmer", "sequence_similarity", "task", "stratify", "random_state",
+                  *_SPEC_PARAMS)
+_D = SPLIT_DEFAULTS
 
 
 class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
@@ -114,15 +152,25 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         raise NotImplementedError
 
     def _common_spec(self) -> SplitSpec:
-        return SplitSpec(
-            n_clusters=self.n_clusters, epsilon=self.epsilon, delta=self.delta, linkage=self.linkage,
-            solver=self.solver, time_limit=self.time_limit, seed=_seed(self.random_state), n_micro=self.n_micro,
-            mip_gap=self.mip_gap, max_similarity=self.max_similarity, threshold_action=self.threshold_action,
-        )
+        return SplitSpec.from_options({**{name: getattr(self, name) for name in _SPEC_PARAMS},
+                                       "seed": _seed(self.random_state)})
 
     def _source(self, X) -> SimilaritySource:
         data = X if self.similarity is None else self.similarity
-        return build_similarity(data, self.kind, self.metric, self.kmer)
+        return self._side_source(data, None)
+
+    def _side_source(self, data, side: str | None) -> SimilaritySource | None:
+        """The similarity of ``data`` (None: none) with this splitter's parameters; notes the kind it was read
+        as and its description for ``kind_`` / ``report_["similarity"]`` (side None: 1-D; 'a' starts a 2-D split)."""
+        if side in (None, "a"):
+            self._built = {}
+        if data is None:
+            self._built[side] = None
+            return None
+        source, read = build_similarity_kind(data, self.kind, self.metric, self.kmer, self.sequence_similarity)
+        self._built[side] = {"input_kind": read, "detected": self.kind == "auto" and read in ("smiles", "sequence"),
+                             **describe_similarity(source)}
+        return source
 
     def _classes(self, y, n: int) -> tuple[np.ndarray | None, tuple[str, ...]]:
         if not self.stratify:
@@ -137,12 +185,13 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
 
     def _fit(self, X, y=None) -> SplitResult:
         task = str(self.task).upper()
-        if task not in _ONE_D_TASKS:
+        if task not in TASK_TABLE or TASK_TABLE[task].two_sided:
             raise ValueError(
                 f"task must be one of {_ONE_D_TASKS} for split(); use split_pairs for 2-D tasks, got {task!r}"
             )
         n = _num_samples(X)
-        source = self._source(X) if task == "S1" or self.max_similarity is not None else None
+        needed = TASK_TABLE[task].by_similarity or self.max_similarity is not None
+        source = self._source(X) if needed else self._side_source(None, None)  # None, noted as "no similarity"
         if source is not None and source.n != n:
             raise ValueError(f"the similarity covers {source.n} samples but X has {n}")
         classes, names = self._classes(y, n)
@@ -154,19 +203,32 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
 
     def _store(self, result: SplitResult) -> None:
         self.folds_ = result.fold
+        self.pair_folds_ = result.pair_folds
         self.report_ = result.report
         self.clusters_ = result.clusters
         cert = result.report.get("certificate", {})
         self.fold_leakage_ = cert.get("fold_scaled_leakage")
         self.scaled_leakage_ = cert.get("scaled_leakage")
+        self._store_similarity(result)
 
-    def _pairs(self, folds: np.ndarray, names: Sequence[str]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def _store_similarity(self, result: SplitResult) -> None:
+        """``kind_`` and ``report_["similarity"]`` from the similarities built for this split (2-D: per side)."""
+        built = self.__dict__.pop("_built", {})
+        if None in built:
+            entry = built[None]
+            self.kind_ = None if entry is None else entry["input_kind"]
+            result.report["similarity"] = entry
+        else:
+            self.kind_ = {side: None if e is None else e["input_kind"] for side, e in built.items()}
+            result.report["similarity"] = built
+
+    def _pairs(self, result: SplitResult) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         raise NotImplementedError
 
     def split(self, X, y=None, groups=None):
         """Yield (train, test) index arrays; ``groups`` is ignored (the clusters play its part)."""
         result = self._fit(X, y)
-        yield from self._pairs(result.fold, result.names)
+        yield from self._pairs(result)
 
     def split_pairs(self, pairs_a, pairs_b, similarity_b=None, side: str = "a"):
         """Yield (train, test) indices of 2-D data: one row per pair (entity a, entity b).
@@ -176,22 +238,27 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         pairs_a, pairs_b : (m,) integer index of each pair's entities into side a (``self.similarity``)
             and side b (``similarity_b``)
         similarity_b : similarity of side b (needed by S2; SMILES, sequences, matrix or a source)
-        side : side split by S1 / I1 ('a' or 'b'); S2 / I2 split both, pairs across folds are dropped
+        side : side split by S1 / I1 ('a' or 'b'), cold on that side: fold f tests on the pairs whose
+            entity is in f and trains on the rest; S2 / I2 split both sides
 
-        ``self.task`` may be R, I1, I2, S1 or S2. Pairs left without a fold are in no train or test set.
+        ``self.task`` may be R, I1, I2, S1 or S2. I2 / S2 in :class:`LeakageKFold` (``pair_scheme='cold_both'``):
+        fold f tests on the pairs with both entities in f and trains on the pairs with neither in f;
+        the others sit that fold out. With ``pair_scheme='same_fold'`` (and in :class:`LeakageSplit`)
+        a pair whose entities are in different folds is dropped. ``pair_folds_`` holds each pair's
+        entity folds, ``report_["fold_usage"]`` the train / test / unused counts per fold.
         """
         ia = np.asarray(pairs_a, dtype=np.int64).reshape(-1)
         ib = np.asarray(pairs_b, dtype=np.int64).reshape(-1)
         sides = []
-        for data, idx in ((self.similarity, ia), (similarity_b, ib)):
+        for name, data, idx in (("a", self.similarity, ia), ("b", similarity_b, ib)):
             n = int(idx.max()) + 1 if idx.size else 0
-            src = None if data is None else build_similarity(data, self.kind, self.metric, self.kmer)
+            src = self._side_source(data, name)
             if src is not None:
                 n = src.n
             sides.append(EntitySet(np.array([str(i) for i in range(n)], dtype=object), np.ones(n, dtype=bool), src))
         result = split_interactions(str(self.task).upper(), ia, ib, sides[0], sides[1], self._spec(), side=side)
         self._store(result)
-        yield from self._pairs(result.fold, result.names)
+        yield from self._pairs(result)
 
 
 class LeakageKFold(_LeakageSplitter):
@@ -205,25 +272,40 @@ class LeakageKFold(_LeakageSplitter):
     n_splits : k >= 2
     similarity : None (use X), a similarity source, an (n, n) similarity matrix, or n SMILES / sequences
     kind : 'auto' | 'smiles' | 'sequence' | 'vectors' | 'precomputed' -- how to read ``similarity`` / X
+        ('auto': strings are SMILES or protein sequences by their alphabet, ``similarity.detect_string_kind``)
     metric : 'cosine' | 'euclidean' for feature vectors; kmer : k of the sequence k-mers
+    sequence_similarity : 'alignment' (default: Smith-Waterman identity of the k-mer prefilter's candidate
+        pairs) | 'kmer' (k-mer cosine) for sequences
     task : 'S1' (similarity-based), 'I1' (identity-based, random subject to eq. 14/15) or 'R'
-    n_clusters : K; epsilon, delta : eqs. (3)/(4); stratify : stratify the folds on y (eq. 15)
-    linkage, solver, time_limit, mip_gap, n_micro : as in :class:`~benchdesign.splitting.tasks.SplitSpec`
-    max_similarity, threshold_action : hard threshold (threshold.py)
-    random_state : int seed (None -> 0: the same folds on every call)
+    stratify : stratify the folds on y (eq. 15); random_state : int seed (None -> 0: the same folds on
+        every call)
+    clusters, micro_clusters, epsilon, delta, linkage, solver, time_limit, node_limit, mip_gap, refine,
+    fraction_tolerance, balance_folds, max_similarity, threshold_action, certificate_seeds, pair_scheme :
+        the split options, with the defaults and meanings of ``options.SPLIT_OPTIONS`` (pair_scheme: I2/S2
+        in :meth:`split_pairs`, 'cold_both' or DataSAIL's 'same_fold')
 
     Attributes (after ``split``)
     ----------------------------
-    folds_ : fold index per sample (-1 = dropped); clusters_ : cluster id per sample (S1)
+    folds_ : fold index per sample (-1 = dropped; cold_both pairs: the fold of both entities, else -1)
+    pair_folds_ : after :meth:`split_pairs`, side -> each pair's entity fold; clusters_ : cluster id per sample (S1)
     fold_leakage_ : {fold name: scaled L(pi) of that fold vs the others}; scaled_leakage_ : of all folds
-    report_ : the full report (solver status, certificate with random-split baseline and ILP bound)
+    report_ : the full report (solver status, certificate with random-split baseline and ILP bound;
+        ``similarity``: how the data was read and the similarity's kind and parameters, per side for 2-D)
+    kind_ : the kind the similarity was read as ('smiles', 'sequence', 'vectors', 'precomputed', 'source';
+        None: none needed); after :meth:`split_pairs` a dict per side 'a' / 'b'
     """
 
     def __init__(self, n_splits: int = 5, *, similarity=None, kind: str = "auto", metric: str = "cosine",
-                 kmer: int = 3, task: str = "S1", n_clusters: int = 50, epsilon: float = 0.1, delta: float = 0.1,
-                 stratify: bool = False, linkage: str = "average", solver: str = "HIGHS", time_limit: float = 10.0,
-                 mip_gap: float | None = 0.01, n_micro: int = DEFAULT_MICRO, max_similarity: float | None = None,
-                 threshold_action: str = "drop", random_state=None):
+                 kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
+                 stratify: bool = False, random_state=None, clusters: int = _D["clusters"],
+                 micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
+                 delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
+                 time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],
+                 mip_gap: float | None = _D["mip_gap"], refine: bool = _D["refine"],
+                 fraction_tolerance: float | None = _D["fraction_tolerance"],
+                 balance_folds: bool = _D["balance_folds"], max_similarity: float | None = _D["max_similarity"],
+                 threshold_action: str = _D["threshold_action"], certificate_seeds: int = _D["certificate_seeds"],
+                 pair_scheme: str = _D["pair_scheme"]):
         self.n_splits = n_splits
         self._set_common(locals())
 
@@ -236,10 +318,9 @@ class LeakageKFold(_LeakageSplitter):
             raise ValueError(f"n_splits must be an integer >= 2, got {self.n_splits!r}")
         return int(self.n_splits)
 
-    def _pairs(self, folds, names):
-        idx = np.arange(folds.size)
-        for i in range(len(names)):
-            yield idx[(folds >= 0) & (folds != i)], idx[folds == i]
+    def _pairs(self, result):
+        for i in range(len(result.names)):
+            yield result.train_test(i)
 
 
 class LeakageSplit(_LeakageSplitter):
@@ -252,10 +333,16 @@ class LeakageSplit(_LeakageSplitter):
 
     def __init__(self, fractions: Sequence[float] = (0.8, 0.2), names: Sequence[str] = ("train", "test"), *,
                  test: str | None = None, similarity=None, kind: str = "auto", metric: str = "cosine",
-                 kmer: int = 3, task: str = "S1", n_clusters: int = 50, epsilon: float = 0.1, delta: float = 0.1,
-                 stratify: bool = False, linkage: str = "average", solver: str = "HIGHS", time_limit: float = 10.0,
-                 mip_gap: float | None = 0.01, n_micro: int = DEFAULT_MICRO, max_similarity: float | None = None,
-                 threshold_action: str = "drop", random_state=None):
+                 kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
+                 stratify: bool = False, random_state=None, clusters: int = _D["clusters"],
+                 micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
+                 delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
+                 time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],
+                 mip_gap: float | None = _D["mip_gap"], refine: bool = _D["refine"],
+                 fraction_tolerance: float | None = _D["fraction_tolerance"],
+                 balance_folds: bool = _D["balance_folds"], max_similarity: float | None = _D["max_similarity"],
+                 threshold_action: str = _D["threshold_action"], certificate_seeds: int = _D["certificate_seeds"],
+                 pair_scheme: str = _D["pair_scheme"]):
         self.fractions = fractions
         self.names = names
         self.test = test
@@ -269,20 +356,19 @@ class LeakageSplit(_LeakageSplitter):
         """Always 1."""
         return 1
 
-    def _pairs(self, folds, names):
+    def _pairs(self, result):
+        names = list(result.names)
         test = names[-1] if self.test is None else str(self.test)
         if test not in names:
-            raise ValueError(f"test fold {test!r} is not among the names {list(names)}")
-        t = list(names).index(test)
-        idx = np.arange(folds.size)
-        yield idx[(folds >= 0) & (folds != t)], idx[folds == t]
+            raise ValueError(f"test fold {test!r} is not among the names {names}")
+        yield result.train_test(names.index(test))
 
 
 def _restricted(cv, index: np.ndarray):
     """A clone of ``cv`` whose similarity covers only the samples ``index`` (None: derived from X anyway)."""
     inner = clone(cv)
     if getattr(cv, "similarity", None) is not None:
-        source = build_similarity(cv.similarity, cv.kind, cv.metric, cv.kmer)
+        source = build_similarity(cv.similarity, cv.kind, cv.metric, cv.kmer, cv.sequence_similarity)
         inner.set_params(similarity=source.subset(np.asarray(index)))
     return inner
 

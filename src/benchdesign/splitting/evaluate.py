@@ -10,12 +10,14 @@ or lists as unassigned, belong to no fold and are left out of every sum.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from benchdesign.splitting.options import DEFAULT_QUANTILES
+from benchdesign.splitting.options import DEFAULT_QUANTILES, DEFAULT_SEQUENCE_SIMILARITY
 from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
 from benchdesign.splitting.leakage import (
     UNASSIGNED_LABELS,
@@ -26,8 +28,9 @@ from benchdesign.splitting.leakage import (
     max_train_similarity,
     sampled_leakage,
 )
-from benchdesign.splitting.similarity import FingerprintSimilarity
-from benchdesign.splitting.tasks import EntitySet
+from benchdesign.splitting.pipeline import PairInputs, PairTables, _usage_lines, load_pairs, similarity_entry
+from benchdesign.splitting.similarity import FingerprintSimilarity, describe_similarity, describe_text
+from benchdesign.splitting.tasks import KFOLD_NAME, EntitySet, SplitResult, fold_usage
 
 __all__ = [
     "DEFAULT_QUANTILES",
@@ -44,6 +47,12 @@ __all__ = [
     "leakage_shard_files",
     "leakage_shard_inputs",
     "leakage_shard_from_inputs",
+    "PairSplit",
+    "read_pair_split",
+    "entity_folds_from_pairs",
+    "evaluate_pair_split",
+    "evaluate_pair_split_files",
+    "format_pair_report",
 ]
 
 DEFAULT_SAMPLE_TEST = 1000  # with --sample: test entities whose eq. (1) maxima are computed exactly
@@ -56,27 +65,35 @@ def fold_labels_for_entities(
 
     Raises ValueError naming split ids that are missing from the entity table, or listed twice.
     """
-    ids = pd.Index([str(i).strip() for i in entity_ids])
+    if len(split_ids) != len(split_labels):
+        raise ValueError(f"split has {len(split_ids)} ids but {len(split_labels)} labels")
+    pos = split_positions(entity_ids, split_ids)
+    labels = np.full(len(entity_ids), None, dtype=object)
+    labels[pos] = np.asarray(split_labels, dtype=object)
+    return labels, int(len(entity_ids) - len(pos))
+
+
+def _listed(values: np.ndarray) -> str:
+    return ", ".join(map(str, values[:10])) + (" ..." if values.size > 10 else "")
+
+
+def split_positions(row_ids: Sequence[object], split_ids: Sequence[object], where: str = "split file",
+                    table: str = "the entity table", hint: str = "--id-col / --split-id-col") -> np.ndarray:
+    """Row of ``row_ids`` of each split id (ids compared as stripped strings).
+
+    Raises ValueError (prefixed ``where``) naming split ids listed twice or missing from ``table``.
+    """
+    ids = pd.Index([str(i).strip() for i in row_ids])
     sid = pd.Series([str(i).strip() for i in split_ids])
-    if len(sid) != len(split_labels):
-        raise ValueError(f"split has {len(sid)} ids but {len(split_labels)} labels")
     dup = sid[sid.duplicated()].unique()
     if dup.size:
-        raise ValueError(
-            f"split file: {dup.size} ids listed more than once: {', '.join(map(str, dup[:10]))}"
-            + (" ..." if dup.size > 10 else "")
-        )
+        raise ValueError(f"{where}: {dup.size} ids listed more than once: {_listed(dup)}")
     pos = pd.Series(np.arange(len(ids)), index=ids).reindex(sid.to_numpy())
     unknown = pos.isna().to_numpy()
     if unknown.any():
         bad = sid.to_numpy()[unknown]
-        raise ValueError(
-            f"split file: {bad.size} ids are not in the entity table: {', '.join(map(str, bad[:10]))}"
-            + (" ..." if bad.size > 10 else "") + " (check --id-col / --split-id-col)"
-        )
-    labels = np.full(len(ids), None, dtype=object)
-    labels[pos.to_numpy().astype(np.int64)] = np.asarray(split_labels, dtype=object)
-    return labels, int(len(ids) - len(sid))
+        raise ValueError(f"{where}: {bad.size} ids are not in {table}: {_listed(bad)} (check {hint})")
+    return pos.to_numpy().astype(np.int64)
 
 
 def check_fold_names(split_labels: Sequence[object], folds: Sequence[str] | None = None) -> None:
@@ -175,6 +192,7 @@ def evaluate_split(
         "n_not_in_split": n_unlisted,
         "n_invalid_assigned": n_invalid_assigned,
         "fold_sizes": {f: int((codes == i).sum()) for i, f in enumerate(fold_names)},
+        "similarity": describe_similarity(entities.similarity),
     }
     if sample is None:
         summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
@@ -232,7 +250,7 @@ def _entities_and_split_reader(
     radius: int = 2,
     n_bits: int = 1024,
     kmer: int = 3,
-    sequence_similarity: str = "kmer",
+    sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
     sep: str | None = None,
 ):
     """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
@@ -250,18 +268,25 @@ def _entities_and_split_reader(
     )
 
     def read_split(split: str) -> tuple[list, list]:
-        sp_df = read_table(split, [split_id_col, split_col], sep=sep, what="split file")
-        for col, what in ((split_id_col, "--split-id-col"), (split_col, "--split-col")):
-            if col not in sp_df.columns:
-                raise ValueError(
-                    f"column {col!r} ({what}) not in the split file {split}; columns are {list(sp_df.columns)}"
-                )
-        if sp_df[split_id_col].isna().any():
-            rows = np.flatnonzero(sp_df[split_id_col].isna().to_numpy())
-            raise ValueError(f"split file {split}: missing ids in column {split_id_col!r} at rows {rows[:10].tolist()}")
+        sp_df = read_split_table(split, split_id_col, split_col, sep)
         return sp_df[split_id_col].tolist(), sp_df[split_col].tolist()
 
     return ent, read_split
+
+
+def read_split_table(split: str, split_id_col: str = "id", split_col: str = "split",
+                     sep: str | None = None) -> pd.DataFrame:
+    """The split file ``split`` with its id and fold columns checked (present; no missing id)."""
+    sp_df = read_table(split, [split_id_col, split_col], sep=sep, what="split file")
+    for col, what in ((split_id_col, "--split-id-col"), (split_col, "--split-col")):
+        if col not in sp_df.columns:
+            raise ValueError(
+                f"column {col!r} ({what}) not in the split file {split}; columns are {list(sp_df.columns)}"
+            )
+    if sp_df[split_id_col].isna().any():
+        rows = np.flatnonzero(sp_df[split_id_col].isna().to_numpy())
+        raise ValueError(f"split file {split}: missing ids in column {split_id_col!r} at rows {rows[:10].tolist()}")
+    return sp_df
 
 
 def read_split_inputs(table: str, split: str, **representation) -> tuple[EntitySet, list, list]:
@@ -329,14 +354,16 @@ def compare_split_files(
             "fold_sizes": rep["fold_sizes"], "leakage": rep["leakage"], "scaled_leakage": rep["scaled_leakage"],
             "eq1_mean": eq1, "eq1_mean_over_folds": float(np.mean(list(eq1.values()))) if eq1 else float("nan"),
         })
-    return {"input": str(table), "n_valid": int(np.sum(ent.valid)), "splits": rows}
+    return {"input": str(table), "n_valid": int(np.sum(ent.valid)), "similarity": describe_similarity(ent.similarity),
+            "splits": rows}
 
 
 def format_comparison(report: dict) -> str:
     """A fixed-width table of a :func:`compare_split_files` report, one line per split file."""
     width = max([len("split")] + [len(r["split"]) for r in report["splits"]])
     head = f"{'split':<{width}}  {'assigned':>8}  {'folds':>5}  {'scaled L(pi)':>12}  {'eq.(1) mean':>11}"
-    lines = [f"{report['n_valid']} valid entities of {report['input']}", head]
+    lines = [f"{report['n_valid']} valid entities of {report['input']}; similarity: "
+             f"{describe_text(report.get('similarity'))}", head]
     for r in report["splits"]:
         lines.append(f"{r['split']:<{width}}  {r['n_assigned']:>8}  {len(r['fold_sizes']):>5}  "
                      f"{r['scaled_leakage']:>12.4f}  {r['eq1_mean_over_folds']:>11.4f}")
@@ -399,6 +426,7 @@ def format_report(report: dict) -> str:
     lines = [
         f"{report['n_assigned']} of {report['n_valid']} valid entities assigned ({sizes}); "
         f"not in split {report['n_not_in_split']}",
+        f"similarity: {describe_text(report.get('similarity'))}",
         f"L(pi) (eq. 2) {report['leakage']:.6g}; scaled L(pi) (eq. 20) {report['scaled_leakage']:.4f}",
     ]
     if "sampled" in report:
@@ -411,4 +439,309 @@ def format_report(report: dict) -> str:
             f"max similarity of {fold} samples to {'+'.join(st['train_folds'])} (eq. 1): mean {st['mean']:.4f}, "
             f"median {st['median']:.4f}, {qs}"
         )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- 2-D splits (one row per pair)
+
+PAIR_FOLD_COLUMNS = {"a": "fold_a", "b": "fold_b"}  # entity folds of each pair in a k-fold `split` TSV
+NN_THRESHOLDS = (0.5, 0.7)  # shares of test entities whose nearest training entity is more similar than these
+SEVERAL_FOLDS = -2  # entity fold code: its pairs are in several folds (leakage by identity)
+
+
+@dataclass(frozen=True)
+class PairSplit:
+    """A split file of 2-D data on the interaction rows: ``labels`` (m,) split label (None: not in the file),
+    ``listed`` (m,) bool, ``reasons`` (m,) ('' without one), ``fold_columns`` side -> (m,) entity fold of each
+    row from the columns fold_a / fold_b present (-1: none)."""
+
+    labels: np.ndarray
+    listed: np.ndarray
+    reasons: np.ndarray
+    fold_columns: dict
+
+
+def _fold_column(table: pd.DataFrame, col: str, split: str) -> np.ndarray:
+    """An integer entity-fold column (-1 = none) of the split file, non-integers refused naming the row."""
+    num = pd.to_numeric(table[col], errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(num) | (num != np.round(num)) | (num < -1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"split file {split}: column {col!r} must hold entity folds (integers, -1 = none); "
+                         f"{int(bad.sum())} rows do not, first row {i}: {table[col].iloc[i]!r}")
+    return num.astype(np.int64)
+
+
+def read_pair_split(split: str, row_ids: Sequence[object], interactions: str, split_id_col: str = "id",
+                    split_col: str = "split", sep: str | None = None) -> PairSplit:
+    """Map the split file of 2-D data (``benchdesign split --interactions`` output) onto the interaction rows
+    ``row_ids``; ids missing from the interaction table ``interactions`` or listed twice raise ValueError."""
+    table = read_split_table(split, split_id_col, split_col, sep)
+    pos = split_positions(row_ids, table[split_id_col], f"split file {split}",
+                          f"the interaction table {interactions}", "--inter-id-col / --split-id-col")
+    m = len(row_ids)
+    labels = np.full(m, None, dtype=object)
+    labels[pos] = table[split_col].to_numpy(dtype=object)
+    listed = np.zeros(m, dtype=bool)
+    listed[pos] = True
+    reasons = np.full(m, "", dtype=object)
+    if "reason" in table.columns:
+        reasons[pos] = table["reason"].fillna("").astype(str).to_numpy(dtype=object)
+    folds = {}
+    for sd, col in PAIR_FOLD_COLUMNS.items():
+        if col in table.columns:
+            folds[sd] = np.full(m, -1, dtype=np.int64)
+            folds[sd][pos] = _fold_column(table, col, split)
+    return PairSplit(labels, listed, reasons, folds)
+
+
+def entity_folds_from_pairs(index: np.ndarray, codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per entity (n,): the fold of its pairs with a fold (``codes`` >= 0; -1 without such a pair,
+    :data:`SEVERAL_FOLDS` when they are in several folds) and the number of those pairs."""
+    used = np.asarray(codes) >= 0
+    ent, code = np.asarray(index)[used], np.asarray(codes)[used]
+    lo, hi = np.full(n, np.iinfo(np.int64).max), np.full(n, -1, dtype=np.int64)
+    np.minimum.at(lo, ent, code)
+    np.maximum.at(hi, ent, code)
+    return np.where(hi < 0, -1, np.where(lo == hi, hi, SEVERAL_FOLDS)), np.bincount(ent, minlength=n)
+
+
+def _side_row_codes(split: PairSplit, side: str, pair_scheme: str, label_codes: np.ndarray,
+                    label_names: list[str]) -> tuple[np.ndarray, list[str], str]:
+    """Fold code of every interaction row for ``side`` (-1: none), the fold names and their column: fold_a /
+    fold_b when present (cold_both: every pair with a fold counts, also those tested in no fold, as they train
+    in k - 2 folds; same_fold: only the kept pairs), else the split label."""
+    if side not in split.fold_columns:
+        return label_codes, label_names, "split"
+    codes = split.fold_columns[side].copy()
+    if pair_scheme != "cold_both":
+        codes[label_codes < 0] = -1
+    k = int(max(c.max(initial=-1) for c in split.fold_columns.values())) + 1
+    return codes, [KFOLD_NAME.format(i) for i in range(k)], PAIR_FOLD_COLUMNS[side]
+
+
+def _sorted_codes(codes: np.ndarray, names: list) -> tuple[np.ndarray, list[str]]:
+    """Fold codes renumbered so that the fold names are in natural order (fold2 before fold10)."""
+    text = [str(x) for x in names]
+    order = sorted(range(len(text)), key=lambda i: (len(text[i]), text[i]))
+    new = np.full(len(text) + 1, -1, dtype=np.int64)
+    new[order] = np.arange(len(order))
+    return new[codes], [text[i] for i in order]
+
+
+def _random_codes(codes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The fold codes permuted among the entities with a fold: a random split of the same fold sizes."""
+    out = codes.copy()
+    idx = np.flatnonzero(codes >= 0)
+    out[idx] = codes[rng.permutation(idx)]
+    return out
+
+
+def _nn_stats(values: np.ndarray, quantiles: Sequence[float]) -> dict:
+    shares = {f"{t:g}": float((values > t).mean()) for t in NN_THRESHOLDS}
+    return {**max_similarity_stats(values, quantiles), "share_above": shares}
+
+
+def _nearest_view(sim, codes: np.ndarray, names: list[str], tests: list[str], train: Sequence[str] | None,
+                  quantiles: Sequence[float]) -> dict:
+    """Each test entity's maximum similarity to the training entities (eq. 1 summand): per test fold and over
+    all test entities ("all")."""
+    present = [i for i in range(len(names)) if (codes == i).any()]
+    per, pooled = {}, []
+    for t in tests:
+        ti = names.index(t)
+        wanted = [names.index(x) for x in train] if train else present
+        tr = [i for i in wanted if i != ti and i in present]
+        if ti not in present or not tr:
+            continue
+        values = max_train_similarity(sim, codes, ti, tr)
+        per[t] = {"train_folds": [names[i] for i in tr], **_nn_stats(values, quantiles)}
+        pooled.append(values)
+    return {"all": _nn_stats(np.concatenate(pooled), quantiles) if pooled else None, "folds": per}
+
+
+def _check_fold_choice(names: list[str], chosen: Sequence[str] | None, what: str, side: str) -> None:
+    for t in chosen or ():
+        if t not in names:
+            raise ValueError(f"{what} fold {t!r} is not among the folds of side {side}: {names}")
+
+
+def _side_entities(ent: EntitySet, fold: np.ndarray, count: np.ndarray, source: str) -> dict:
+    """Counts of one side's entities by how the split places them."""
+    valid = np.asarray(ent.valid, dtype=bool)
+    several = np.flatnonzero(fold == SEVERAL_FOLDS)
+    return {
+        "fold_source": source, "n_entities": int(len(ent.ids)), "n_valid": int(valid.sum()),
+        "n_with_fold": int((fold >= 0).sum()), "n_in_several_folds": int(several.size),
+        "in_several_folds": [str(ent.ids[i]) for i in several[:20]],
+        "n_pairs_of_entities_in_several_folds": int(count[several].sum()),
+        "n_without_pair": int((valid & (fold == -1)).sum()), "n_invalid_with_pair": int((~valid & (fold != -1)).sum()),
+    }
+
+
+def _side_leakage(ent: EntitySet, index: np.ndarray, row_codes: np.ndarray, names: list[str], source: str,
+                  rng: np.random.Generator, tests: Sequence[str] | None, train: Sequence[str] | None,
+                  quantiles: Sequence[float], side: str) -> dict:
+    """One side's entity-level leakage: scaled L(pi) and the nearest-neighbour view, ours vs a random split of
+    the same entity fold sizes (entities in several folds are left out of both, and counted)."""
+    if ent.similarity is None:
+        raise ValueError(f"side {side} needs a similarity (a SMILES, sequence or feature column, or a matrix)")
+    fold, count = entity_folds_from_pairs(index, row_codes, len(ent.ids))
+    out = _side_entities(ent, fold, count, source)
+    valid = np.asarray(ent.valid, dtype=bool)
+    codes = np.where(fold >= 0, fold, -1)[valid]
+    random = _random_codes(codes, rng)
+    sizes = {name: int((codes == i).sum()) for i, name in enumerate(names)}
+    out.update(fold_sizes=sizes, random_fold_sizes={name: int((random == i).sum()) for i, name in enumerate(names)})
+    filled = [name for name, n in sizes.items() if n]
+    if len(filled) < 2:
+        out["note"] = (f"the entities with all their pairs in one fold are in {len(filled)} fold(s) {filled}: "
+                       "no similarity figures (leakage needs two folds)")
+        return out
+    _check_fold_choice(names, tests, "test", side)
+    _check_fold_choice(names, train, "training", side)
+    ours, rand = leakage_summary(ent.similarity, [codes, random])
+    weighted = leakage_summary(ent.similarity, [codes], weights=count[valid].astype(float))[0]
+    out.update({
+        "leakage": ours.leakage, "total_similarity": ours.total, "scaled_leakage": ours.scaled,
+        "random": {"leakage": rand.leakage, "scaled_leakage": rand.scaled},
+        "leakage_reduction": 1.0 - ours.scaled / rand.scaled if rand.scaled > 0 else None,
+        "scaled_leakage_pair_weighted": weighted.scaled,
+    })
+    chosen = list(tests) if tests else filled
+    out["nearest_neighbour"] = {"thresholds": list(NN_THRESHOLDS),
+                                "split": _nearest_view(ent.similarity, codes, names, chosen, train, quantiles),
+                                "random": _nearest_view(ent.similarity, random, names, chosen, train, quantiles)}
+    return out
+
+
+def _pair_fold_usage(split: PairSplit, pair_scheme: str) -> dict:
+    """Per fold the train / test / unused pairs (:func:`~benchdesign.splitting.tasks.fold_usage`) of a k-fold
+    split file (columns fold_a / fold_b); empty without them."""
+    cols = split.fold_columns
+    k = int(max((c.max(initial=-1) for c in cols.values()), default=-1)) + 1
+    if k < 1:
+        return {}
+    names = tuple(KFOLD_NAME.format(i) for i in range(k))
+    if len(cols) == 2:
+        fa, fb = cols["a"], cols["b"]
+        res = SplitResult(np.where((fa == fb) & (fa >= 0), fa, -1), split.reasons, names, pair_folds=dict(cols),
+                          cold_both=pair_scheme == "cold_both")
+        return {"pair_scheme": pair_scheme, "fold_usage": fold_usage(res)}
+    (sd, f), = cols.items()
+    res = SplitResult(f, split.reasons, names, pair_folds=dict(cols))
+    return {"pair_scheme": "cold_one_side", "side": sd, "fold_usage": fold_usage(res)}
+
+
+def evaluate_pair_split(
+    pairs: PairTables,
+    split: PairSplit,
+    *,
+    pair_scheme: str = "cold_both",
+    seed: int = 0,
+    test: Sequence[str] | None = None,
+    train: Sequence[str] | None = None,
+    quantiles: Sequence[float] = DEFAULT_QUANTILES,
+    folds: Sequence[str] | None = None,
+) -> dict:
+    """Leakage report of a 2-D split: per side (``sides.a`` / ``sides.b``) the entity-level scaled L(pi) (eq. 20)
+    and nearest-neighbour view against a random split of the same entity fold sizes (seeded by ``seed``), plus
+    the pairs' fold usage of a k-fold file. Entity folds come from fold_a / fold_b when present, else from the
+    pairs' split labels (an entity whose pairs are in several folds is counted as such: leakage by identity).
+    Unassigned pairs are left out (cold_both: a pair tested in no fold keeps its entity folds) and counted."""
+    if pair_scheme not in ("cold_both", "same_fold"):
+        raise ValueError(f"pair_scheme must be 'cold_both' or 'same_fold', got {pair_scheme!r}")
+    check_fold_names(split.labels[split.listed], folds)
+    label_codes, names = _sorted_codes(*encode_folds(split.labels))
+    unassigned = split.listed & (label_codes < 0)
+    report: dict = {
+        "n_rows": int(split.labels.size), "n_in_split": int(split.listed.sum()),
+        "n_not_in_split": int((~split.listed).sum()), "n_unassigned": int(unassigned.sum()),
+        "unassigned_reasons": dict(sorted(Counter(str(r) or "none" for r in split.reasons[unassigned]).items())),
+        "pair_fold_sizes": {n: int((label_codes == i).sum()) for i, n in enumerate(names)},
+        "fold_columns": [PAIR_FOLD_COLUMNS[sd] for sd in sorted(split.fold_columns)], "random_seed": int(seed),
+    }
+    if len(split.fold_columns) == 2 and pair_scheme == "cold_both":
+        fa, fb = split.fold_columns["a"], split.fold_columns["b"]
+        report["n_unassigned_with_entity_folds"] = int((unassigned & (fa >= 0) & (fb >= 0)).sum())
+    report.update(_pair_fold_usage(split, pair_scheme))
+    rng = np.random.default_rng(seed)
+    report["sides"] = {}
+    for sd, ent, index in (("a", pairs.side_a, pairs.index_a), ("b", pairs.side_b, pairs.index_b)):
+        codes, side_names, source = _side_row_codes(split, sd, pair_scheme, label_codes, names)
+        report["sides"][sd] = _side_leakage(ent, index, codes, side_names, source, rng, test, train, quantiles, sd)
+    return report
+
+
+def evaluate_pair_split_files(inputs: PairInputs, split: str, *, split_id_col: str = "id",
+                              split_col: str = "split", **options) -> dict:
+    """Read the 2-D inputs (:func:`~benchdesign.splitting.pipeline.load_pairs`) and the split file, then
+    :func:`evaluate_pair_split` (``options``); the split file's ids are checked before any similarity is
+    computed. Each side's entry records its input and similarity (kind, parameters, column or matrix)."""
+    mapped: list[PairSplit] = []
+
+    def check(ids: np.ndarray) -> None:
+        mapped.append(read_pair_split(split, ids, inputs.interactions, split_id_col, split_col, inputs.sep))
+
+    pairs = load_pairs(inputs, check=check)
+    report = evaluate_pair_split(pairs, mapped[0], **options)
+    for sd, inp, ent in (("a", inputs.entities, pairs.side_a), ("b", inputs.entities_b, pairs.side_b)):
+        report["sides"][sd] = {"input": str(inp.path), "similarity": similarity_entry(ent, inp),
+                               **report["sides"][sd]}
+    return {"interactions": str(inputs.interactions), "split": str(split), **report}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _pair_lines(rep: dict) -> list[str]:
+    reasons = ", ".join(f"{k} {v}" for k, v in rep["unassigned_reasons"].items())
+    line = (f"{rep['n_rows']} interaction rows, {rep['n_in_split']} in the split file (not in it "
+            f"{rep['n_not_in_split']}); unassigned {rep['n_unassigned']}" + (f" ({reasons})" if reasons else ""))
+    kept = rep.get("n_unassigned_with_entity_folds", 0)
+    if kept:
+        line += (f"; {kept} of them are tested in no fold but keep their entity folds (cold both sides: they train "
+                 "in the folds of neither entity)")
+    if rep["n_unassigned"] - kept:
+        line += f"; {rep['n_unassigned'] - kept} unassigned rows are left out"
+    sizes = ", ".join(f"{k} {v}" for k, v in rep["pair_fold_sizes"].items())
+    return [line, f"pairs per split label: {sizes}", *_usage_lines(rep)]
+
+
+def _nn_text(nn: dict) -> str:
+    ours, rand = nn["split"]["all"], nn["random"]["all"]
+    if ours is None or rand is None:
+        return "no test fold with training entities"
+    shares = "; ".join(f"above {t}: {_pct(ours['share_above'][t])} vs {_pct(rand['share_above'][t])}"
+                       for t in ours["share_above"])
+    return (f"{ours['n_test']} test entities, median {ours['median']:.3f} vs {rand['median']:.3f} random; {shares}")
+
+
+def _side_lines(sd: str, side: dict, seed: int) -> list[str]:
+    lines = [f"side {sd} ({side.get('input', '?')}): {side['n_valid']} valid entities; similarity: "
+             f"{describe_text(side.get('similarity'))}"]
+    sizes = ", ".join(f"{k} {v}" for k, v in side["fold_sizes"].items())
+    several = side["n_in_several_folds"]
+    text = f"  entity folds from {side['fold_source']}: {sizes}; in several folds {several}"
+    if several:
+        text += (f" (leakage by identity, left out of the figures below; {side['n_pairs_of_entities_in_several_folds']}"
+                 f" pairs; e.g. {', '.join(side['in_several_folds'][:5])})")
+    lines.append(text + f"; without a pair {side['n_without_pair']}")
+    if "note" in side:
+        return [*lines, f"  note: {side['note']}"]
+    red = side["leakage_reduction"]
+    lines.append(f"  scaled L(pi) (eq. 20) {side['scaled_leakage']:.4f} vs {side['random']['scaled_leakage']:.4f} for "
+                 f"a random split of the same entity fold sizes (seed {seed})"
+                 + (f": {_pct(red)} less" if red is not None else "")
+                 + f"; weighted by pairs per entity {side['scaled_leakage_pair_weighted']:.4f}")
+    lines.append(f"  each test entity's max similarity to the training entities: {_nn_text(side['nearest_neighbour'])}")
+    return lines
+
+
+def format_pair_report(report: dict) -> str:
+    """Human-readable lines of an :func:`evaluate_pair_split` report."""
+    lines = _pair_lines(report)
+    for sd, side in report["sides"].items():
+        lines += _side_lines(sd, side, report["random_seed"])
     return "\n".join(lines)

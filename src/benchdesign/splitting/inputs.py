@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from benchdesign.files import read_csv
 from benchdesign.splitting.alignment import alignment_similarity
+from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.progress import note, stage
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
@@ -37,9 +38,6 @@ __all__ = [
     "entities_from_table",
     "index_interactions",
 ]
-
-
-SEQUENCE_SIMILARITIES: tuple[str, ...] = ("kmer", "alignment")
 
 
 def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None = None,
@@ -148,14 +146,14 @@ def entities_from_table(
     n_bits: int = 1024,
     kmer: int = 3,
     what: str = "input",
-    sequence_similarity: str = "kmer",
+    sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
 ) -> EntitySet:
     """Build an :class:`EntitySet` from a table and at most one representation.
 
     Invalid rows (unparsable SMILES, empty sequences, non-finite features) raise ValueError listing
     them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.
-    Sequences are compared by k-mer cosine (``sequence_similarity="kmer"``) or by the alignment
-    identity of the k-mer prefilter's candidate pairs (``"alignment"``, :mod:`.alignment`).
+    Sequences are compared by the alignment identity of the k-mer prefilter's candidate pairs
+    (``sequence_similarity="alignment"``, the default, :mod:`.alignment`) or by k-mer cosine (``"kmer"``).
     """
     if sequence_similarity not in SEQUENCE_SIMILARITIES:
         raise ValueError(f"sequence_similarity must be one of {SEQUENCE_SIMILARITIES}, got {sequence_similarity!r}")
@@ -180,7 +178,7 @@ def entities_from_table(
             raise ValueError(_report_invalid(what, reason, ids, smiles, np.flatnonzero(~valid)))
         if valid.any():
             with stage("fingerprint_index"):
-                similarity = FingerprintSimilarity.from_packed(packed, n_bits)
+                similarity = FingerprintSimilarity.from_packed(packed, n_bits, radius)
     elif sequence_col is not None:
         _require(df, sequence_col, "sequence column")
         seqs = df[sequence_col].tolist()

@@ -6,10 +6,103 @@ the modules that use them import them from here.
 
 from __future__ import annotations
 
-TASKS: tuple[str, ...] = ("R", "I1", "I2", "S1", "S2")  # DataSAIL's splitting tasks (random, identity, similarity)
+from dataclasses import dataclass
+
 LINKAGES: tuple[str, ...] = ("average", "single", "complete")
 DEFAULT_MICRO = 1000  # micro-clusters (leaders) before the spectral clustering into K clusters
 THRESHOLD_ACTIONS: tuple[str, ...] = ("drop", "move")
+SEQUENCE_SIMILARITIES: tuple[str, ...] = ("alignment", "kmer")  # Smith-Waterman identity | k-mer cosine
+DEFAULT_SEQUENCE_SIMILARITY = "alignment"  # of protein sequences: CLI, EntityInput, cross-validators (schema: test)
+PAIR_SCHEMES: tuple[str, ...] = ("cold_both", "same_fold")  # how I2/S2 k-fold splits use the pairs
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 DEFAULT_MAX_PAIRS = 5e9  # exact all-pairs passes up to this many entity pairs (n ~ 100,000; MUV stays exact)
 SAMPLED_REPORT_PAIRS = 1_000_000  # sampled pairs per leakage estimate beyond DEFAULT_MAX_PAIRS
+DEFAULT_FRACTION_TOLERANCE = 0.01  # refinement target: every fold within 1 percentage point of its fraction
+
+
+@dataclass(frozen=True)
+class SplitOption:
+    """One option of a split: its one spelling, default, type and help.
+
+    ``name`` is the key everywhere: the config's ``splitting:`` block, ``SplitSpec`` (a field of that
+    name), ``SplitSpec.from_options``, the molecular experiments' ``s1:`` options, the cross-validators'
+    keyword arguments, and the command line's ``--name-with-dashes`` (for a boolean that defaults to
+    True: ``--no-name``). ``nullable``: None is allowed ("none" on the command line).
+    """
+
+    name: str
+    default: object
+    type: type
+    help: str
+    choices: tuple[str, ...] | None = None
+    nullable: bool = False
+
+    @property
+    def flag(self) -> str:
+        dashed = self.name.replace("_", "-")
+        return f"--no-{dashed}" if self.type is bool and self.default is True else f"--{dashed}"
+
+
+SPLIT_OPTIONS: tuple[SplitOption, ...] = (
+    SplitOption("clusters", 50, int, "number of clusters K given to the ILP"),
+    SplitOption("micro_clusters", DEFAULT_MICRO, int, "leader pre-clustering size: the units the refinement moves"),
+    SplitOption("epsilon", 0.1, float, "relative tolerance of the fold sizes: fold i holds >= (1 - epsilon) s_i n "
+                                       "(eq. 3/14; k-fold also <= (1 + epsilon) s_i n)"),
+    SplitOption("delta", 0.1, float, "relative tolerance of the class shares of every fold (eq. 4/15)"),
+    SplitOption("linkage", "average", str, "similarity between clusters", choices=LINKAGES),
+    SplitOption("solver", "HIGHS", str, "cvxpy MILP solver"),
+    SplitOption("time_limit", 10.0, float, "ILP time limit in seconds; the best assignment found is then refined"),
+    SplitOption("node_limit", None, int, "branch-and-bound node cap: a reproducible limit (a time-out depends on "
+                                         "machine load)", nullable=True),
+    SplitOption("mip_gap", 0.01, float, "relative optimality gap at which the ILP stops (0 = prove optimality; "
+                                        "none = the solver's default)", nullable=True),
+    SplitOption("seed", 0, int, "seed of every random draw (same seed -> same split when the ILP ends by "
+                                "optimality or the node limit)"),
+    SplitOption("refine", True, bool, "refine the ILP's assignment by moving/swapping micro-clusters"),
+    SplitOption("fraction_tolerance", DEFAULT_FRACTION_TOLERANCE, float,
+                "the refinement brings every fold within this share of n of its requested size where the "
+                "clusters allow (none = anywhere within epsilon, the paper's choice)", nullable=True),
+    SplitOption("balance_folds", True, bool, "with 3 or more folds, also lower the leakiest fold's leakage "
+                                             "against the other folds (off = the paper's total only)"),
+    SplitOption("max_similarity", None, float, "hard threshold t: afterwards no sample has a neighbour above t in "
+                                               "another fold", nullable=True),
+    SplitOption("threshold_action", "drop", str, "for max_similarity: drop the fewest samples or move whole "
+                                                 "components", choices=THRESHOLD_ACTIONS),
+    SplitOption("certificate_seeds", 3, int, "random splits of the same sizes scored as the baseline (0 = none)"),
+    SplitOption("pair_scheme", "cold_both", str, "2-D k-fold (I2/S2): cold_both = fold f tests on the pairs with "
+                                                 "both entities in f and trains on those with neither; same_fold = "
+                                                 "DataSAIL's, pairs across folds dropped", choices=PAIR_SCHEMES),
+)
+SPLIT_DEFAULTS: dict[str, object] = {o.name: o.default for o in SPLIT_OPTIONS}
+
+
+@dataclass(frozen=True)
+class Task:
+    """A splitting task of the DataSAIL paper (Fig. 1) in plain words.
+
+    sides : how many sides of a pair go cold (0: random rows, 1: one entity type, 2: both);
+    by_similarity : clusters of similar entities are kept together (S), or only identical ones (I)
+    """
+
+    name: str
+    words: str
+    sides: int
+    by_similarity: bool
+
+    @property
+    def is_random(self) -> bool:
+        return self.sides == 0
+
+    @property
+    def two_sided(self) -> bool:
+        return self.sides == 2
+
+
+TASK_TABLE: dict[str, Task] = {t.name: t for t in (
+    Task("R", "random: rows split at random", 0, False),
+    Task("I1", "identity: no entity in two folds (cold on one side of 2-D data)", 1, False),
+    Task("I2", "identity on both sides of a pair: cold drug and cold target", 2, False),
+    Task("S1", "similarity: similar entities kept in one fold (clustered, cold on one side of 2-D data)", 1, True),
+    Task("S2", "similarity on both sides of a pair: cold drug and cold target, clustered", 2, True),
+)}
+TASKS: tuple[str, ...] = tuple(TASK_TABLE)  # DataSAIL's splitting tasks (random, identity, similarity)

@@ -9,9 +9,16 @@ Output TSV (one row per input row; for 2-D data one row per interaction row), co
   with --max-similarity ``dropped_above_max_similarity`` (unassigned) or ``moved_above_max_similarity``
   (assigned, but moved to another fold than the ILP's)
 - ``fold`` (k-fold splits only, ``SplitJob.fold_column``): the fold index 0..k-1, -1 when unassigned
+- ``fold_a``, ``fold_b`` (2-D k-fold splits by I2/S2; only the split side's for I1/S1): the fold of the
+  interaction's entity of that side. In the default 'cold_both' scheme (``SplitSpec.pair_scheme``)
+  fold f tests on the rows with fold_a == fold_b == f (their ``split``/``fold``) and trains on the
+  rows with fold_a != f and fold_b != f; rows whose entities are in different folds are tested in no
+  fold (``split`` unassigned, reason ``entities_in_different_folds``) but train in k - 2 folds.
 
 ``SplitJob.clusters_out`` writes the cluster of each entity (S tasks): columns ``id``, ``cluster``
 (1-D) or ``side``, ``id``, ``cluster`` (2-D; -1 for entities without a valid interaction).
+``SplitJob.entity_folds_out`` writes the fold of each entity of a 2-D split (I1/I2/S1/S2): columns
+``side``, ``id``, ``fold`` (-1 without a valid interaction) and ``split`` (fold name or ``unassigned``).
 
 Outputs are written atomically (temporary file + os.replace): on any error no output file appears.
 """
@@ -21,7 +28,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,10 +46,12 @@ from benchdesign.splitting.inputs import (
     require_columns,
 )
 from benchdesign.splitting.leakage import sampled_leakage
-from benchdesign.splitting.options import SAMPLED_REPORT_PAIRS
+from benchdesign.splitting.similarity import describe_similarity, describe_text
+from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SAMPLED_REPORT_PAIRS, TASK_TABLE
 from benchdesign.splitting.progress import Progress, stage
 from benchdesign.splitting.tasks import (
     TASKS,
+    UNASSIGNED,
     EntitySet,
     SplitResult,
     SplitSpec,
@@ -52,7 +61,9 @@ from benchdesign.splitting.tasks import (
 )
 
 __all__ = [
-    "EntityInput", "SplitJob", "check_job", "clusters_table", "load_entities", "run_split", "summarize",
+    "EntityInput", "PairInputs", "PairTables", "SplitJob", "check_job", "clusters_table", "entity_folds_table",
+    "load_entities", "load_pairs", "run_split",
+    "similarity_entry", "similarity_lines", "summarize",
     "write_atomic", "write_split_tsv",
 ]
 
@@ -70,7 +81,7 @@ class EntityInput:
     matrix_kind: str = "similarity"
     metric: str = "cosine"
     class_cols: tuple[str, ...] = ()
-    sequence_similarity: str = "kmer"
+    sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY  # of sequence_col: 'alignment' identity | 'kmer' cosine
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,7 @@ class SplitJob:
     report: str | None = None
     fold_column: bool = False
     clusters_out: str | None = None
+    entity_folds_out: str | None = None  # 2-D: TSV of the fold of every entity (side, id, fold, split)
     sep: str | None = None  # delimiter of every input table; None: sniffed (benchdesign.files.sniff_sep)
 
 
@@ -127,6 +139,61 @@ def load_entities(inp: EntityInput, job: SplitJob, what: str) -> tuple[pd.DataFr
     return df, _build_side(df, inp, job, what)
 
 
+@dataclass(frozen=True)
+class PairInputs:
+    """Where 2-D data live (an interaction table and one entity table per side) and how to read them; the
+    reading fields of :class:`SplitJob` (``benchdesign leakage`` reads a 2-D split's inputs with it)."""
+
+    interactions: str
+    entities: EntityInput
+    entities_b: EntityInput
+    inter_a_col: str = "id_a"
+    inter_b_col: str = "id_b"
+    inter_id_col: str | None = None
+    drop_invalid: bool = False
+    radius: int = 2
+    n_bits: int = 1024
+    kmer: int = 3
+    sep: str | None = None
+
+
+@dataclass(frozen=True)
+class PairTables:
+    """2-D inputs read and checked: interaction ids, each row's entity index per side, both entity sets."""
+
+    ids: np.ndarray
+    index_a: np.ndarray
+    index_b: np.ndarray
+    side_a: EntitySet
+    side_b: EntitySet
+    table_a: pd.DataFrame
+    table_b: pd.DataFrame
+
+
+def load_pairs(src: SplitJob | PairInputs, check: Callable[[np.ndarray], None] | None = None) -> PairTables:
+    """Read the interaction table and both entity tables of ``src``; every column and id is checked, and
+    ``check`` called with the interaction ids, before any fingerprint or alignment is computed (stage
+    ``similarity``)."""
+    inter = read_table(src.interactions, [c for c in (src.inter_a_col, src.inter_b_col, src.inter_id_col) if c],
+                       sep=src.sep, what="interaction table")
+    require_columns(inter, [(src.inter_a_col, "--inter-a-col"), (src.inter_b_col, "--inter-b-col"),
+                            (src.inter_id_col, "--inter-id-col")], f"interactions {src.interactions}")
+    df_a = _read_side(src.entities, src, "input (side a)")
+    df_b = _read_side(src.entities_b, src, "input (side b)")
+    ia, ib = index_interactions(
+        inter[src.inter_a_col].tolist(), inter[src.inter_b_col].tolist(),
+        entity_ids(df_a, src.entities.id_col, "input (side a)"),
+        entity_ids(df_b, src.entities_b.id_col, "input (side b)"), src.inter_a_col, src.inter_b_col,
+    )
+    ids = entity_ids(inter, src.inter_id_col, "interactions")
+    if check is not None:
+        check(ids)
+    with stage("similarity"):
+        ent_a = _build_side(df_a, src.entities, src, "input (side a)")
+        ent_b = _build_side(df_b, src.entities_b, src, "input (side b)")
+    return PairTables(ids, ia, ib, ent_a, ent_b, df_a, df_b)
+
+
 def check_job(job: SplitJob) -> None:
     """Every option and output path of a split request, checked before any input is parsed."""
     validate_spec(job.spec)
@@ -138,7 +205,8 @@ def check_job(job: SplitJob) -> None:
         raise ValueError("a second entity table needs an interaction table (--interactions)")
     if two_d and job.entities_b is None:
         raise ValueError("2-D data needs an entity table for each side (--input and --input-b)")
-    if not two_d and task in ("I2", "S2"):
+    kind = TASK_TABLE[task]
+    if not two_d and kind.two_sided:
         raise ValueError(f"task {task} splits 2-D data: give --interactions and --input-b")
     if job.side not in ("a", "b"):
         raise ValueError(f"side must be 'a' or 'b', got {job.side!r}")
@@ -151,21 +219,29 @@ def check_job(job: SplitJob) -> None:
             raise ValueError(f"matrix kind of {option} must be 'similarity' or 'distance', got {inp.matrix_kind!r}")
         if inp.metric not in ("cosine", "euclidean"):
             raise ValueError(f"metric of {option} must be 'cosine' or 'euclidean', got {inp.metric!r}")
-        needs = task == "S2" or (task == "S1" and (not two_d or (option == "--input") == (job.side == "a")))
+        one_side = not two_d or (option == "--input") == (job.side == "a")
+        needs = kind.by_similarity and (kind.two_sided or one_side)
         if needs and not (inp.smiles_col or inp.sequence_col or inp.feature_cols or inp.matrix):
             raise ValueError(f"task {task} needs a similarity for {option}: give a SMILES, sequence or feature "
                              "column(s), or a matrix")
     inputs = {"--input": job.entities.path, "--matrix": job.entities.matrix, "--interactions": job.interactions}
     if job.entities_b is not None:
         inputs.update({"--input-b": job.entities_b.path, "--matrix-b": job.entities_b.matrix})
-    check_output_paths({"--out": job.out, "--report": job.report, "--clusters-out": job.clusters_out}, inputs)
+    if job.entity_folds_out and (not two_d or kind.is_random):
+        raise ValueError(f"--entity-folds needs a 2-D split (--interactions) by I1, I2, S1 or S2; task {task} "
+                         f"{'splits no entities' if two_d else 'on 1-D data has no entity sides'}")
+    check_output_paths({"--out": job.out, "--report": job.report, "--clusters-out": job.clusters_out,
+                        "--entity-folds": job.entity_folds_out}, inputs)
 
 
 def write_split_tsv(path: str | Path, ids: Sequence[object], result: SplitResult, fold_column: bool = False) -> None:
-    """Atomically write the ``id``/``split``/``reason`` TSV (plus ``fold`` with ``fold_column``)."""
+    """Atomically write the ``id``/``split``/``reason`` TSV (plus ``fold`` and, for 2-D data, ``fold_a`` /
+    ``fold_b`` with ``fold_column``)."""
     table = pd.DataFrame({"id": list(ids), "split": result.labels(), "reason": result.reason})
     if fold_column:
         table["fold"] = result.fold
+        for sd, folds in sorted(result.pair_folds.items()):
+            table[f"fold_{sd}"] = folds
     write_atomic(path, table.to_csv(sep="\t", index=False, lineterminator="\n"))
 
 
@@ -178,6 +254,18 @@ def clusters_table(result: SplitResult, ids: Sequence[object] | dict) -> pd.Data
         parts = [pd.DataFrame({"side": sd, "id": list(ids[sd]), "cluster": cl}) for sd, cl in result.clusters.items()]
         return pd.concat(parts, ignore_index=True)
     return pd.DataFrame({"id": list(ids), "cluster": result.clusters})
+
+
+def entity_folds_table(result: SplitResult, ids: dict) -> pd.DataFrame:
+    """Fold per entity of each split side of a 2-D split: ``side``, ``id``, ``fold`` and ``split`` (fold name or
+    ``unassigned`` for entities without a valid interaction); ``ids`` maps side 'a'/'b' to its entity ids."""
+    if not result.entity_folds:
+        raise ValueError("no entity folds to write: only 2-D splits by I1, I2, S1 or S2 assign entities to folds")
+    names = np.asarray(list(result.names) + [UNASSIGNED], dtype=object)
+    parts = [pd.DataFrame({"side": sd, "id": list(ids[sd]), "fold": f,
+                           "split": names[np.where(f >= 0, f, len(result.names))]})
+             for sd, f in sorted(result.entity_folds.items())]
+    return pd.concat(parts, ignore_index=True)
 
 
 def _json_default(obj: object) -> object:
@@ -194,6 +282,8 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     Stage timings (similarity / split / write, nested stages as ``split/leaders`` ...) go to
     ``progress`` (default: a :class:`~benchdesign.splitting.progress.Progress` printing to stderr) and
     into the report as ``stage_seconds`` (wall) and ``stage_cpu_seconds`` (CPU, with the worker processes).
+    The report's ``similarity`` records what compared the entities (:func:`similarity_entry`; 2-D: per side
+    ``a`` / ``b``).
     """
     check_job(job)
     prog = Progress(sys.stderr) if progress is None else progress
@@ -203,9 +293,12 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
         with stage("write"):
             # the cluster table first: it may be refused (task without clusters) before anything is written
             clusters = clusters_table(result, cluster_ids) if job.clusters_out else None
+            entity_folds = entity_folds_table(result, cluster_ids) if job.entity_folds_out else None
             write_split_tsv(job.out, ids, result, job.fold_column)
             if clusters is not None:
                 write_atomic(job.clusters_out, clusters.to_csv(sep="\t", index=False, lineterminator="\n"))
+            if entity_folds is not None:
+                write_atomic(job.entity_folds_out, entity_folds.to_csv(sep="\t", index=False, lineterminator="\n"))
     result.report["stage_seconds"] = prog.rounded()
     result.report["stage_cpu_seconds"] = prog.rounded(cpu=True)
     result.report["total_seconds"] = round(time.perf_counter() - start, 3)
@@ -241,30 +334,19 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
             ent = _build_side(df, job.entities, job, "input")
         with stage("split"):
             result = split_entities(task, ent, job.spec)
+        result.report["similarity"] = similarity_entry(ent, job.entities)
         if ent.similarity is not None and ent.similarity.n >= SAMPLED_REPORT_MIN:
             with stage("leakage_estimate"):
                 result.report["sampled_leakage"] = _sampled_report(ent, result, job.spec.seed)
         ids = cluster_ids = ent.ids
         missing = {"input": missing_classes(df, job.entities.class_cols)}
     else:
-        inter = read_table(job.interactions, [c for c in (job.inter_a_col, job.inter_b_col, job.inter_id_col) if c],
-                           sep=job.sep, what="interaction table")
-        require_columns(inter, [(job.inter_a_col, "--inter-a-col"), (job.inter_b_col, "--inter-b-col"),
-                                (job.inter_id_col, "--inter-id-col")], f"interactions {job.interactions}")
-        df_a = _read_side(job.entities, job, "input (side a)")
-        df_b = _read_side(job.entities_b, job, "input (side b)")
-        ia, ib = index_interactions(  # unknown ids of both sides reported before any fingerprint is computed
-            inter[job.inter_a_col].tolist(), inter[job.inter_b_col].tolist(),
-            entity_ids(df_a, job.entities.id_col, "input (side a)"), entity_ids(df_b, job.entities_b.id_col,
-                                                                               "input (side b)"),
-            job.inter_a_col, job.inter_b_col,
-        )
-        with stage("similarity"):
-            ent_a = _build_side(df_a, job.entities, job, "input (side a)")
-            ent_b = _build_side(df_b, job.entities_b, job, "input (side b)")
-        ids = entity_ids(inter, job.inter_id_col, "interactions")
+        pairs = load_pairs(job)  # unknown ids of both sides reported before any fingerprint is computed
+        ids, ent_a, ent_b, df_a, df_b = pairs.ids, pairs.side_a, pairs.side_b, pairs.table_a, pairs.table_b
         with stage("split"):
-            result = split_interactions(task, ia, ib, ent_a, ent_b, job.spec, side=job.side)
+            result = split_interactions(task, pairs.index_a, pairs.index_b, ent_a, ent_b, job.spec, side=job.side)
+        result.report["similarity"] = {"a": similarity_entry(ent_a, job.entities),
+                                       "b": similarity_entry(ent_b, job.entities_b)}
         cluster_ids = {"a": ent_a.ids, "b": ent_b.ids}
         missing = {"side_a": missing_classes(df_a, job.entities.class_cols),
                    "side_b": missing_classes(df_b, job.entities_b.class_cols)}
@@ -274,6 +356,39 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
             side: {col: {"n": len(rows), "rows": rows[:20]} for col, rows in cols.items()} for side, cols in missing.items()
         }
     return result, ids, cluster_ids
+
+
+def similarity_entry(ent: EntitySet, inp: EntityInput) -> dict | None:
+    """The report's record of one side's similarity: kind and parameters (:func:`describe_similarity`) plus
+    the column(s) or matrix file it came from; None when the side has no similarity."""
+    entry = describe_similarity(ent.similarity)
+    if entry is None:
+        return None
+    column = inp.smiles_col or inp.sequence_col or (list(inp.feature_cols) if inp.feature_cols else None)
+    return entry | ({"column": column} if column else {}) | ({"path": inp.matrix} if inp.matrix else {})
+
+
+def similarity_lines(rep: dict) -> list[str]:
+    """Console line of the report's ``similarity`` (per side for 2-D data); none without that entry."""
+    if "similarity" not in rep:
+        return []
+    sim = rep["similarity"]
+    if isinstance(sim, dict) and set(sim) == {"a", "b"}:
+        return [f"similarity: side a {describe_text(sim['a'])}; side b {describe_text(sim['b'])}"]
+    return [f"similarity: {describe_text(sim)}"]
+
+
+def _per_fold_text(cert: dict) -> str:
+    """Every fold's scaled L(pi) against the rest, and how many are leakier than a random fold."""
+    own = cert["fold_scaled_leakage"]
+    text = ", ".join(f"{k} {v:.4f}" for k, v in own.items())
+    rand = cert.get("random_fold_scaled_leakage")
+    if rand:
+        mean = float(np.mean(list(rand.values())))
+        worse = sum(v > mean for v in own.values())
+        text += (f" against {mean:.4f} for a fold of the random splits: "
+                 + ("no fold is leakier" if worse == 0 else f"{worse} of {len(own)} folds are leakier"))
+    return text
 
 
 def certificate_line(cert: dict) -> str:
@@ -286,7 +401,7 @@ def certificate_line(cert: dict) -> str:
         line += (f" vs random split {cert['random_scaled_leakage']:.4f} (requested fractions, mean of "
                  f"{cert['random_seeds']} seeds; {cert['leakage_reduction']:.1%} less)")
     if len(cert.get("fold_scaled_leakage", {})) > 2:
-        line += "; per fold " + ", ".join(f"{k} {v:.4f}" for k, v in cert["fold_scaled_leakage"].items())
+        line += "; per fold (vs the other folds) " + _per_fold_text(cert)
     if "gap" in cert:
         line += f"; lower bound {cert['scaled_lower_bound']:.4f} (gap {cert['gap']:.1%})"
     if "ilp_gap" in cert:
@@ -295,18 +410,41 @@ def certificate_line(cert: dict) -> str:
     return line
 
 
+_SCHEME_TEXT = {
+    "cold_both": "cold both sides: train = pairs with neither entity in the fold, test = pairs with both",
+    "same_fold": "same fold: train = pairs of the other folds, test = pairs of the fold; pairs across folds dropped",
+    "cold_one_side": "cold side {side}: test = pairs whose side-{side} entity is in the fold, train = the rest",
+}
+
+
+def _usage_lines(rep: dict) -> list[str]:
+    """Console lines of the report's ``fold_usage``: per fold the train / test / unused rows and shares."""
+    usage = rep.get("fold_usage")
+    if not usage:
+        return []
+    scheme = _SCHEME_TEXT.get(rep.get("pair_scheme"), "test = rows of the fold, train = the rest")
+    lines = [f"fold usage ({scheme.format(side=rep.get('side'))}): mean train {usage['mean_train_share']:.1%}, "
+             f"test {usage['mean_test_share']:.1%}, unused {usage['mean_unused_share']:.1%} of the rows"]
+    for name, f in usage["folds"].items():
+        lines.append(f"  {name}: train {f['train']} ({f['train_share']:.1%}), test {f['test']} "
+                     f"({f['test_share']:.1%}), unused {f['unused']} ({f['unused_share']:.1%})")
+    return lines
+
+
 def summarize(result: SplitResult) -> str:
     """Human-readable summary lines of a split (fold sizes, unassigned rows, leakage, solver status)."""
     rep = result.report
     sizes = ", ".join(f"{k} {int(v)}" for k, v in rep.get("fold_sizes", {}).items())
-    line = f"{rep['task']}: {rep['n_rows']} rows -> {sizes}; unassigned {int((result.fold < 0).sum())}"
+    unassigned = "tested in no fold" if result.cold_both else "unassigned"
+    line = f"{rep['task']}: {rep['n_rows']} rows -> {sizes}; {unassigned} {int((result.fold < 0).sum())}"
     if "scaled_leakage" in rep:
         line += f"; scaled L(pi) {rep['scaled_leakage']:.4f}"
     if "n_dropped" in rep:
         line += f"; dropped interactions {rep['n_dropped']}"
     if "solver_status" in rep:
         line += f"; solver {rep['solver']} {rep['solver_status']}"
-    lines = [line]
+    lines = [line, *_usage_lines(rep)]
+    lines += similarity_lines(rep)
     cert = rep.get("certificate")
     if cert:
         lines.append(certificate_line(cert))

@@ -8,7 +8,11 @@ Sources:
 - :class:`FingerprintSimilarity` -- ECFP4 (Morgan radius 2) bit vectors, Tanimoto similarity.
 - :class:`KmerSimilarity` -- protein (or any) sequences, cosine similarity of k-mer count profiles.
 - :class:`VectorSimilarity` -- feature vectors, cosine similarity or Euclidean distance.
-- :class:`MatrixSimilarity` -- a precomputed similarity or distance matrix, dense or scipy-sparse.
+- :class:`MatrixSimilarity` -- a precomputed similarity or distance matrix, dense or scipy-sparse (also the
+  carrier of the Smith-Waterman identity of :func:`benchdesign.splitting.alignment.alignment_similarity`).
+
+Each source's ``describe()`` (:func:`describe_similarity`) says what it is and with which parameters, for
+the reports; :func:`detect_string_kind` tells SMILES from protein sequences.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ __all__ = [
     "smiles_fingerprints",
     "tanimoto_block",
     "dense_similarity",
+    "detect_string_kind",
+    "describe_similarity",
+    "describe_text",
 ]
 
 DEFAULT_BLOCK = 2048  # tile edge of n x n passes: 16 MB float32 tiles; 2.5x less CPU than 4096 (cache)
@@ -323,19 +330,20 @@ class FingerprintSimilarity:
     density < ``SPARSE_DENSITY``) a CSR x dense product, which does ~1/density times fewer
     multiply-adds than the dense GEMM (about 4x less CPU time on Tox21), else the dense GEMM. Single
     rows (leader seeding) use a sparse mat-vec (popcounts of the packed bits for dense fingerprints);
-    sampled pairs (:meth:`pairs`) use popcounts.
+    sampled pairs (:meth:`pairs`) use popcounts. ``radius``: the Morgan radius the bits were made with
+    (None: unknown, e.g. bits from elsewhere), recorded by :meth:`describe` only.
     """
 
     is_distance = False
 
-    def __init__(self, bits: np.ndarray):
+    def __init__(self, bits: np.ndarray, radius: int | None = None):
         bits = np.asarray(bits, dtype=np.uint8)
         if bits.ndim != 2:
             raise ValueError(f"bits must be 2-D (n, n_bits), got shape {bits.shape}")
-        self._init_packed(pack_bits(bits), int(bits.shape[1]))
+        self._init_packed(pack_bits(bits), int(bits.shape[1]), radius)
 
     @classmethod
-    def from_packed(cls, packed: np.ndarray, n_bits: int) -> "FingerprintSimilarity":
+    def from_packed(cls, packed: np.ndarray, n_bits: int, radius: int | None = None) -> "FingerprintSimilarity":
         """From packed uint8 rows (n, 8 * ceil(n_bits / 64)) as returned by :func:`packed_fingerprints`."""
         packed = np.asarray(packed, dtype=np.uint8)
         if packed.ndim != 2 or packed.shape[1] != _packed_width(n_bits):
@@ -343,10 +351,11 @@ class FingerprintSimilarity:
                 f"packed must have shape (n, {_packed_width(n_bits)}) for n_bits={n_bits}, got {packed.shape}"
             )
         out = cls.__new__(cls)
-        out._init_packed(packed, int(n_bits))
+        out._init_packed(packed, int(n_bits), radius)
         return out
 
-    def _init_packed(self, packed: np.ndarray, n_bits: int) -> None:
+    def _init_packed(self, packed: np.ndarray, n_bits: int, radius: int | None = None) -> None:
+        self.radius = None if radius is None else int(radius)
         self.n_bits = n_bits
         self.packed8 = np.ascontiguousarray(packed)
         self.packed = _as_words(self.packed8)
@@ -371,7 +380,12 @@ class FingerprintSimilarity:
             bad = np.flatnonzero(~valid)
             shown = ", ".join(f"{i}: {smiles[i]!r}" for i in bad[:10])
             raise ValueError(f"{bad.size} invalid SMILES (position: value): {shown}")
-        return cls.from_packed(packed, n_bits)
+        return cls.from_packed(packed, n_bits, radius)
+
+    def describe(self) -> dict:
+        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        return {"kind": "fingerprint_tanimoto", "fingerprint": "ECFP (Morgan)", "radius": self.radius,
+                "n_bits": int(self.n_bits)}
 
     def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         r = _as_index(rows, self.n, "row")
@@ -400,7 +414,8 @@ class FingerprintSimilarity:
         return (self.counts > 0).astype(np.float64)
 
     def subset(self, index: np.ndarray) -> "FingerprintSimilarity":
-        return FingerprintSimilarity.from_packed(self.packed8[_as_index(index, self.n, "subset")], self.n_bits)
+        return FingerprintSimilarity.from_packed(self.packed8[_as_index(index, self.n, "subset")], self.n_bits,
+                                                 self.radius)
 
 
 # --------------------------------------------------------------------------- sequences
@@ -442,17 +457,23 @@ class KmerSimilarity:
     """Cosine similarity of k-mer count profiles: alignment-free, CPU-only sequence similarity.
 
     Counts are non-negative, so the cosine already lies in [0, 1]; identical sequences score 1.
+    ``k``: the k-mer length of the profiles (None: unknown), recorded by :meth:`describe` only.
     """
 
     is_distance = False
 
-    def __init__(self, profiles: sp.csr_matrix):
+    def __init__(self, profiles: sp.csr_matrix, k: int | None = None):
         self.profiles = sp.csr_matrix(profiles, dtype=np.float32)
         self.n = int(self.profiles.shape[0])
+        self.k = None if k is None else int(k)
 
     @classmethod
     def from_sequences(cls, sequences: Sequence[str], k: int = 3) -> "KmerSimilarity":
-        return cls(kmer_profiles(sequences, k=k))
+        return cls(kmer_profiles(sequences, k=k), k)
+
+    def describe(self) -> dict:
+        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        return {"kind": "kmer_cosine", "k": self.k}
 
     def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         r = _as_index(rows, self.n, "row")
@@ -467,7 +488,7 @@ class KmerSimilarity:
         return np.ones(self.n)
 
     def subset(self, index: np.ndarray) -> "KmerSimilarity":
-        return KmerSimilarity(self.profiles[_as_index(index, self.n, "subset")])
+        return KmerSimilarity(self.profiles[_as_index(index, self.n, "subset")], self.k)
 
 
 # --------------------------------------------------------------------------- vectors
@@ -528,6 +549,10 @@ class VectorSimilarity:
 
     def one_vs_all(self, i: int) -> np.ndarray:
         return self.block(np.array([i]), np.arange(self.n))[0]
+
+    def describe(self) -> dict:
+        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        return {"kind": "vectors", "metric": self.metric, "n_features": int(self.x.shape[1])}
 
     def self_similarity(self) -> np.ndarray:
         if self.metric == "cosine":
@@ -626,10 +651,15 @@ class MatrixSimilarity:
     Similarities are used as given. Distances are scaled by their maximum, then ``sim = 1 - dist``. In a
     sparse *similarity* matrix missing entries mean similarity 0; in a sparse *distance* matrix missing
     entries mean the maximal distance (similarity 0).
+
+    ``description``: what the matrix holds, returned by :meth:`describe` (default: a precomputed matrix);
+    kept by :meth:`subset`.
     """
 
-    def __init__(self, matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"] = "similarity"):
+    def __init__(self, matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"] = "similarity",
+                 description: dict | None = None):
         check_matrix(matrix, kind)
+        self.description = None if description is None else dict(description)
         self.is_distance = kind == "distance"
         self.n = int(matrix.shape[0])
         if sp.issparse(matrix):
@@ -661,6 +691,13 @@ class MatrixSimilarity:
     def one_vs_all(self, i: int) -> np.ndarray:
         return self.block(np.array([i]), np.arange(self.n))[0]
 
+    def describe(self) -> dict:
+        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        if self.description is not None:
+            return dict(self.description)
+        return {"kind": "matrix", "matrix_kind": "distance" if self.is_distance else "similarity",
+                "sparse": self.sparse is not None}
+
     def self_similarity(self) -> np.ndarray:
         if self.dense is not None:
             return np.diag(self.dense).astype(np.float64)
@@ -669,6 +706,7 @@ class MatrixSimilarity:
     def subset(self, index: np.ndarray) -> "MatrixSimilarity":
         idx = _as_index(index, self.n, "subset")
         out = MatrixSimilarity.__new__(MatrixSimilarity)
+        out.description = self.description
         out.is_distance = self.is_distance
         out.n = int(idx.size)
         out.dense = None if self.dense is None else self.dense[np.ix_(idx, idx)]
@@ -680,3 +718,85 @@ def dense_similarity(source: SimilaritySource) -> np.ndarray:
     """The full n x n similarity matrix (float64); only for small n (tests, tiny instances)."""
     idx = np.arange(source.n)
     return source.block(idx, idx).astype(np.float64)
+
+
+# --------------------------------------------------------------------------- kinds and descriptions
+
+SEQUENCE_ALPHABET = frozenset("ACDEFGHIKLMNPQRSTVWY" + "XBZUO")  # 20 amino acids + ambiguity / rare codes
+SMILES_BARE_ATOMS = frozenset("BCNOPSFI")  # upper-case atoms SMILES may write outside brackets
+PROTEIN_ONLY_LETTERS = SEQUENCE_ALPHABET - SMILES_BARE_ATOMS  # A D E G H K L M Q R T V W Y X Z U
+
+
+def _shown(s: str, width: int = 40) -> str:
+    return repr(s if len(s) <= width else s[:width] + "...")
+
+
+def detect_string_kind(strings: Sequence[str]) -> Literal["smiles", "sequence"]:
+    """Whether ``strings`` are SMILES or protein sequences, by their alphabet.
+
+    Rule: protein sequences if every string is upper-case amino-acid code (the 20 letters plus X, B, Z, U, O)
+    AND some string holds a letter that SMILES cannot write outside brackets (A, D, E, G, H, K, L, M, Q, R,
+    T, V, W, Y, X, Z, U); otherwise SMILES. A string with any other character (digits, ``= # ( ) [ ] @ + -
+    / \\ .``, lower-case aromatic atoms, Cl, Br) can only be SMILES; a string of the letters B C N O P S F I
+    alone ("CCO", "C", "NNO", a long carbon chain) is read as SMILES too, whatever its length -- a real
+    protein of 20 residues avoids the other 14 amino acids with probability ~1e-12. Lower-case sequences
+    count as SMILES: upper-case them or pass kind="sequence". Empty strings are skipped (the builder
+    reports them).
+
+    Raises ValueError when some strings can only be SMILES and others only protein sequences.
+    """
+    smiles_at = protein_at = None
+    for i, s in enumerate(strings):
+        chars = set(s.strip()) if isinstance(s, str) else set()
+        if not chars:
+            continue
+        if not chars <= SEQUENCE_ALPHABET:
+            smiles_at = i if smiles_at is None else smiles_at
+        elif chars & PROTEIN_ONLY_LETTERS:
+            protein_at = i if protein_at is None else protein_at
+        if smiles_at is not None and protein_at is not None:
+            raise ValueError(
+                f"the strings mix SMILES (e.g. position {smiles_at}: {_shown(strings[smiles_at])}) and protein "
+                f"sequences (e.g. position {protein_at}: {_shown(strings[protein_at])}); pass kind='smiles' or "
+                "kind='sequence'"
+            )
+    return "sequence" if protein_at is not None else "smiles"
+
+
+def describe_similarity(source: SimilaritySource | None) -> dict | None:
+    """``source.describe()`` -- kind ('fingerprint_tanimoto', 'alignment_identity', 'kmer_cosine', 'vectors',
+    'matrix') and parameters -- or ``{"kind": "custom", "class": ...}`` for a source without it; None for None."""
+    if source is None:
+        return None
+    describe = getattr(source, "describe", None)
+    return dict(describe()) if callable(describe) else {"kind": "custom", "class": type(source).__name__}
+
+
+def _alignment_text(d: dict) -> str:
+    pre = d.get("prefilter", {})
+    return (f"Smith-Waterman identity ({d.get('scoring', '?')}, gap open {d.get('gap_open')}, extend "
+            f"{d.get('gap_extend')}; {d.get('identity', '')}; k-mer prefilter k={pre.get('kmer')}, cosine > "
+            f"{pre.get('min_kmer')} plus {pre.get('top')} nearest, {d.get('n_aligned_pairs')} pairs aligned)")
+
+
+def describe_text(d: dict | None) -> str:
+    """One-line text of a :func:`describe_similarity` dict."""
+    if d is None:
+        return "none"
+    kind = d.get("kind")
+    if kind == "fingerprint_tanimoto":
+        radius = "?" if d.get("radius") is None else d["radius"]
+        text = f"ECFP Tanimoto (Morgan radius {radius}, {d.get('n_bits')} bits)"
+    elif kind == "alignment_identity":
+        text = _alignment_text(d)
+    elif kind == "kmer_cosine":
+        text = f"{'?' if d.get('k') is None else d['k']}-mer cosine"
+    elif kind == "vectors":
+        text = f"feature vectors, {d.get('metric')} ({d.get('n_features')} features)"
+    elif kind == "matrix":
+        text = f"precomputed {d.get('matrix_kind')} matrix ({'sparse' if d.get('sparse') else 'dense'})"
+    else:
+        text = str(d.get("class", kind))
+    where = d.get("column") or d.get("path")
+    where = ", ".join(map(str, where)) if isinstance(where, (list, tuple)) else where
+    return text + (f" of {where}" if where else "")

@@ -12,18 +12,27 @@ For 2-D data each entity weighs kappa(x) = its number of interactions, and in I2
 split with fractions t_i = sqrt(s_i) / sum_j sqrt(s_j), so that the kept interactions (both ends in
 fold i, about t_i^2 of them) come out near the requested fractions s_i. DataSAIL solves the same
 equation t_i^2 / sum_j t_j^2 = s_i numerically.
+
+k-fold cross-validation of 2-D data (``SplitSpec.balanced``, see :func:`kfold_spec`):
+- I2/S2 with ``pair_scheme='cold_both'`` (default; Pahikkala et al. 2015, setting 4): each side is
+  split into k folds of 1/k; fold i tests on the pairs with both entities in i and trains on the
+  pairs with neither entity in i (about (1 - 1/k)^2 of them); the other pairs sit that fold out.
+- I2/S2 with ``pair_scheme='same_fold'``: the DataSAIL assignment above (sqrt rule, cross pairs dropped).
+- I1/S1 on one side (cold one side): fold i tests on the pairs whose entity is in i, trains on the rest.
+:meth:`SplitResult.train_test` gives each fold's (train, test) rows; the report's ``fold_usage`` counts them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchdesign.splitting.options import TASKS
-from benchdesign.splitting.clustering import LINKAGES, DEFAULT_MICRO, cluster_entities
+from benchdesign.splitting.options import PAIR_SCHEMES, SPLIT_DEFAULTS, SPLIT_OPTIONS, TASK_TABLE, TASKS
+from benchdesign.splitting.clustering import LINKAGES, cluster_entities
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     available_milp_solvers,
@@ -44,6 +53,7 @@ from benchdesign.splitting.threshold import (
 
 __all__ = [
     "TASKS",
+    "PAIR_SCHEMES",
     "UNASSIGNED",
     "REASON_CROSS_FOLD",
     "SplitSpec",
@@ -55,32 +65,29 @@ __all__ = [
     "largest_remainder",
     "split_entities",
     "split_interactions",
+    "fold_usage",
 ]
 
 UNASSIGNED = "unassigned"
 REASON_CROSS_FOLD = "entities_in_different_folds"
 
 
+_D = SPLIT_DEFAULTS
+
+
 @dataclass(frozen=True)
 class SplitSpec:
-    """Options shared by every task.
+    """The options of a split.
 
-    fractions : split fractions s_i (sum 1); names : one name per fold
-    n_clusters : K; epsilon, delta : relative errors of eqs. (3)/(4); linkage : inter-cluster similarity
-    solver : cvxpy MILP solver name; time_limit : seconds per ILP; seed : all randomness
-    n_micro : leader pre-clustering size (see clustering); block_size : tile edge for n x n passes
-    refine : improve the ILP's assignment by moving/swapping micro-clusters while L(pi) drops (refine.py)
-    node_limit : optional branch-and-bound node cap (reproducible, unlike a time-out; see ilp.solver_options)
-    mip_gap : relative optimality gap of the cluster ILP at which the solver stops (None: solver
-        default, 1e-4 for HiGHS). The ILP objective is only the cluster-level proxy of L(pi) that the
-        micro-cluster refinement improves further, so 1 % costs little in L(pi) and saves
-        most of the branch-and-bound time spent proving optimality.
-    max_similarity : hard threshold t (threshold.py): after the split no two assigned entities in
-        different folds have sim > t; violators are handled by ``threshold_action`` ('drop' / 'move')
-    certificate_seeds : random splits of the same fractions scored for the certificate (0 = none)
-    verbose : pass the MILP solver's log to stderr
-    balanced : also bound every fold from above, |fold i| <= (1 + epsilon) s_i n (set by
-        :func:`kfold_spec`: k equal folds; the paper's eq. (14) only bounds from below)
+    Fold layout: ``fractions`` (s_i, sum 1), ``names`` (one per fold) and ``balanced`` (every fold also
+    bounded from above, |fold i| <= (1 + epsilon) s_i n; set by :func:`kfold_spec` for k equal folds --
+    the paper's eq. (14) bounds only from below). Every other field but two is an option of
+    :data:`~benchdesign.splitting.options.SPLIT_OPTIONS`, which holds its default and its meaning; the
+    same name is used by the config, the command line and the cross-validators. Where they differ from
+    the paper: ``fraction_tolerance`` (the ILP alone ends at the edge of epsilon, since a smaller test
+    fold leaks less) and ``balance_folds`` (k-fold CV tests every fold against the rest; objective
+    (12) is the total only, which can leave one fold leakier than a random fold). Not options of a
+    split's meaning: ``block_size`` (tile edge of the n x n passes) and ``verbose`` (the MILP log).
 
     The same seed gives the same split whenever the ILP ends by optimality or by ``node_limit``; when
     ``time_limit`` stops it, the best assignment found can depend on the machine's speed and load.
@@ -88,23 +95,63 @@ class SplitSpec:
 
     fractions: tuple[float, ...] = (0.8, 0.2)
     names: tuple[str, ...] = ("train", "test")
-    n_clusters: int = 50
-    epsilon: float = 0.1
-    delta: float = 0.1
-    linkage: str = "average"
-    solver: str = "HIGHS"
-    time_limit: float = 10.0
-    seed: int = 0
-    n_micro: int = DEFAULT_MICRO
-    block_size: int = DEFAULT_BLOCK
-    refine: bool = True
-    node_limit: int | None = None
-    mip_gap: float | None = 0.01
-    max_similarity: float | None = None
-    threshold_action: str = "drop"
-    certificate_seeds: int = 3
-    verbose: bool = False
     balanced: bool = False
+    clusters: int = _D["clusters"]
+    micro_clusters: int = _D["micro_clusters"]
+    epsilon: float = _D["epsilon"]
+    delta: float = _D["delta"]
+    linkage: str = _D["linkage"]
+    solver: str = _D["solver"]
+    time_limit: float = _D["time_limit"]
+    node_limit: int | None = _D["node_limit"]
+    mip_gap: float | None = _D["mip_gap"]
+    seed: int = _D["seed"]
+    refine: bool = _D["refine"]
+    fraction_tolerance: float | None = _D["fraction_tolerance"]
+    balance_folds: bool = _D["balance_folds"]
+    max_similarity: float | None = _D["max_similarity"]
+    threshold_action: str = _D["threshold_action"]
+    certificate_seeds: int = _D["certificate_seeds"]
+    pair_scheme: str = _D["pair_scheme"]
+    block_size: int = DEFAULT_BLOCK
+    verbose: bool = False
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, object]) -> "SplitSpec":
+        """A spec from option names (:data:`SPLIT_OPTIONS`), ``verbose`` and the fold layout: ``folds``
+        (k equal folds, :func:`kfold_spec`) or ``fractions`` with ``names`` (default split0, split1, ...).
+
+        Missing options take their defaults; values are converted to the option's type; an unknown
+        name raises ValueError listing the known ones.
+        """
+        layout = {"folds", "fractions", "names", "verbose"}
+        known = {o.name: o for o in SPLIT_OPTIONS}
+        unknown = sorted(set(options) - set(known) - layout)
+        if unknown:
+            raise ValueError(f"unknown split option(s) {unknown}; known: {', '.join([*known, *sorted(layout)])}")
+        kw = {name: _option_value(known[name], value) for name, value in options.items() if name in known}
+        kw["verbose"] = bool(options.get("verbose", False))
+        folds = options.get("folds")
+        if folds is not None:
+            return kfold_spec(folds, cls(**kw))
+        fractions = tuple(float(f) for f in options.get("fractions", cls.fractions))
+        names = options.get("names") or (cls.names if "fractions" not in options
+                                          else tuple(f"split{i}" for i in range(len(fractions))))
+        return cls(fractions=fractions, names=tuple(str(n) for n in names), **kw)
+
+
+def _option_value(option, value):
+    """``value`` as the option's type (None kept for a nullable option)."""
+    if value is None:
+        if not option.nullable:
+            raise ValueError(f"split option {option.name!r} needs a value ({option.type.__name__}), got None")
+        return None
+    if option.type is bool and not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"split option {option.name!r} must be true or false, got {value!r}")
+    try:
+        return option.type(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"split option {option.name!r} must be {option.type.__name__}, got {value!r}") from None
 
 
 KFOLD_NAME = "fold{}"
@@ -159,6 +206,10 @@ class SplitResult:
     (-1 for entities without a valid interaction).
     clusters : for 1-D S1, the cluster (of the K given to the ILP) of each row, -1 for invalid rows;
     for 2-D S tasks, side -> cluster per entity of that side (-1 without a valid interaction).
+    pair_folds : for 2-D tasks that split entities, side -> (rows,) fold of each interaction's entity
+    of that side (-1 for invalid interactions); both sides for I2/S2, the split side for I1/S1.
+    cold_both : True for the 'cold_both' k-fold scheme: ``fold`` is then the fold of both entities
+    when they agree (the pair's test fold) and -1 otherwise; see :meth:`train_test`.
     """
 
     fold: np.ndarray
@@ -167,11 +218,27 @@ class SplitResult:
     report: dict = field(default_factory=dict)
     entity_folds: dict = field(default_factory=dict)
     clusters: np.ndarray | dict | None = None
+    pair_folds: dict = field(default_factory=dict)
+    cold_both: bool = False
 
     def labels(self) -> np.ndarray:
         """Fold name per row, ``"unassigned"`` for rows without a fold."""
         names = np.asarray(list(self.names) + [UNASSIGNED], dtype=object)
         return names[np.where(self.fold >= 0, self.fold, len(self.names))]
+
+    def train_test(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """(train, test) row indices when fold ``i`` is the test fold.
+
+        cold_both: test = rows with both entities in fold i, train = rows with neither entity in i.
+        Otherwise: test = rows of fold i, train = the rows of every other fold.
+        """
+        if not 0 <= i < len(self.names):
+            raise ValueError(f"fold index must lie in [0, {len(self.names)}), got {i!r}")
+        if self.cold_both:
+            fa, fb = self.pair_folds["a"], self.pair_folds["b"]
+            train = (fa >= 0) & (fb >= 0) & (fa != i) & (fb != i)
+            return np.flatnonzero(train), np.flatnonzero((fa == i) & (fb == i))
+        return np.flatnonzero((self.fold >= 0) & (self.fold != i)), np.flatnonzero(self.fold == i)
 
 
 def validate_spec(spec: SplitSpec) -> None:
@@ -189,8 +256,8 @@ def validate_spec(spec: SplitSpec) -> None:
         raise ValueError(f"split names must be unique and non-empty, got {list(spec.names)}")
     if UNASSIGNED in spec.names:
         raise ValueError(f"{UNASSIGNED!r} is reserved for rows without a fold")
-    if spec.n_clusters < 1:
-        raise ValueError(f"the number of clusters must be >= 1, got {spec.n_clusters}")
+    if spec.clusters < 1:
+        raise ValueError(f"the number of clusters must be >= 1, got {spec.clusters}")
     if not 0 <= spec.epsilon < 1:
         raise ValueError(f"epsilon must lie in [0, 1), got {spec.epsilon}")
     if not 0 <= spec.delta <= 1:
@@ -209,14 +276,18 @@ def validate_spec(spec: SplitSpec) -> None:
         raise ValueError(f"node_limit must be >= 1, got {spec.node_limit}")
     if spec.seed < 0:
         raise ValueError(f"seed must be >= 0, got {spec.seed}")
-    if spec.n_micro < 1 or spec.block_size < 1:
-        raise ValueError(f"n_micro and block_size must be >= 1, got {spec.n_micro}, {spec.block_size}")
+    if spec.micro_clusters < 1 or spec.block_size < 1:
+        raise ValueError(f"micro_clusters and block_size must be >= 1, got {spec.micro_clusters}, {spec.block_size}")
     if spec.max_similarity is not None and not 0 <= spec.max_similarity <= 1:
         raise ValueError(f"max_similarity must lie in [0, 1], got {spec.max_similarity}")
     if spec.threshold_action not in THRESHOLD_ACTIONS:
         raise ValueError(f"threshold_action must be one of {THRESHOLD_ACTIONS}, got {spec.threshold_action!r}")
+    if spec.fraction_tolerance is not None and not 0 <= spec.fraction_tolerance < 1:
+        raise ValueError(f"fraction_tolerance must lie in [0, 1), got {spec.fraction_tolerance}")
     if spec.certificate_seeds < 0:
         raise ValueError(f"certificate_seeds must be >= 0, got {spec.certificate_seeds}")
+    if spec.pair_scheme not in PAIR_SCHEMES:
+        raise ValueError(f"pair_scheme must be one of {PAIR_SCHEMES}, got {spec.pair_scheme!r}")
 
 
 def pair_fractions(fractions: np.ndarray) -> np.ndarray:
@@ -289,13 +360,13 @@ def _similarity_instance(
     spec: SplitSpec,
     seed: int,
 ):
-    if spec.n_clusters > source.n:
+    if spec.clusters > source.n:
         raise ValueError(
-            f"the number of clusters K={spec.n_clusters} is larger than the number of entities n={source.n}"
+            f"the number of clusters K={spec.clusters} is larger than the number of entities n={source.n}"
         )
     start = time.perf_counter()
     clustering = cluster_entities(
-        source, spec.n_clusters, weights=weights, linkage=spec.linkage, n_micro=spec.n_micro,
+        source, spec.clusters, weights=weights, linkage=spec.linkage, n_micro=spec.micro_clusters,
         seed=seed, block_size=spec.block_size,
     )
     g = clustering.clusters
@@ -331,7 +402,8 @@ def _finish_clusters(clustering, micro_classes, cluster_folds: np.ndarray, fract
     if spec.refine:
         micro_folds = refine_assignment(
             clustering.micro.cross, clustering.micro.kappa, micro_folds, fractions, spec.epsilon, spec.delta,
-            micro_classes, balanced=spec.balanced,
+            micro_classes, balanced=spec.balanced, fraction_tolerance=spec.fraction_tolerance,
+            balance_folds=spec.balance_folds,
         )
         leak, scaled = _scaled(clustering.micro, micro_folds)
     info.update({"refined": bool(spec.refine), "leakage": leak, "scaled_leakage": scaled})
@@ -373,8 +445,9 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
     """
     validate_spec(spec)
     task = task.upper()
-    if task not in ("R", "I1", "S1"):
+    if task not in TASK_TABLE or TASK_TABLE[task].two_sided:
         raise ValueError(f"task {task!r} is not a 1-D task; use R, I1 or S1 (I2/S2 need an interaction table)")
+    kind = TASK_TABLE[task]
     n = len(entities.ids)
     valid_idx = np.flatnonzero(entities.valid)
     if valid_idx.size < len(spec.names):
@@ -385,9 +458,9 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
     w = np.ones(valid_idx.size)
     report: dict = {"task": task, "n_rows": n}
     cluster_valid = None
-    if task == "R":
+    if kind.is_random:
         sub = _random_folds(valid_idx.size, s, rng)
-    elif task == "I1":
+    elif not kind.by_similarity:
         sub = _identity_folds(w, classes, entities.class_names, s, spec, rng)
     else:
         if entities.similarity is None:
@@ -411,7 +484,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
         sub, reason[valid_idx], report["max_similarity"] = _apply_threshold(
             entities.similarity, sub, entities.ids[valid_idx], spec
         )
-    if task == "S1":
+    if kind.by_similarity:
         report["certificate"] = _certificate(entities.similarity, sub, res, clustering.micro, s, spec)
         if spec.max_similarity is not None:  # the leakage figures above are those before the threshold step
             report["leakage"] = report["certificate"]["leakage"]
@@ -492,8 +565,11 @@ def split_interactions(
     side : for I1/S1, the side whose entities are split ('a' or 'b'); interactions follow that side
 
     An interaction with an invalid entity gets that entity set's reason; in I2/S2 an interaction whose
-    entities land in different folds is dropped with reason ``entities_in_different_folds``; the
-    report counts them.
+    entities land in different folds gets fold -1 and reason ``entities_in_different_folds``: dropped
+    ('same_fold', the report's ``n_dropped``) or, in the 'cold_both' k-fold scheme, tested in no fold
+    but trained on in the folds of neither entity (``n_no_test_fold``). ``pair_folds`` holds each
+    interaction's entity folds; for k-fold specs the report's ``fold_usage`` counts, per fold, the
+    train / test / unused interactions of :meth:`SplitResult.train_test`.
     """
     validate_spec(spec)
     task = task.upper()
@@ -515,8 +591,6 @@ def split_interactions(
     rng = np.random.default_rng(spec.seed)
     fold = np.full(m, -1, dtype=np.int64)
     reason = np.full(m, "", dtype=object)
-    lookup: dict[str, np.ndarray] = {}
-    side_clusters: dict[str, np.ndarray] = {}
     bad_a = ~np.asarray(side_a.valid)[ia]
     bad_b = ~np.asarray(side_b.valid)[ib]
     reason[bad_b] = side_b.invalid_reason
@@ -526,64 +600,108 @@ def split_interactions(
     if ok_idx.size < len(spec.names):
         raise ValueError(f"{ok_idx.size} valid interactions cannot fill {len(spec.names)} folds")
     report: dict = {"task": task, "n_rows": m, "n_invalid": int((~ok).sum())}
-    if task == "R":
+    kind = TASK_TABLE[task]
+    cold_both = kind.two_sided and spec.balanced and spec.pair_scheme == "cold_both"
+    lookup: dict[str, np.ndarray] = {}
+    side_clusters: dict[str, np.ndarray] = {}
+    pair_folds: dict[str, np.ndarray] = {}
+    if kind.is_random:
         fold[ok_idx] = _random_folds(ok_idx.size, s, rng)
     else:
-        sides = ["a", "b"] if task in ("I2", "S2") else [side]
-        frac = pair_fractions(s) if task in ("I2", "S2") else s
-        if task in ("I2", "S2"):
+        sides = ["a", "b"] if kind.two_sided else [side]
+        frac = pair_fractions(s) if len(sides) == 2 and not cold_both else s
+        if len(sides) == 2:
             report["side_fractions"] = frac.tolist()
-        entity_fold = {}
-        instances, prepared = [], []
+        ents = {"a": (side_a, ia), "b": (side_b, ib)}
+        lookup, side_clusters = _side_folds(task, [(sd, *ents[sd]) for sd in sides], ok, frac, spec, rng, report)
         for sd in sides:
-            ent, idx = (side_a, ia) if sd == "a" else (side_b, ib)
-            weights_all = np.bincount(idx[ok], minlength=len(ent.ids)).astype(float)
-            active = np.flatnonzero(weights_all > 0)  # valid entities with at least one valid interaction
-            w = weights_all[active]
-            classes = None if ent.classes is None else np.asarray(ent.classes, dtype=bool)[active]
-            if task.startswith("I"):
-                folds = _identity_folds(w, classes, ent.class_names, frac, spec, rng)
-                entity_fold[sd] = (active, folds)
-            else:
-                if ent.similarity is None:
-                    raise ValueError(f"task {task} needs a similarity for side {sd}")
-                valid_pos = np.cumsum(np.asarray(ent.valid)) - 1  # row -> position among valid entities
-                source = ent.similarity.subset(valid_pos[active])
-                clustering, inst, micro_classes, info = _similarity_instance(
-                    source, w, classes, ent.class_names, frac, spec, int(rng.integers(2**31))
-                )
-                instances.append(inst)
-                prepared.append((sd, active, clustering, micro_classes, w, source))
-                report[f"side_{sd}"] = info
-        if instances:
-            res = solve_split_ilp(
-                instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit,
-                spec.mip_gap, spec.verbose, spec.balanced,
-            )
-            report.update(_ilp_report(res))
-            for (sd, active, clustering, micro_classes, w, source), assign in zip(
-                prepared, res.assignments, strict=True
-            ):
-                folds, leak_info = _finish_clusters(clustering, micro_classes, assign, frac, spec)
-                entity_fold[sd] = (active, folds)
-                report[f"side_{sd}"].update(leak_info)
-                report[f"side_{sd}"]["certificate"] = _certificate(
-                    source, folds, None, clustering.micro, frac, spec, w)
-                full_clusters = np.full(len((side_a if sd == "a" else side_b).ids), -1, dtype=np.int64)
-                full_clusters[active] = clustering.labels
-                side_clusters[sd] = full_clusters
-        for sd, (active, folds) in entity_fold.items():
-            full = np.full(len((side_a if sd == "a" else side_b).ids), -1, dtype=np.int64)
-            full[active] = folds
-            lookup[sd] = full
-        if len(sides) == 1:
-            fold[ok_idx] = lookup[sides[0]][(ia if sides[0] == "a" else ib)[ok_idx]]
-        else:
-            fa, fb = lookup["a"][ia[ok_idx]], lookup["b"][ib[ok_idx]]
-            same = fa == fb
-            fold[ok_idx[same]] = fa[same]
-            reason[ok_idx[~same]] = REASON_CROSS_FOLD
-            report["n_dropped"] = int((~same).sum())
-            report["dropped_fraction"] = float((~same).mean())
+            pair_folds[sd] = np.full(m, -1, dtype=np.int64)
+            pair_folds[sd][ok_idx] = lookup[sd][ents[sd][1][ok_idx]]
+        report.update(_rows_from_pair_folds(pair_folds, ok_idx, fold, reason, cold_both))
     report.update(_fold_report(fold, np.ones(m), spec.names, ok_idx.size))
-    return SplitResult(fold, reason, tuple(spec.names), report, lookup if task != "R" else {}, side_clusters or None)
+    result = SplitResult(fold, reason, tuple(spec.names), report, lookup, side_clusters or None, pair_folds, cold_both)
+    if spec.balanced:
+        report["fold_usage"] = fold_usage(result)
+    return result
+
+
+def _side_folds(task: str, sides: list, ok: np.ndarray, frac: np.ndarray, spec: SplitSpec,
+                rng: np.random.Generator, report: dict) -> tuple[dict, dict]:
+    """Entity folds of each split side (side -> fold per entity, -1 without a valid interaction) and, for
+    S tasks, side -> cluster per entity; ``sides`` holds (side, EntitySet, interaction index) and the S
+    sides share one ILP. Adds the sides' clustering / solver / certificate figures to ``report``."""
+    entity_fold, instances, prepared = {}, [], []
+    for sd, ent, idx in sides:
+        weights_all = np.bincount(idx[ok], minlength=len(ent.ids)).astype(float)
+        active = np.flatnonzero(weights_all > 0)  # valid entities with at least one valid interaction
+        if active.size < frac.size:
+            raise ValueError(f"side {sd} has {active.size} entities with a valid interaction, too few for "
+                             f"{frac.size} folds")
+        w = weights_all[active]
+        classes = None if ent.classes is None else np.asarray(ent.classes, dtype=bool)[active]
+        if not TASK_TABLE[task].by_similarity:
+            entity_fold[sd] = (active, _identity_folds(w, classes, ent.class_names, frac, spec, rng))
+            continue
+        if ent.similarity is None:
+            raise ValueError(f"task {task} needs a similarity for side {sd}")
+        valid_pos = np.cumsum(np.asarray(ent.valid)) - 1  # row -> position among valid entities
+        source = ent.similarity.subset(valid_pos[active])
+        clustering, inst, micro_classes, info = _similarity_instance(
+            source, w, classes, ent.class_names, frac, spec, int(rng.integers(2**31))
+        )
+        instances.append(inst)
+        prepared.append((sd, ent, active, clustering, micro_classes, w, source))
+        report[f"side_{sd}"] = info
+    side_clusters = {}
+    if instances:
+        res = solve_split_ilp(
+            instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit,
+            spec.mip_gap, spec.verbose, spec.balanced,
+        )
+        report.update(_ilp_report(res))
+        for (sd, ent, active, clustering, micro_classes, w, source), assign in zip(prepared, res.assignments,
+                                                                                   strict=True):
+            folds, leak_info = _finish_clusters(clustering, micro_classes, assign, frac, spec)
+            entity_fold[sd] = (active, folds)
+            report[f"side_{sd}"].update(leak_info)
+            report[f"side_{sd}"]["certificate"] = _certificate(source, folds, None, clustering.micro, frac, spec, w)
+            side_clusters[sd] = _on_entities(len(ent.ids), active, clustering.labels)
+    lookup = {sd: _on_entities(len(ent.ids), *entity_fold[sd]) for sd, ent, _ in sides}
+    return lookup, side_clusters
+
+
+def _on_entities(n: int, active: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` of the ``active`` entities spread over all ``n`` entities (-1 elsewhere)."""
+    full = np.full(n, -1, dtype=np.int64)
+    full[active] = values
+    return full
+
+
+def _rows_from_pair_folds(pair_folds: dict, ok_idx: np.ndarray, fold: np.ndarray, reason: np.ndarray,
+                          cold_both: bool) -> dict:
+    """Fill ``fold`` / ``reason`` of the valid rows from their entity folds; returns the report part."""
+    if len(pair_folds) == 1:
+        (sd, pf), = pair_folds.items()
+        fold[ok_idx] = pf[ok_idx]
+        return {"pair_scheme": "cold_one_side", "side": sd}
+    fa, fb = pair_folds["a"][ok_idx], pair_folds["b"][ok_idx]
+    same = fa == fb
+    fold[ok_idx[same]] = fa[same]
+    reason[ok_idx[~same]] = REASON_CROSS_FOLD
+    key = "no_test_fold" if cold_both else "dropped"
+    return {"pair_scheme": "cold_both" if cold_both else "same_fold", f"n_{key}": int((~same).sum()),
+            f"{key}_fraction": float((~same).mean())}
+
+
+def fold_usage(result: SplitResult) -> dict:
+    """Per fold (as the test fold of :meth:`SplitResult.train_test`): train / test / unused rows and their
+    shares of all rows, plus the mean shares over the folds."""
+    m = result.fold.size
+    folds = {}
+    for i, name in enumerate(result.names):
+        train, test = result.train_test(i)
+        counts = {"train": int(train.size), "test": int(test.size), "unused": int(m - train.size - test.size)}
+        folds[name] = {**counts, **{f"{k}_share": v / m if m else 0.0 for k, v in counts.items()}}
+    mean = {f"mean_{k}_share": float(np.mean([f[f"{k}_share"] for f in folds.values()]))
+            for k in ("train", "test", "unused")}
+    return {"folds": folds, **mean}
