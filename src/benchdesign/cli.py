@@ -21,10 +21,14 @@ __all__ = ["build_parser", "main", "SUBCOMMANDS"]
 
 
 def _split_command(args: argparse.Namespace) -> int:
-    from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split, summarize
+    from benchdesign.splitting.pipeline import EntityInput, SplitJob
     from benchdesign.splitting.tasks import SplitSpec
 
     spec = SplitSpec.from_options({**_split_options(args), **_fold_layout(args), "verbose": args.verbose})
+    if args.pairs:
+        return _run_split_job(_pair_table_job(args, spec))
+    if not args.input:
+        raise ValueError("give the entity table (--input) or one long table of pairs (--pairs)")
     side_a = EntityInput(
         path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
@@ -45,9 +49,35 @@ def _split_command(args: argparse.Namespace) -> int:
         n_bits=args.fp_bits, kmer=args.kmer, report=args.report, fold_column=bool(args.folds),
         clusters_out=args.clusters_out, entity_folds_out=args.entity_folds, sep=_sep(args.sep),
     )
-    result = run_split(job)
-    print(summarize(result), file=sys.stderr)
+    return _run_split_job(job)
+
+
+def _run_split_job(job) -> int:
+    from benchdesign.splitting.pipeline import run_split, summarize
+
+    print(summarize(run_split(job)), file=sys.stderr)
     return 0
+
+
+def _pair_table_job(args: argparse.Namespace, spec):
+    """The split job of ``--pairs FILE --a-col ... --b-col ...``: one long table, entities by value (or id)."""
+    from benchdesign.splitting.pipeline import SplitJob, pair_table_inputs
+
+    given = [flag for flag, value in (("--input", args.input), ("--input-b", args.input_b),
+                                      ("--interactions", args.interactions)) if value]
+    if given:
+        raise ValueError(f"--pairs is one table of pairs; do not combine it with {', '.join(given)}")
+    if not (args.a_col and args.b_col):
+        raise ValueError("--pairs needs the columns of the two entities of a pair: --a-col and --b-col")
+    side_a, side_b = pair_table_inputs(args.pairs, args.a_col, args.b_col, args.a_id_col, args.b_id_col,
+                                       (args.a_kind, args.b_kind), args.sequence_similarity)
+    return SplitJob(
+        task=args.task, entities=side_a, out=args.out, spec=spec, interactions=args.pairs,
+        inter_a_col=side_a.id_col, inter_b_col=side_b.id_col, inter_id_col=args.inter_id_col, entities_b=side_b,
+        side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
+        report=args.report, fold_column=bool(args.folds), clusters_out=args.clusters_out,
+        entity_folds_out=args.entity_folds, sep=_sep(args.sep),
+    )
 
 
 def _split_options(args: argparse.Namespace) -> dict:
@@ -134,7 +164,7 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
 
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign split``: leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2)."""
-    from benchdesign.splitting.options import TASK_TABLE, TASKS
+    from benchdesign.splitting.options import STRING_KINDS, TASK_TABLE, TASKS
 
     p = subparsers.add_parser(
         "split",
@@ -153,7 +183,7 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--task", required=True, type=str.upper, choices=TASKS,
                    help="; ".join(f"{t.name} = {t.words}" for t in TASK_TABLE.values()))
-    p.add_argument("--input", required=True, help="entity table (CSV/TSV, may be gzipped); side a for 2-D data")
+    p.add_argument("--input", help="entity table (CSV/TSV, may be gzipped); side a for 2-D data (or --pairs)")
     p.add_argument("--out", required=True, help="output TSV (written atomically)")
     p.add_argument("--fractions", "--splits", dest="fractions", nargs="+", type=float,
                    help="split fractions, summing to 1 (or --folds); --splits is the older spelling")
@@ -166,7 +196,18 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--report", help="write a JSON report (solver status, leakage, fold sizes, certificate)")
     _add_crossval_arguments(p)
     _add_split_options(p)
-    g2 = p.add_argument_group("2-D data")
+    g2 = p.add_argument_group("2-D data: one long table of pairs, or an interaction table and two entity tables")
+    g2.add_argument("--pairs", metavar="FILE",
+                    help="one table with a row per pair (e.g. ligand SMILES, target sequence, affinity); each side's "
+                         "entities are the distinct values of --a-col / --b-col (or of --a-id-col / --b-id-col), so "
+                         "a molecule or sequence in many rows is one entity in one fold")
+    g2.add_argument("--a-col", help="--pairs: column of side a (SMILES or sequences)")
+    g2.add_argument("--b-col", help="--pairs: column of side b (SMILES or sequences)")
+    g2.add_argument("--a-id-col", help="--pairs: id column of side a (default: the values of --a-col)")
+    g2.add_argument("--b-id-col", help="--pairs: id column of side b (default: the values of --b-col)")
+    for side in ("a", "b"):
+        g2.add_argument(f"--{side}-kind", choices=STRING_KINDS, default="auto",
+                        help=f"--pairs: read --{side}-col as SMILES or protein sequences (default auto: by the alphabet)")
     g2.add_argument("--interactions", help="interaction table with one row per (id_a, id_b) pair")
     g2.add_argument("--inter-a-col", default="id_a", help="column of side-a ids (default id_a)")
     g2.add_argument("--inter-b-col", default="id_b", help="column of side-b ids (default id_b)")

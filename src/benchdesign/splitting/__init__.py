@@ -22,7 +22,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "crossval": ("LeakageKFold", "LeakageSplit", "build_similarity", "nested_cross_validate"),
     "evaluate": ("compare_split_files", "evaluate_split", "evaluate_split_files"),
     "ilp": ("ClusterInstance", "IlpResult", "InfeasibleSplitError", "solve_split_ilp"),
-    "inputs": ("entities_from_table", "index_interactions", "read_table"),
+    "inputs": ("entities_from_table", "index_interactions", "pair_indices", "read_table"),
     "leakage": (
         "LeakageSummary", "SampledLeakage", "TilePlan", "leakage", "leakage_shard", "leakage_summary",
         "max_train_similarity", "reduce_leakage_shards", "sampled_leakage", "scaled_leakage",

@@ -37,6 +37,7 @@ __all__ = [
     "load_matrix",
     "entities_from_table",
     "index_interactions",
+    "pair_indices",
 ]
 
 
@@ -79,6 +80,21 @@ def entity_ids(df: pd.DataFrame, id_col: str | None, what: str = "input") -> np.
             + (" ..." if dup.size > 10 else "")
         )
     return ids
+
+
+def pair_indices(values_a: Sequence, values_b: Sequence) -> tuple[np.ndarray, np.ndarray, list, list]:
+    """One long table of pairs as the inputs of ``split_pairs``: (index_a, index_b, entities_a, entities_b).
+
+    The entities of a side are its distinct values in order of first appearance, so a molecule or a
+    sequence written in many rows is one entity (and lands in one fold)::
+
+        ia, ib, drugs, targets = pair_indices(df["smiles"], df["sequence"])
+        cv = LeakageKFold(5, similarity=drugs, task="S2")
+        for train, test in cv.split_pairs(ia, ib, similarity_b=targets): ...
+    """
+    index_a, uniques_a = pd.factorize(pd.Series(list(values_a), dtype=object), use_na_sentinel=False)
+    index_b, uniques_b = pd.factorize(pd.Series(list(values_b), dtype=object), use_na_sentinel=False)
+    return index_a.astype(np.int64), index_b.astype(np.int64), list(uniques_a), list(uniques_b)
 
 
 def class_matrix(df: pd.DataFrame, class_cols: Sequence[str]) -> tuple[np.ndarray | None, tuple[str, ...]]:

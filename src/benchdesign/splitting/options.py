@@ -13,6 +13,7 @@ DEFAULT_MICRO = 1000  # micro-clusters (leaders) before the spectral clustering 
 THRESHOLD_ACTIONS: tuple[str, ...] = ("drop", "move")
 SEQUENCE_SIMILARITIES: tuple[str, ...] = ("alignment", "kmer")  # Smith-Waterman identity | k-mer cosine
 DEFAULT_SEQUENCE_SIMILARITY = "alignment"  # of protein sequences: CLI, EntityInput, cross-validators (schema: test)
+STRING_KINDS: tuple[str, ...] = ("auto", "smiles", "sequence")  # how a column of strings is read
 PAIR_SCHEMES: tuple[str, ...] = ("cold_both", "same_fold")  # how I2/S2 k-fold splits use the pairs
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 DEFAULT_MAX_PAIRS = 5e9  # exact all-pairs passes up to this many entity pairs (n ~ 100,000; MUV stays exact)

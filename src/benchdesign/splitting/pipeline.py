@@ -25,6 +25,7 @@ Outputs are written atomically (temporary file + os.replace): on any error no ou
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -47,7 +48,7 @@ from benchdesign.splitting.inputs import (
 )
 from benchdesign.splitting.leakage import sampled_leakage
 from benchdesign.splitting.similarity import describe_similarity, describe_text
-from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SAMPLED_REPORT_PAIRS, TASK_TABLE
+from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SAMPLED_REPORT_PAIRS, STRING_KINDS, TASK_TABLE
 from benchdesign.splitting.progress import Progress, stage
 from benchdesign.splitting.tasks import (
     TASKS,
@@ -82,6 +83,8 @@ class EntityInput:
     metric: str = "cosine"
     class_cols: tuple[str, ...] = ()
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY  # of sequence_col: 'alignment' identity | 'kmer' cosine
+    repeated: bool = False  # rows repeat entities (one long pairs table): one entity per id, its first row
+    string_col: str | None = None  # SMILES or sequences, told apart when read (:func:`resolved`)
 
 
 @dataclass(frozen=True)
@@ -116,14 +119,61 @@ class SplitJob:
 def _read_side(inp: EntityInput, job: SplitJob, what: str) -> pd.DataFrame:
     """Read one entity table and check that every column it names is there (before any parsing)."""
     df = read_table(inp.path, [c for c in (inp.id_col,) if c], sep=job.sep, what=f"{what} table")
-    cols = [(inp.id_col, "id column"), (inp.smiles_col, "SMILES column"), (inp.sequence_col, "sequence column")]
+    cols = [(inp.id_col, "id column"), (inp.smiles_col, "SMILES column"), (inp.sequence_col, "sequence column"),
+            (inp.string_col, "SMILES or sequence column")]
     cols += [(c, "feature column") for c in inp.feature_cols] + [(c, "class column") for c in inp.class_cols]
     require_columns(df, cols, f"{what} {inp.path}")
-    return df
+    return unique_entities(df, inp, what) if inp.repeated else df
+
+
+def unique_entities(df: pd.DataFrame, inp: EntityInput, what: str) -> pd.DataFrame:
+    """The first row of every id of a long pairs table; an id written with two different values is refused."""
+    value = inp.smiles_col or inp.sequence_col or inp.string_col
+    ids = df[inp.id_col].astype(str).str.strip()
+    if value is not None and value != inp.id_col:
+        values = df.groupby(ids, sort=False)[value].nunique(dropna=False)
+        if (values > 1).any():
+            bad = values.index[values > 1]
+            raise ValueError(f"{what} {inp.path}: {bad.size} ids of column {inp.id_col!r} have several values in "
+                             f"column {value!r}, e.g. {bad[0]!r}; one id must name one entity")
+    return df.loc[~ids.duplicated().to_numpy()].reset_index(drop=True)
+
+
+def pair_table_inputs(path: str, a_col: str, b_col: str, a_id_col: str | None = None, b_id_col: str | None = None,
+                      kinds: tuple[str, str] = ("auto", "auto"),
+                      sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY) -> tuple[EntityInput, EntityInput]:
+    """The two entity inputs of one long table with a row per pair (e.g. ligand SMILES, target sequence).
+
+    Each side's entities are the distinct values of ``a_col`` / ``b_col`` (or of the id columns when
+    given: then one id must have one value), so a molecule or a sequence written in many rows is one
+    entity and lands in one fold. ``kinds``: 'smiles', 'sequence' or 'auto' (told apart by the alphabet
+    when the table is read, :func:`~benchdesign.splitting.similarity.detect_string_kind`). The
+    interactions are the table's rows, with ``a_id_col or a_col`` and ``b_id_col or b_col`` as ids.
+    """
+    sides = []
+    for col, id_col, kind, option in ((a_col, a_id_col, kinds[0], "--a-kind"), (b_col, b_id_col, kinds[1], "--b-kind")):
+        if kind not in STRING_KINDS:
+            raise ValueError(f"{option} must be one of {STRING_KINDS}, got {kind!r}")
+        column = {"auto": "string_col", "smiles": "smiles_col", "sequence": "sequence_col"}[kind]
+        sides.append(EntityInput(path=path, id_col=id_col or col, repeated=True,
+                                 sequence_similarity=sequence_similarity, **{column: col}))
+    return sides[0], sides[1]
+
+
+def resolved(inp: EntityInput, df: pd.DataFrame) -> EntityInput:
+    """``inp`` with its ``string_col`` read as a SMILES or a sequence column, by the alphabet of its values."""
+    if inp.string_col is None:
+        return inp
+    from benchdesign.splitting.similarity import detect_string_kind
+
+    kind = detect_string_kind(df[inp.string_col].dropna().astype(str).unique().tolist())
+    column = "smiles_col" if kind == "smiles" else "sequence_col"
+    return dataclasses.replace(inp, string_col=None, **{column: inp.string_col})
 
 
 def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) -> EntitySet:
     """The :class:`EntitySet` of a table read by :func:`_read_side` (fingerprints / k-mers computed here)."""
+    inp = resolved(inp, df)
     matrix = load_matrix(inp.matrix) if inp.matrix else None
     return entities_from_table(
         df, id_col=inp.id_col, smiles_col=inp.smiles_col, sequence_col=inp.sequence_col,
@@ -221,7 +271,7 @@ def check_job(job: SplitJob) -> None:
             raise ValueError(f"metric of {option} must be 'cosine' or 'euclidean', got {inp.metric!r}")
         one_side = not two_d or (option == "--input") == (job.side == "a")
         needs = kind.by_similarity and (kind.two_sided or one_side)
-        if needs and not (inp.smiles_col or inp.sequence_col or inp.feature_cols or inp.matrix):
+        if needs and not (inp.smiles_col or inp.sequence_col or inp.string_col or inp.feature_cols or inp.matrix):
             raise ValueError(f"task {task} needs a similarity for {option}: give a SMILES, sequence or feature "
                              "column(s), or a matrix")
     inputs = {"--input": job.entities.path, "--matrix": job.entities.matrix, "--interactions": job.interactions}
@@ -364,7 +414,7 @@ def similarity_entry(ent: EntitySet, inp: EntityInput) -> dict | None:
     entry = describe_similarity(ent.similarity)
     if entry is None:
         return None
-    column = inp.smiles_col or inp.sequence_col or (list(inp.feature_cols) if inp.feature_cols else None)
+    column = inp.smiles_col or inp.sequence_col or inp.string_col or (list(inp.feature_cols) if inp.feature_cols else None)
     return entry | ({"column": column} if column else {}) | ({"path": inp.matrix} if inp.matrix else {})
 
 
