@@ -428,17 +428,24 @@ def similarity_lines(rep: dict) -> list[str]:
     return [f"similarity: {describe_text(sim)}"]
 
 
+def _fraction_lines(rep: dict, result: SplitResult) -> list[str]:
+    """Achieved fold fractions beside the requested ones (entity folds for cold-both 2-D k-fold)."""
+    if "requested_fractions" not in rep or result.cold_both:
+        return []
+    achieved = rep["fold_fractions"]
+    text = ", ".join(f"{k} {achieved[k]:.1%} (asked {v:.1%})" for k, v in rep["requested_fractions"].items())
+    return [f"fractions of the assigned rows: {text}"]
+
+
 def _per_fold_text(cert: dict) -> str:
-    """Every fold's scaled L(pi) against the rest, and how many are leakier than a random fold."""
-    own = cert["fold_scaled_leakage"]
-    text = ", ".join(f"{k} {v:.4f}" for k, v in own.items())
-    rand = cert.get("random_fold_scaled_leakage")
-    if rand:
-        mean = float(np.mean(list(rand.values())))
-        worse = sum(v > mean for v in own.values())
-        text += (f" against {mean:.4f} for a fold of the random splits: "
-                 + ("no fold is leakier" if worse == 0 else f"{worse} of {len(own)} folds are leakier"))
-    return text
+    """Every fold's scaled L(pi) against the rest, beside the same fold of the random splits."""
+    own, rand = cert["fold_scaled_leakage"], cert.get("random_fold_scaled_leakage")
+    if not rand:
+        return ", ".join(f"{k} {v:.4f}" for k, v in own.items())
+    worse = sum(v > rand[k] for k, v in own.items())
+    return (", ".join(f"{k} {v:.4f} (random {rand[k]:.4f})" for k, v in own.items()) + ": "
+            + ("no fold is leakier than its random counterpart" if worse == 0
+               else f"{worse} of {len(own)} folds are leakier than their random counterparts"))
 
 
 def certificate_line(cert: dict) -> str:
@@ -493,7 +500,7 @@ def summarize(result: SplitResult) -> str:
         line += f"; dropped interactions {rep['n_dropped']}"
     if "solver_status" in rep:
         line += f"; solver {rep['solver']} {rep['solver_status']}"
-    lines = [line, *_usage_lines(rep)]
+    lines = [line, *_fraction_lines(rep, result), *_usage_lines(rep)]
     lines += similarity_lines(rep)
     cert = rep.get("certificate")
     if cert:

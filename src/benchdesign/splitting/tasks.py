@@ -426,12 +426,14 @@ def _ilp_report(res) -> dict:
     return out
 
 
-def _fold_report(folds: np.ndarray, weights: np.ndarray, names: tuple[str, ...], valid: int) -> dict:
-    sizes = np.bincount(folds[folds >= 0], weights=weights[folds >= 0], minlength=len(names))
+def _fold_report(folds: np.ndarray, names: tuple[str, ...], fractions, valid: int) -> dict:
+    """Rows per fold, and the achieved fractions of the assigned rows beside the requested ones."""
+    sizes = np.bincount(folds[folds >= 0], minlength=len(names))
     total = sizes.sum()
     return {
-        "fold_sizes": {n: float(s) for n, s in zip(names, sizes, strict=True)},
+        "fold_sizes": {n: int(s) for n, s in zip(names, sizes, strict=True)},
         "fold_fractions": {n: float(s / total) if total else 0.0 for n, s in zip(names, sizes, strict=True)},
+        "requested_fractions": {n: float(s) for n, s in zip(names, fractions, strict=True)},
         "n_assigned": int((folds >= 0).sum()),
         "n_valid": int(valid),
     }
@@ -491,7 +493,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
             report["scaled_leakage"] = report["certificate"]["scaled_leakage"]
     fold = np.full(n, -1, dtype=np.int64)
     fold[valid_idx] = sub
-    report.update(_fold_report(fold, np.ones(n), spec.names, valid_idx.size))
+    report.update(_fold_report(fold, spec.names, spec.fractions, valid_idx.size))
     if classes is not None:
         report["class_fold_counts"] = {
             c: {spec.names[i]: int(np.sum(classes[:, j] & (sub == i))) for i in range(s.size)}
@@ -618,7 +620,7 @@ def split_interactions(
             pair_folds[sd] = np.full(m, -1, dtype=np.int64)
             pair_folds[sd][ok_idx] = lookup[sd][ents[sd][1][ok_idx]]
         report.update(_rows_from_pair_folds(pair_folds, ok_idx, fold, reason, cold_both))
-    report.update(_fold_report(fold, np.ones(m), spec.names, ok_idx.size))
+    report.update(_fold_report(fold, spec.names, spec.fractions, ok_idx.size))
     result = SplitResult(fold, reason, tuple(spec.names), report, lookup, side_clusters or None, pair_folds, cold_both)
     if spec.balanced:
         report["fold_usage"] = fold_usage(result)
