@@ -10,14 +10,19 @@ from benchdesign.workflow.logs import start_log
 from benchdesign.selection.aggregation import trial_auc
 from benchdesign.selection.markdown import to_markdown
 from benchdesign.selection.tables import reference_auc, table3, table3_summary
-from benchdesign.selection.api import STABILITY_KS, best_config, critical_difference_subsets, run_configuration
-from benchdesign.selection.conclusions import dataset_scores, plot_critical_difference
+from benchdesign.selection.api import (CD_NOTE, STABILITY_KS, best_config, cd_diagrams_available,
+                                       critical_difference_subsets, run_configuration)
+from benchdesign.selection.conclusions import cd_titles, dataset_scores, plot_critical_difference
+from benchdesign.selection.frames import config_label
 from benchdesign.selection.plotting import plot_stability, save_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
 from benchdesign.workflow.io import read_representation, read_trials, write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
+draw_cd = cd_diagrams_available()  # checked before the work: without aeon every other output is still written
+if not draw_cd:
+    log.warning(CD_NOTE)
 wc, params = snakemake.wildcards, snakemake.params
 ranks = pd.read_csv(snakemake.input.ranks, index_col=0)
 scores = pd.read_csv(snakemake.input.scores)
@@ -41,7 +46,8 @@ summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["s
 write_csv(summary.assign(domain=wc.domain), snakemake.output.stability)
 write_text(to_markdown(summary, floatfmt=".3f") + "\n", snakemake.output.stability_md)
 save_figure(plot_stability(summary, f"{wc.domain}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full "
-                                    "benchmark"), Path(snakemake.output.figure).with_suffix(""))
+                                    "benchmark", n_models=S.shape[1], n_datasets=len(S)),
+            Path(snakemake.output.figure).with_suffix(""))
 
 auc = trial_auc(read_trials(snakemake.input.trials))
 strategy, rep = best_config(table3_summary(table3(auc), reference_auc(auc)))
@@ -50,9 +56,13 @@ out = Path(snakemake.output.cd)
 out.mkdir(parents=True, exist_ok=True)
 subsets = {"full": list(ranks.index), **critical_difference_subsets(features, len(ranks), strategy, rep,
                                                                       seed=params.seed)}
+if not draw_cd:
+    write_text(CD_NOTE + "\n", out / "NOTE.txt")
+    subsets = {}
 for stem, subset in subsets.items():
-    fig = plot_critical_difference(S.loc[subset], params.higher_is_better, f"{wc.domain}: {len(subset)} datasets "
-                                   + ("(full benchmark)" if stem == "full" else f"by {stem}"))
+    chooser = None if stem == "full" else "Random" if stem.startswith("random_") else config_label(strategy, rep)
+    title, subtitle = cd_titles(wc.domain, subset, len(ranks), chooser)
+    fig = plot_critical_difference(S.loc[subset], params.higher_is_better, title, subtitle=subtitle)
     fig.savefig(out / f"{stem}.png", dpi=150)
     plt.close(fig)
 log.info("CD diagrams: %s", list(subsets))

@@ -1,9 +1,11 @@
-"""Tables 1-3 (CSV + Markdown) and the mean curves from the dataset-pool trials."""
+"""Tables 1-3 (CSV + Markdown), the mean curves and the "which strategy for k" verdicts from the dataset-pool
+trials."""
 
 import pandas as pd
 
 from benchdesign.domains import BUILTIN_DOMAINS as ORDER, DOMAIN_LABELS as LABELS
 from benchdesign.selection import aggregation, markdown, tables
+from benchdesign.selection.verdicts import strategy_verdicts, verdict_text
 from benchdesign.workflow.logs import start_log
 from benchdesign.workflow.io import read_trials, write_csv, write_text
 
@@ -37,4 +39,9 @@ write_csv(table3, out.table3)
 summary = tables.table3_summary(table3, tables.reference_auc(trial_auc, domain_order=ORDER), domain_order=ORDER)
 write_csv(summary, out.table3_summary)
 write_text(markdown.table3_markdown(summary, LABELS), out.table3_md)
+
+verdicts = strategy_verdicts(trials, n_datasets, snakemake.params.alpha, "spearman",
+                             snakemake.params.thresholds["spearman"], domain_order=ORDER)
+write_csv(verdicts, out.recommendation_csv)
+write_text(verdict_text(verdicts, domain_labels=LABELS) + "\n", out.recommendation)
 log.info("tables written")

@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 
 from benchdesign.selection import aggregation, frames, tables
 from benchdesign.selection import plotting
+from markers import needs_aeon
 
 
 def curves_frame(rng: np.random.Generator) -> pd.DataFrame:
@@ -39,7 +40,10 @@ def test_plot_curves_panels_labels_and_files(curves, tmp_path):
     visible = [ax for ax in fig.axes if ax.get_visible()]
     assert len(visible) == 6
     labels = visible[0].get_legend_handles_labels()[1]
-    assert labels == ["Random", "K-Means (oracle)", "C-FAFI (oracle)"]
+    # a-priori strategies with their a-priori representation; the oracle apart, never "upper bound"
+    assert labels == ["Random", "K-Means (metadata)", "oracle (uses these models' scores): K-Means"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == labels
+    assert not any("upper bound" in t.lower() for t in labels + [fig.get_suptitle()])
     assert visible[0].get_xlabel() == "subset size k"
     assert "TSC" in fig.get_suptitle()
     png, pdf = plotting.save_figure(fig, tmp_path / "figs" / "curves_tsc")
@@ -48,9 +52,24 @@ def test_plot_curves_panels_labels_and_files(curves, tmp_path):
     assert plt.get_fignums() == []  # no pyplot state
 
 
+def test_curves_colour_is_one_configuration_in_every_panel_and_oracle_is_dashed(curves):
+    fig = plotting.plot_curves(curves, "tsc")
+    styles = {}
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            styles.setdefault(line.get_label(), set()).add((line.get_color(), line.get_linestyle()))
+    assert all(len(s) == 1 for s in styles.values())  # one colour and style per label across the six panels
+    colours = [next(iter(s))[0] for s in styles.values()]
+    assert len(set(colours)) == len(colours)  # and one label per colour
+    assert styles["oracle (uses these models' scores): K-Means"] == {("black", "--")}
+    assert all(len(ax.get_lines()) == 3 for ax in fig.axes)
+
+
 def test_best_representations_and_errors(curves):
     assert plotting.best_representations(curves, "tsc", "dataset_pool", "mae") == {
         "random": "none", "kmeans": "oracle", "fafi_cosine": "oracle"}
+    assert plotting.best_representations(curves, "tsc", "dataset_pool", "mae", references=False) == {
+        "random": "none", "kmeans": "metadata"}
     with pytest.raises(ValueError, match="nlp"):
         plotting.plot_curves(curves, "nlp")
     with pytest.raises(ValueError, match="rmse"):
@@ -73,3 +92,84 @@ def test_plot_synthetic_from_seeds_and_table4(tmp_path):
         assert fig.axes[0].get_legend_handles_labels()[1] == ["Random", "C-FAFI"]
         png, pdf = plotting.save_figure(fig, tmp_path / "synthetic")
         assert png.stat().st_size > 0 and pdf.stat().st_size > 0
+
+
+def stability_frame(ks=(5, 10)) -> pd.DataFrame:
+    rows = [(s, r, k, 0.4 + 0.01 * k) for s, r in (("random", "none"), ("kmeans", "meta"), ("kmeans", "oracle"))
+            for k in ks]
+    return pd.DataFrame(rows, columns=["strategy", "representation", "k", "mean"])
+
+
+def _texts(fig) -> str:
+    return " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
+
+
+def test_stability_says_when_no_holm_test_can_be_significant():
+    # 7 models = 21 pairs: with 5 datasets the smallest p is 2/32, 21 x 2/32 > 0.05; with 10, 21 x 2/1024 < 0.05
+    fig = plotting.plot_stability(stability_frame(), "t", n_models=7, n_datasets=30)
+    text = " ".join(_texts(fig).split())
+    assert "At k = 5 no Holm-corrected Wilcoxon test over the 21 model pairs can reach α = 0.05" in text
+    assert "k = 10" not in text
+    full = " ".join(_texts(plotting.plot_stability(stability_frame(), "t", n_models=7, n_datasets=9)).split())
+    assert "with the full benchmark's 9 datasets" in full and "every line is 1" in full
+    assert _texts(plotting.plot_stability(stability_frame((20,)), "t", n_models=7, n_datasets=30)) == ""
+    assert plotting.stability_note([5, 10], None, None) == ""
+
+
+def test_stability_lines_markers_and_whole_title():
+    fig = plotting.plot_stability(stability_frame(), "x " * 80, n_models=4, n_datasets=30)
+    lines = {line.get_label(): line for line in fig.axes[0].get_lines()}
+    assert set(lines) == {"Random", "K-Means (meta)", "oracle (uses these models' scores): K-Means"}
+    assert lines["K-Means (meta)"].get_marker() != lines["oracle (uses these models' scores): K-Means"].get_marker()
+    assert lines["oracle (uses these models' scores): K-Means"].get_linestyle() == "--"
+    assert "\n" in fig.get_suptitle()  # wrapped, not cut off
+    fig.canvas.draw()
+    width = fig.bbox.width
+    title = fig._suptitle.get_window_extent()
+    assert 0 <= title.x0 and title.x1 <= width
+
+
+def coverage_frame(bound_scale: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    ks = np.arange(2, 9)
+    rows = [(s, "euclidean", k, r, 0.9 * r, 1.1 * r, bound_scale * 2 / (k ** 0.5 - 1), 2)
+            for s, f in (("random", 1.3), ("fafi_euclidean", 1.0)) for k in ks for r in [f * k ** -0.5]]
+    cov = pd.DataFrame(rows, columns=["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "bound", "p"])
+    p_eff = pd.DataFrame([("fafi_euclidean", "euclidean", 2, 2.0, 1.0)], columns=["strategy", "metric", "p", "p_eff", "c"])
+    return cov, p_eff
+
+
+def test_coverage_bound_is_inside_the_axes_or_stated_off_scale():
+    near = plotting.plot_coverage(*coverage_frame(0.5), "t")
+    ax = near.axes[0]
+    bound = next(line for line in ax.get_lines() if line.get_label().startswith("bound"))
+    assert min(bound.get_ydata()) <= ax.get_ylim()[1]
+    assert "above the axis for k ≤" in bound.get_label()
+    far = plotting.plot_coverage(*coverage_frame(50.0), "t").axes[0]
+    assert not any(line.get_label().startswith("bound") for line in far.get_lines())
+    note = " ".join(t.get_text() for t in far.texts)
+    assert "off-scale, above the axis for every k" in " ".join(note.split())
+
+
+@needs_aeon
+def test_critical_difference_names_whole_and_titled_with_its_subset():
+    from benchdesign.selection.conclusions import cd_titles, holm_floor, plot_critical_difference
+
+    rng = np.random.default_rng(1)
+    names = ["xgboost", "lightgbm", "logistic_regression", "random_forest", "knn"]
+    S = pd.DataFrame(rng.normal(size=(12, 5)) + np.arange(5), columns=names,
+                     index=[f"dataset_{i:02d}" for i in range(12)])
+    subset = list(S.index[:6])
+    title, subtitle = cd_titles("bench", subset, len(S), "C-FAFI (meta)")
+    assert title == "bench: 6 of 12 datasets chosen by C-FAFI (meta)" and "dataset_05" in subtitle
+    assert cd_titles("bench", list(S.index), 12)[0] == "bench: all 12 datasets (full benchmark)"
+    fig = plot_critical_difference(S.loc[subset], True, title, subtitle=subtitle)
+    fig.canvas.draw()
+    renderer, frame = fig.canvas.get_renderer(), fig.bbox
+    texts = [t for ax in fig.axes for t in ax.texts] + list(fig.texts)
+    shown = {t.get_text(): t.get_window_extent(renderer) for t in texts}
+    assert set(names) <= set(shown) and title in shown
+    for name in [*names, title]:  # every model name and the title lie wholly inside the figure
+        box = shown[name]
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, name
+    assert holm_floor(5, 7) == 1.0 and holm_floor(10, 7) == pytest.approx(21 * 2 / 1024)
+    assert plt.get_fignums() == []

@@ -95,7 +95,8 @@ def test_agreement_matches_rank_metrics_and_bootstraps(bench, capsys):
     subset = tmp / "subset.txt"
     subset.write_text("d01\nd04\nd09\n")
     js = tmp / "agree.json"
-    assert main(["agreement", "--scores", str(scores_path), "--subset", str(subset), "--json", str(js)]) == 0
+    assert main(["agreement", "--scores", str(scores_path), "--subset", str(subset), "--higher-is-better",
+                 "--json", str(js)]) == 0
     table = pd.DataFrame(json.loads(js.read_text())).set_index("metric")
     scores = pd.read_csv(scores_path)
     ranks = rank_scores(scores, True)
@@ -108,7 +109,8 @@ def test_agreement_matches_rank_metrics_and_bootstraps(bench, capsys):
     # a single fold: no interval
     one = subset_agreement(scores[scores["fold"] == 0], ["d01", "d04"], True)
     assert one["lo"].isna().all()
-    assert main(["agreement", "--scores", str(scores_path), "--subset", str(tmp / "none.txt")]) == 2
+    assert main(["agreement", "--scores", str(scores_path), "--subset", str(tmp / "none.txt"),
+                 "--higher-is-better"]) == 2
 
 
 def test_one_pass_configuration_equals_the_protocol(bench):
@@ -170,3 +172,146 @@ def test_evaluate_writes_everything_or_nothing(bench, capsys):
     bad = tmp / "bad"
     assert main([*args[:-1], str(bad), "--k", "2", "99"]) == 2
     assert not bad.exists()
+
+
+def test_evaluate_without_aeon_writes_everything_but_the_cd_diagrams(bench, capsys, monkeypatch):
+    from benchdesign.selection import api
+
+    monkeypatch.setattr(api, "cd_diagrams_available", lambda: False)
+    tmp, scores_path, feats = bench
+    out = tmp / "eval"
+    args = ["evaluate", "--scores", str(scores_path), "--features", str(feats), "--higher-is-better",
+            "--trials", "4", "--k", "2", "6", "--strategies", "random", "kmeans", "--k-target", "5", "3",
+            "--out", str(out)]
+    assert main(args) == 0
+    names = {p.name for p in out.iterdir()}
+    assert not [n for n in names if n.startswith("cd_")]
+    assert {"curves.png", "table1_auc.md", "recommendation.txt", "recommendation.csv", "provenance.json"} <= names
+    err = capsys.readouterr().err
+    # said before any computation, and again at the end with the verdict
+    assert err.index(api.CD_NOTE) < err.index("configurations x 4 trials")
+    text = (out / "recommendation.txt").read_text()
+    assert text.endswith(api.CD_NOTE + "\n") and "install benchdesign[plots] for the CD diagrams" in text
+    assert "benchmark: 4 trials, pools of 9 of the 12 datasets." in text and "- k = 3: " in text
+    assert pd.read_csv(out / "recommendation.csv")["k"].tolist() == [3, 5]
+    bad = tmp / "bad"
+    assert main([*args[:-1], str(bad), "--k-target", "10"]) == 2
+    assert "k-target 10 exceeds the pool of 9 of the 12 datasets" in capsys.readouterr().err
+    assert not bad.exists()
+
+
+# ------------------------------------------------------------------ the CLI's manners (issue 21, item 9)
+
+def test_version_and_python_m(capsys):
+    import subprocess
+    import sys
+
+    from benchdesign import __version__
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"benchdesign {__version__}"
+    run = subprocess.run([sys.executable, "-m", "benchdesign", "--version"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == f"benchdesign {__version__}"
+    help_text = subprocess.run([sys.executable, "-m", "benchdesign", "--help"], capture_output=True, text=True).stdout
+    assert "a file that exists is replaced" in " ".join(help_text.split())
+
+
+def test_existing_outputs_are_replaced_and_unusable_ones_refused(bench, capsys):
+    tmp, scores_path, feats = bench
+    out = tmp / "chosen.txt"
+    out.write_text("old\n")
+    assert main(["select", "--features", str(feats), "-k", "2", "--out", str(out)]) == 0
+    assert "old" not in out.read_text() and len(out.read_text().split()) == 2
+    before = feats.read_text()
+    assert main(["select", "--features", str(feats), "-k", "2", "--out", str(feats)]) == 2
+    assert f"--out {feats} is the input --features {feats}; choose another output path" in capsys.readouterr().err
+    assert feats.read_text() == before
+    subset = tmp / "subset.txt"
+    subset.write_text("d01\nd02\nd03\n")
+    assert main(["agreement", "--scores", str(scores_path), "--subset", str(subset), "--higher-is-better",
+                 "--json", str(tmp)]) == 2
+    assert f"--json {tmp} is a directory; give a file path" in capsys.readouterr().err
+    assert main(["evaluate", "--scores", str(scores_path), "--features", str(feats), "--higher-is-better",
+                 "--out", str(out)]) == 2
+    assert f"--out {out} is a file; evaluate writes a folder" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_quietly(bench):
+    import subprocess
+    import sys
+
+    tmp, scores_path, _ = bench
+    subset = tmp / "subset.txt"
+    subset.write_text("d01\nd02\nd03\n")
+    proc = subprocess.Popen([sys.executable, "-m", "benchdesign", "agreement", "--scores", str(scores_path),
+                             "--subset", str(subset), "--higher-is-better", "--bootstrap", "10"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before anything is written, as with `| head -0`
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 1
+    assert "BrokenPipeError" not in err and "Traceback" not in err and err == ""
+
+
+def test_agreement_needs_the_direction_and_uses_it(tmp_path, capsys):
+    errors = {"a": (0.1, 0.2, 0.3, 0.4), "b": (0.1, 0.3, 0.2, 0.4), "c": (0.4, 0.1, 0.2, 0.3), "e": (0.4, 0.1, 0.3, 0.2)}
+    rows = [(d, m, err) for d, errs in errors.items() for m, err in zip(("w", "x", "y", "z"), errs)]
+    scores = tmp_path / "errors.csv"
+    pd.DataFrame(rows, columns=["dataset", "model", "score"]).to_csv(scores, index=False)
+    subset = tmp_path / "subset.txt"
+    subset.write_text("a\nb\n")
+    with pytest.raises(SystemExit):
+        main(["agreement", "--scores", str(scores), "--subset", str(subset)])
+    assert "one of the arguments --higher-is-better --lower-is-better is required" in capsys.readouterr().err
+    js = tmp_path / "a.json"
+    assert main(["agreement", "--scores", str(scores), "--subset", str(subset), "--lower-is-better",
+                 "--json", str(js)]) == 0
+    table = pd.DataFrame(json.loads(js.read_text())).set_index("metric")
+    long = pd.read_csv(scores).assign(fold=0)
+    ranks = rank_scores(long, False)
+    expected = rank_metrics(mean_ranks(ranks.to_numpy(), [0, 1]), mean_ranks(ranks.to_numpy()))
+    for metric, value in expected.items():
+        assert table.loc[metric, "value"] == pytest.approx(value)
+    wrong = rank_scores(long, True).to_numpy()  # read as higher-is-better the answer differs
+    assert rank_metrics(mean_ranks(wrong, [0, 1]), mean_ranks(wrong))["mrr"] != pytest.approx(expected["mrr"])
+
+
+def test_duplicate_subset_entries_are_refused_by_name(bench, capsys):
+    tmp, scores_path, feats = bench
+    subset = tmp / "dup.txt"
+    subset.write_text("d01\nd02\nd01\n")
+    assert main(["agreement", "--scores", str(scores_path), "--subset", str(subset), "--higher-is-better"]) == 2
+    assert (f"subset file {str(subset)!r}: dataset 'd01' is listed twice (entries 1 and 3); list each dataset once"
+            in capsys.readouterr().err)
+    assert main(["select", "--features", str(feats), "-k", "3", "--include", "d02", "d02"]) == 2
+    assert "--include: dataset 'd02' is listed twice (entries 1 and 2)" in capsys.readouterr().err
+
+
+def test_feature_rows_without_scores_are_ignored_with_a_note(bench, capsys):
+    tmp, scores_path, feats = bench
+    X = pd.read_csv(feats, index_col=0)
+    extra = pd.concat([X, pd.DataFrame([[9.0, 9.0], [8.0, 8.0]], columns=X.columns,
+                                       index=pd.Index(["zz1", "zz2"], name="dataset"))])
+    wider = tmp / "wider.csv"
+    extra.to_csv(wider)
+    out = tmp / "eval"
+    assert main(["evaluate", "--scores", str(scores_path), "--features", str(wider), "--higher-is-better",
+                 "--trials", "2", "--k", "2", "4", "--strategies", "random", "fafi_cosine", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert (f"benchdesign evaluate: note: {wider}: ignoring 2 row(s) of dataset(s) not in the scores ('zz1', "
+            "'zz2'); the scores define the benchmark") in err
+    assert "Traceback" not in err and (out / "curves.png").exists()
+
+
+def test_scores_without_the_value_column_say_what_they_found(bench, capsys):
+    tmp, scores_path, _ = bench
+    renamed = tmp / "accuracy.csv"
+    pd.read_csv(scores_path).rename(columns={"score": "accuracy"}).to_csv(renamed, index=False)
+    subset = tmp / "subset.txt"
+    subset.write_text("d01\nd02\n")
+    assert main(["agreement", "--scores", str(renamed), "--subset", str(subset), "--higher-is-better"]) == 2
+    err = capsys.readouterr().err
+    assert (f"scores file {str(renamed)!r} has a 'model' column but no 'score' column; found columns ['dataset', "
+            "'model', 'fold', 'accuracy']. Expected the long layout dataset, model, [fold], score (rename the value "
+            "column 'accuracy' to 'score')") in err
+    assert "not a number" not in err

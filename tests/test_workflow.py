@@ -57,6 +57,13 @@ def test_other_tables_and_figures(tiny_run):
     mp = pd.read_csv(tables / "table1_auc_model_pool.csv")
     assert set(mp.strategy) == STRATEGIES
     assert "| Random" in (tables / "table1_auc.md").read_text()
+    assert "| oracle (uses these models' scores) " in (tables / "table1_auc.md").read_text()
+    verdicts = pd.read_csv(tables / "recommendation.csv")  # k = 2, 4, 5 of 2..5 per domain, all in the pool
+    assert verdicts.groupby("domain", sort=False)["k"].apply(list).to_dict() == {d: [2, 4, 5] for d in
+                                                                                 ("tsc", "recsys", "nlp")}
+    assert (verdicts.k < verdicts.pool_size).all()
+    advice = (tables / "recommendation.txt").read_text()
+    assert "RecSys: 6 trials, pools of 24 of the 30 datasets." in advice and "upper bound" not in advice
     for name in ["curves_tsc_dataset_pool", "curves_nlp_model_pool", "synthetic"]:
         for ext in ("png", "pdf"):
             assert (tiny_run / "results/figures" / f"{name}.{ext}").stat().st_size > 1000

@@ -16,8 +16,16 @@ from pathlib import Path
 __all__ = ["add_select_parser", "add_evaluate_parser", "add_agreement_parser", "SELECTION_SUBCOMMANDS"]
 
 
-def _features(paths: list[str]) -> dict[str, "object"]:
-    """Feature tables by name (file stem; error when two files share one)."""
+OUTPUT_RULE = (
+    "Outputs: a file that exists is replaced (atomically, keeping its mode), as in every benchdesign command; "
+    "an output that is an input or another output, a directory where a file is expected (a file where "
+    "evaluate's --out folder is expected) or a FIFO/device is refused before any work."
+)
+
+
+def _features(paths: list[str], datasets=None, command: str = "evaluate") -> dict[str, "object"]:
+    """Feature tables by name (file stem; error when two files share one).  Given the scores' ``datasets``,
+    rows of other datasets are dropped with a note on stderr: the scores define the benchmark."""
     from benchdesign.domains import read_feature_table
 
     tables = {}
@@ -25,14 +33,49 @@ def _features(paths: list[str]) -> dict[str, "object"]:
         name = Path(path).name.split(".")[0]
         if name in tables:
             raise ValueError(f"two feature files are named {name!r}; rename one")
-        tables[name] = read_feature_table(path)
+        table = read_feature_table(path)
+        if datasets is not None:
+            table = _only_scored(table, set(datasets), path, command)
+        tables[name] = table
     return tables
+
+
+def _only_scored(table, datasets: set, path: str, command: str):
+    """``table`` without the rows of datasets that have no scores (noted on stderr)."""
+    extra = [d for d in table.index if d not in datasets]
+    if extra:
+        shown = ", ".join(map(repr, extra[:5])) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+        print(f"benchdesign {command}: note: {path}: ignoring {len(extra)} row(s) of dataset(s) not in the "
+              f"scores ({shown}); the scores define the benchmark", file=sys.stderr)
+    return table.loc[[d for d in table.index if d in datasets]]
+
+
+def _check_out_folder(out: str, inputs: dict) -> None:
+    """evaluate's --out must be a folder (created if absent), not a file, nor hold an input it would replace."""
+    if Path(out).exists() and not Path(out).is_dir():
+        raise ValueError(f"--out {out} is a file; evaluate writes a folder of tables and figures: give a folder "
+                         "path (files of the same names in it are replaced)")
+    folder = Path(out).resolve()
+    for option, paths in inputs.items():
+        for path in [paths] if isinstance(paths, str) else paths:
+            if Path(path).resolve().parent == folder and Path(path).name.split(".")[0] in _EVALUATE_STEMS:
+                raise ValueError(f"--out {out} holds the input {option} {path}, which evaluate would replace; "
+                                 "choose another folder")
+
+
+_EVALUATE_STEMS = {"trials", "curves", "coverage", "p_eff", "provenance", "recommendation", "table1_auc",
+                   "table2_kstar", "table3_wilcoxon_holm", "table3_summary", "conclusion_stability"}
 
 
 def _select_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_feature_table
     from benchdesign.selection.api import select_datasets
-    from benchdesign.files import write_atomic
+    from benchdesign.files import check_output_paths, write_atomic
+
+    check_output_paths({"--out": args.out, "--report": args.report or (f"{args.out}.json" if args.out else None)},
+                       {"--features": args.features})
+    _refuse_duplicates(args.include or (), "--include")
+    _refuse_duplicates(args.exclude or (), "--exclude")
 
     result = select_datasets(
         read_feature_table(args.features), args.k, strategy=args.strategy, include=args.include or (),
@@ -78,7 +121,8 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fafi-start", choices=list(FAFI_STARTS), default=FAFI_STARTS[0],
                    help="farthest-first (without --include) starts at the dataset nearest the pool mean "
                         "(default) or farthest from it (the paper's code)")
-    p.add_argument("--out", help="write the list here (default: stdout) and the report to OUT.json")
+    p.add_argument("--out", help="write the list here (default: stdout) and the report to OUT.json (an existing "
+                                 "file is replaced)")
     p.add_argument("--report", help="JSON report path (default OUT.json; without --out: none)")
     p.set_defaults(func=_select_command)
 
@@ -107,8 +151,9 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     k_min, k_max = args.k
     if k_min > k_max:
         raise ValueError(f"--k {k_min} {k_max}: the first must not exceed the second")
+    _check_out_folder(args.out, {"--scores": args.scores, "--features": args.features})
     scores = read_scores_table(args.scores, args.higher_is_better)
-    features = _features(args.features)
+    features = _features(args.features, dict.fromkeys(scores["dataset"]))
 
     def progress(message: str) -> None:
         print(f"benchdesign evaluate: {message}", file=sys.stderr, flush=True)
@@ -116,7 +161,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     result = evaluate_benchmark(
         scores, features, args.higher_is_better, strategies=args.strategies, n_trials=args.trials,
         alpha=args.alpha, ks=range(k_min, k_max + 1), seed=args.seed, progress=progress, n_jobs=args.jobs,
-        fafi_start=args.fafi_start, standardize=args.standardize,
+        fafi_start=args.fafi_start, standardize=args.standardize, k_targets=args.k_target,
     )
     progress("figures")
     figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
@@ -155,9 +200,11 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Dataset-pool protocol (paper section 5.1) on a scores CSV (long: dataset, model, [fold], score; or "
             "wide: dataset, [fold], one column per model) and feature CSVs (one representation each, named by "
-            "the file stem; the oracle is added as an upper bound). Writes Table 1/2/3-style CSV + Markdown, "
+            "the file stem; the oracle, which uses these models' scores, is added beside them). Writes Table "
+            "1/2/3-style CSV + Markdown, "
             "curve, covering-radius, conclusion-stability and critical-difference figures, p_eff, "
-            "recommendation.txt and provenance.json (sha256 of the inputs) into --out."
+            "recommendation.txt and .csv (which strategy for each --k-target k, against random) and "
+            "provenance.json (sha256 of the inputs) into --out."
         ),
     )
     p.add_argument("--scores", required=True, help="scores CSV")
@@ -168,6 +215,9 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),
                    help="subset sizes (default 2 20)")
+    p.add_argument("--k-target", nargs="+", type=int, metavar="K",
+                   help="subset sizes the verdict in recommendation.txt answers 'which strategy for k' for "
+                        "(each within --k and the pool; default: 3 spread over --k)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--fafi-start", choices=list(FAFI_STARTS), default=FAFI_STARTS[0],
                    help="farthest-first starts at the pool row nearest the pool mean (default) or farthest "
@@ -176,7 +226,7 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="z-score the features over all datasets (default) or over each trial's pool (the "
                         "paper's code)")
     p.add_argument("--jobs", type=int, default=1, help="processes (default 1; the results do not depend on it)")
-    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--out", required=True, help="output folder (created; files of the same names are replaced)")
     p.set_defaults(func=_evaluate_command)
 
 
@@ -186,16 +236,29 @@ def _agreement_command(args: argparse.Namespace) -> int:
     from benchdesign.selection.api import subset_agreement
     from benchdesign.files import write_atomic
 
-    subset = [line.strip() for line in Path(args.subset).read_text().splitlines() if line.strip()] \
-        if Path(args.subset).exists() else None
-    if subset is None:
+    from benchdesign.files import check_output_paths
+
+    check_output_paths({"--json": args.json}, {"--scores": args.scores, "--subset": args.subset})
+    if not Path(args.subset).is_file():
         raise ValueError(f"subset file {args.subset!r} does not exist")
+    subset = [line.strip() for line in Path(args.subset).read_text().splitlines() if line.strip()]
+    _refuse_duplicates(subset, f"subset file {args.subset!r}")
     scores = read_scores_table(args.scores, args.higher_is_better)
     table = subset_agreement(scores, subset, args.higher_is_better, n_boot=args.bootstrap, seed=args.seed)
     print(to_markdown(table, floatfmt=".4f"))
     if args.json:
         write_atomic(args.json, table.to_json(orient="records", indent=2) + "\n")
     return 0
+
+
+def _refuse_duplicates(names, where: str) -> None:
+    """ValueError naming the first dataset listed twice in ``names``."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names, 1):
+        if name in seen:
+            raise ValueError(f"{where}: dataset {name!r} is listed twice (entries {seen[name]} and {i}); "
+                             "list each dataset once")
+        seen[name] = i
 
 
 def add_agreement_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -208,11 +271,11 @@ def add_agreement_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--scores", required=True, help="scores CSV (long or wide)")
-    p.add_argument("--subset", required=True, help="text file, one dataset per line (e.g. from `select`)")
-    _add_direction(p, required=False)
+    p.add_argument("--subset", required=True, help="text file, one dataset per line (e.g. from `select`), each once")
+    _add_direction(p, required=True)
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples of the folds (default 1000)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", help="also write the table as JSON")
+    p.add_argument("--json", help="also write the table as JSON (an existing file is replaced)")
     p.set_defaults(func=_agreement_command)
 
 

@@ -122,3 +122,23 @@ def test_cluster_entities_rejects_k_above_n():
     src = VectorSimilarity(np.eye(4))
     with pytest.raises(ValueError, match="K=5"):
         cluster_entities(src, 5)
+
+
+def test_identical_entities_share_a_micro_cluster_and_so_a_fold():
+    from benchdesign.splitting.clustering import identical_groups
+    from benchdesign.splitting.similarity import KmerSimilarity
+    from benchdesign.splitting.tasks import EntitySet, SplitSpec, kfold_spec, split_entities
+
+    rng = np.random.default_rng(0)
+    alphabet = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    seqs = ["".join(rng.choice(alphabet, 900)) for _ in range(30)]
+    seqs += [seqs[3], seqs[3], seqs[17]]  # identical copies: float32 cosines of their profiles are ~1 - 2e-5
+    mutant = seqs[5][:400] + ("A" if seqs[5][400] != "A" else "C") + seqs[5][401:]
+    seqs.append(mutant)  # one residue changed: a different entity
+    src = KmerSimilarity.from_sequences(seqs)
+    groups = identical_groups(src)
+    assert groups[30] == groups[31] == groups[3] and groups[32] == groups[17]
+    assert groups[33] != groups[5] and np.unique(groups).size == 31
+    ent = EntitySet(np.array([str(i) for i in range(len(seqs))], dtype=object), np.ones(len(seqs), bool), src)
+    folds = split_entities("S1", ent, kfold_spec(3, SplitSpec(clusters=6, epsilon=0.5, certificate_seeds=0))).fold
+    assert folds[30] == folds[31] == folds[3] and folds[32] == folds[17]

@@ -76,6 +76,13 @@ def read_scores_table(
         long["model"] = long["model"].str.strip()
     else:
         model_cols = [c for c in frame.columns if c not in ("dataset", "fold")]
+        if "model" in frame.columns:  # a long table whose value column is not named 'score'
+            values = [c for c in model_cols if c != "model"]
+            raise ValueError(
+                f"scores file {str(path)!r} has a 'model' column but no 'score' column; found columns "
+                f"{list(frame.columns)}. Expected the long layout dataset, model, [fold], score (rename the value "
+                f"column{' ' + repr(values[0]) if len(values) == 1 else ''} to 'score') or the wide layout "
+                "dataset, [fold], one column per model")
         for c in model_cols:
             frame[c] = _numeric(frame[c], path, frame, "scores file")
         long = frame.melt(id_vars=["dataset", "fold"] if has_fold else ["dataset"], value_vars=model_cols,

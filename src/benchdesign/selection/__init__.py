@@ -12,10 +12,11 @@ importing only the ones above it (none imports :mod:`benchdesign.domains`, which
 * :mod:`~benchdesign.selection.representations`  checks of dataset features, the oracle representation;
 * :mod:`~benchdesign.selection.protocol`    the two-variation evaluation protocol (section 5.1);
 * :mod:`~benchdesign.selection.frames`      columns, name orders and labels of the long result frames;
-* :mod:`~benchdesign.selection.statistics`  Holm's correction, the paired one-sided Wilcoxon test;
+* :mod:`~benchdesign.selection.statistics`  Holm's correction, the paired one-sided Wilcoxon and exact McNemar tests;
 * :mod:`~benchdesign.selection.aggregation` curves, AUCs and k* (sections 6.1-6.2);
 * :mod:`~benchdesign.selection.tables`      Tables 1-4 as frames (sections 6.1-6.4);
 * :mod:`~benchdesign.selection.markdown`    Tables 1-4 as paper-style Markdown;
+* :mod:`~benchdesign.selection.verdicts`    which strategy for k: share of pools meeting the target vs random;
 * :mod:`~benchdesign.selection.guarantee`   covering radius and its bound (Appendix A.2, A.5), p_eff;
 * :mod:`~benchdesign.selection.conclusions` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
 * :mod:`~benchdesign.selection.api`         select / evaluate / agreement on a user's benchmark;
@@ -46,8 +47,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "protocol": ("VARIATIONS", "dataset_pool_trials", "model_pool_trials", "score_cube", "selection_orders",
                  "standardize_rows"),
     "representations": ("check_representation", "oracle_representation", "standardize"),
-    "statistics": ("holm", "paired_wilcoxon", "signed_rank_pvalues"),
-    "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "trial_auc"),
+    "statistics": ("holm", "mcnemar_exact", "paired_wilcoxon", "signed_rank_pvalues"),
+    "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "meets_target", "pool_shares",
+                    "trial_auc"),
+    "verdicts": ("default_k_targets", "strategy_verdicts", "verdict_text"),
     "tables": ("reference_auc", "table1", "table2", "table3", "table3_summary", "table4"),
     "markdown": ("table1_markdown", "table2_markdown", "table3_markdown", "table4_markdown", "to_markdown"),
     "guarantee": ("covering_bound", "covering_radii", "covering_radius", "diameter", "fit_p_eff"),

@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from benchdesign.selection.frames import (
     AUC_COLUMNS,
@@ -20,6 +21,7 @@ from benchdesign.selection.frames import (
     CRITERION_ORDER,
     CURVE_COLUMNS,
     KSTAR_COLUMNS,
+    SHARE_COLUMNS,
     check_metrics,
     config_name,
     require_columns,
@@ -113,6 +115,31 @@ def _check_thresholds(thresholds: Mapping[str, float]) -> None:
             raise ValueError(f"threshold for {metric!r} is {value!r}; must be finite")
 
 
+def meets_target(values: ArrayLike, threshold: ArrayLike, higher_is_better: ArrayLike) -> np.ndarray:
+    """The one target test of Table 2's k* and of the verdicts (inclusive): ``value >= threshold`` for a
+    higher-is-better metric, ``value <= threshold`` otherwise; element-wise, arguments broadcast."""
+    values, threshold = np.asarray(values, dtype=float), np.asarray(threshold, dtype=float)
+    return np.where(np.asarray(higher_is_better, dtype=bool), values >= threshold, values <= threshold)
+
+
+def pool_shares(
+    trials: pd.DataFrame, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS, *, domain_order: Sequence[str] = ()
+) -> pd.DataFrame:
+    """Share of pools meeting the target: per (configuration, metric, k), the fraction of trials (each a
+    random pool) whose value passes :func:`meets_target`.
+
+    Columns: domain, variation, strategy, representation, metric, k, threshold, share, n_trials.
+    """
+    validate_trials(trials)
+    _check_thresholds(thresholds)
+    sub = trials[trials["metric"].isin(list(thresholds))].copy()
+    sub["threshold"] = sub["metric"].map(dict(thresholds))
+    sub["ok"] = meets_target(sub["value"], sub["threshold"], sub["metric"].map(METRIC_HIGHER_IS_BETTER))
+    grouped = sub.groupby([*CONFIG, "metric", "k", "threshold"], sort=False)["ok"]
+    out = pd.concat({"share": grouped.mean(), "n_trials": grouped.size()}, axis=1).reset_index()
+    return sort_frame(out[SHARE_COLUMNS], [*CONFIG, "metric", "k"], domain_order)
+
+
 def kstar_per_config(
     curves_df: pd.DataFrame,
     thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS,
@@ -136,9 +163,8 @@ def kstar_per_config(
     sub["threshold"] = sub["metric"].map(dict(thresholds))
     higher = sub["metric"].map(METRIC_HIGHER_IS_BETTER).to_numpy(dtype=bool)
     worst = np.where(higher, sub["lo"], sub["hi"])
-    sign = np.where(higher, 1.0, -1.0)
-    sub["ok_mean"] = sign * (sub["mean"] - sub["threshold"]) >= 0
-    sub["ok_conservative"] = sign * (worst - sub["threshold"]) >= 0
+    sub["ok_mean"] = meets_target(sub["mean"], sub["threshold"], higher)
+    sub["ok_conservative"] = meets_target(worst, sub["threshold"], higher)
     keys = ["domain", "metric", "strategy", "representation", "threshold"]
     out = sub[keys].drop_duplicates().set_index(keys)
     for crit in CRITERION_ORDER:

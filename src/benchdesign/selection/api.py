@@ -7,6 +7,7 @@ the functions behind ``benchdesign select``, ``benchdesign evaluate`` and ``benc
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -19,12 +20,14 @@ from benchdesign.selection import aggregation, tables
 from benchdesign.selection import markdown as md
 from benchdesign.selection.conclusions import conclusion_stability, dataset_scores, pairwise_verdicts
 from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, fit_p_eff
-from benchdesign.selection.frames import REFERENCE_REPRESENTATIONS, STRATEGY_LABELS, TRIAL_COLUMNS
-from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER, METRICS, rank_metrics
+from benchdesign.selection.frames import TRIAL_COLUMNS
+from benchdesign.selection.metrics import METRICS, rank_metrics
 from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
 from benchdesign.selection.protocol import (
     dataset_pool_subsets,
+    check_k_grid,
     fold_ranks,
+    pool_size,
     score_cube,
     standardize_rows,
     strategy_options,
@@ -32,10 +35,12 @@ from benchdesign.selection.protocol import (
 from benchdesign.selection.ranking import mean_ranks, rank_scores
 from benchdesign.selection.representations import check_representation, oracle_representation
 from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY, farthest_first_order
+from benchdesign.selection.verdicts import check_k_targets, strategy_verdicts, verdict_text
 
 __all__ = [
     "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
     "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
+    "cd_diagrams_available", "CD_NOTE",
 ]
 
 COVERAGE_STRATEGIES = ("random", "kmeans", "fafi_cosine", "fafi_euclidean")
@@ -183,6 +188,8 @@ class Evaluation:
     frames: dict[str, pd.DataFrame]
     markdown: dict[str, str]
     recommendation: str
+    notes: list[str] = field(default_factory=list)
+    """What was not produced and why (e.g. :data:`CD_NOTE`); also the last lines of ``recommendation``."""
 
 
 def _summarise_coverage(frame: pd.DataFrame, p: int) -> pd.DataFrame:
@@ -286,36 +293,20 @@ def run_configuration(
             {rep: pd.DataFrame(rows, columns=RADIUS_COLUMNS) for rep, rows in radius_rows.items()})
 
 
-def recommendation(trials: pd.DataFrame, metric: str = "spearman", threshold: float = 0.90,
-                   share: float = 0.95) -> str:
-    """One paragraph: the a-priori configuration whose ``metric`` reaches ``threshold`` in
-    ``share`` of the pools from the smallest k on (for that k and every larger one)."""
-    sub = trials[(trials["metric"] == metric)
-                 & ~trials["representation"].isin(REFERENCE_REPRESENTATIONS)]
-    higher = METRIC_HIGHER_IS_BETTER[metric]
-    ok = (sub["value"] >= threshold) if higher else (sub["value"] <= threshold)
-    reached = ok.groupby([sub["strategy"], sub["representation"], sub["k"]]).mean().reset_index(name="share")
-    best = None
-    for (strategy, rep), block in reached.groupby(["strategy", "representation"], sort=False):
-        block = block.sort_values("k")
-        good = block["share"].to_numpy() >= share
-        tail_ok = np.flip(np.logical_and.accumulate(np.flip(good)))
-        if tail_ok.any():
-            k = int(block["k"].to_numpy()[np.argmax(tail_ok)])
-            if best is None or k < best[0]:
-                best = (k, strategy, rep)
-    symbol = md.METRIC_SYMBOLS[metric]
-    relation = "≥" if higher else "≤"
-    if best is None:
-        return (f"No a-priori strategy reaches {symbol} {relation} {threshold:g} in {share:.0%} of the pools "
-                f"at the largest subset size tried ({int(sub['k'].max())}); evaluate larger subsets or "
-                "richer dataset features.")
-    k, strategy, rep = best
-    label = STRATEGY_LABELS.get(strategy, strategy)
-    where = "" if rep == "none" else f" on the features '{rep}'"
-    return (f"Strategy {label} ({strategy}){where} reaches {symbol} {relation} {threshold:g} in at least "
-            f"{share:.0%} of the pools from k = {k} on (every larger k tried as well); the first {k} datasets "
-            f"it selects keep the model ranking of the full benchmark within that tolerance.")
+def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: Mapping[str, float] | float,
+                   metric: str = "spearman", threshold: float = 0.90,
+                   k_targets: Sequence[int] | None = None) -> str:
+    """Which strategy for each of ``k_targets`` (default: a few spread over the evaluated k): the text of
+    :func:`~benchdesign.selection.verdicts.strategy_verdicts` on the dataset-pool ``trials``."""
+    return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
+
+
+def cd_diagrams_available() -> bool:
+    """True when aeon, which draws the critical-difference diagrams (extra ``plots``), is installed."""
+    return importlib.util.find_spec("aeon") is not None
+
+
+CD_NOTE = "CD diagrams not drawn: install benchdesign[plots] for the CD diagrams (aeon)."
 
 
 def evaluate_benchmark(
@@ -335,10 +326,13 @@ def evaluate_benchmark(
     n_jobs: int = 1,
     fafi_start: str = FAFI_STARTS[0],
     standardize: str = STANDARDIZATIONS[0],
+    k_targets: Sequence[int] | None = None,
 ) -> Evaluation:
     """The paper's dataset-pool protocol on a user's benchmark: trials of every strategy on every
-    feature table (and the oracle, an upper bound), Tables 1-3, the covering radii and p_eff of
-    farthest-first, random and k-means, and the conclusion stability of every strategy.
+    feature table (and the oracle, which uses these models' scores), Tables 1-3, the covering radii and
+    p_eff of farthest-first, random and k-means, the conclusion stability of every strategy, and the
+    verdict "which strategy for k" at every ``k_targets`` entry (default: a few spread over ``ks``; each
+    must be one of ``ks``, all within the pool floor(alpha * n)).
 
     ``fafi_start`` ("nearest" or "farthest", the paper's code) and ``standardize`` ("all" or "pool", the
     paper's code) as in the pipeline's ``protocol`` settings. ``n_jobs`` processes run the (strategy,
@@ -353,8 +347,13 @@ def evaluate_benchmark(
         raise ValueError(f"fafi_start={fafi_start!r} must be one of {FAFI_STARTS}")
     options = {"n_init": 3, "lam": 1.0, "start": fafi_start, **dict(options or {})}
     say = progress or (lambda message: None)
+    notes = [] if cd_diagrams_available() else [CD_NOTE]
+    for note in notes:
+        say(note)
     ranks = rank_scores(scores, higher_is_better)
-    ks = list(ks)
+    pool = pool_size(len(ranks), alpha)
+    ks = check_k_grid(ks, pool, f"pool of {pool} = floor({alpha:g} x {len(ranks)}) datasets")
+    targets = None if k_targets is None else check_k_targets(k_targets, ks, pool, len(ranks))
     reps = {rep: check_representation(_aligned(f, ranks.index, rep)).to_numpy(dtype=float)
             for rep, f in features.items()}
     if oracle:
@@ -399,15 +398,17 @@ def evaluate_benchmark(
     p_eff = pd.concat([p_eff_table(block).assign(representation=rep)
                        for rep, block in coverage.groupby("representation", sort=False)], ignore_index=True) \
         if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "representation"])
-    advice = recommendation(trials, "spearman", thresholds.get("spearman", 0.90))
-    frames = {"trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,
+    verdicts = strategy_verdicts(trials, {name: len(ranks)}, alpha, "spearman", thresholds.get("spearman", 0.90),
+                                 targets)
+    advice = "\n".join([verdict_text(verdicts), *notes])
+    frames = {"recommendation": verdicts, "trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,
               "table3_wilcoxon_holm": t3, "table3_summary": summary, "conclusion_stability": stability_summary,
               "coverage": coverage, "p_eff": p_eff}
     markdown = {"table1_auc": md.table1_markdown(t1), "table2_kstar": md.table2_markdown(t2),
                 "table3_wilcoxon_holm": md.table3_markdown(summary),
                 "conclusion_stability": md.to_markdown(stability_summary, floatfmt=".3f"),
                 "p_eff": md.to_markdown(p_eff, floatfmt=".3g")}
-    return Evaluation(frames=frames, markdown=markdown, recommendation=advice)
+    return Evaluation(frames=frames, markdown=markdown, recommendation=advice, notes=notes)
 
 
 def _run_job(args: tuple) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
@@ -451,8 +452,9 @@ def evaluation_figures(
 ) -> dict[str, Any]:
     """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
     stability, and critical-difference diagrams of the full benchmark and of the subsets of
-    :func:`critical_difference_subsets` (``S``: datasets x models scores)."""
-    from benchdesign.selection.conclusions import plot_critical_difference
+    :func:`critical_difference_subsets` (``S``: datasets x models scores; without aeon, no CD diagrams)."""
+    from benchdesign.selection.conclusions import cd_titles, plot_critical_difference
+    from benchdesign.selection.frames import config_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 
     figures: dict[str, Any] = {"curves": plot_curves(result.frames["curves"], name)}
@@ -464,10 +466,14 @@ def evaluation_figures(
     if len(result.frames["conclusion_stability"]):
         figures["conclusion_stability"] = plot_stability(
             result.frames["conclusion_stability"],
-            f"{name}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full benchmark")
-    figures["cd_full"] = plot_critical_difference(S, higher_is_better, f"{name}: all {len(S)} datasets")
+            f"{name}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full benchmark",
+            n_models=S.shape[1], n_datasets=len(S))
+    if not cd_diagrams_available():  # the evaluation's notes say so (CD_NOTE)
+        return figures
+    figures["cd_full"] = plot_critical_difference(S, higher_is_better, cd_titles(name, list(S.index), len(S))[0])
     strategy, rep = best_config(result.frames["table3_summary"])
     for stem, subset in critical_difference_subsets(features, len(S), strategy, rep, seed=seed).items():
-        figures[f"cd_{stem}"] = plot_critical_difference(S.loc[subset], higher_is_better,
-                                                         f"{name}: {len(subset)} datasets by {stem}")
+        chooser = "Random" if stem.startswith("random_") else config_label(strategy, rep)
+        title, subtitle = cd_titles(name, subset, len(S), chooser)
+        figures[f"cd_{stem}"] = plot_critical_difference(S.loc[subset], higher_is_better, title, subtitle=subtitle)
     return figures

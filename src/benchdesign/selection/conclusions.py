@@ -10,13 +10,15 @@ aeon's ``plot_critical_difference`` (Wilcoxon-Holm cliques).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from benchdesign.selection.statistics import holm, signed_rank_pvalues
 
-__all__ = ["dataset_scores", "pairwise_verdicts", "conclusion_stability", "plot_critical_difference"]
+__all__ = ["dataset_scores", "pairwise_verdicts", "conclusion_stability", "holm_floor",
+           "cd_titles", "plot_critical_difference"]
 
 
 def dataset_scores(scores: pd.DataFrame) -> pd.DataFrame:
@@ -57,15 +59,59 @@ def conclusion_stability(full: ArrayLike, subset: ArrayLike) -> float:
     return float(np.mean(full == subset))
 
 
-def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str, alpha: float = 0.05):
+def holm_floor(n_datasets: int, n_models: int) -> float:
+    """Smallest Holm-adjusted p-value any model pair can get over ``n_datasets`` datasets: the number of
+    pairs times the smallest two-sided signed-rank p-value (all differences of one sign, no ties).  When it
+    is at least ``alpha`` no verdict can be significant."""
+    if n_datasets < 1 or n_models < 2:
+        return 1.0
+    p_min = float(signed_rank_pvalues(np.arange(1.0, n_datasets + 1)[:, None])[0])
+    return min(1.0, n_models * (n_models - 1) / 2 * p_min)
+
+
+def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str, alpha: float = 0.05,
+                             subtitle: str | None = None):
     """Critical-difference diagram of the models (columns) over the datasets (rows) of ``S``, by aeon
-    (Wilcoxon-Holm cliques at ``alpha``); returns the matplotlib figure, detached from pyplot (aeon
-    draws through pyplot; the figure stays drawable and savable, but no global figure state is left)."""
+    (Wilcoxon-Holm cliques at ``alpha``), titled ``title`` (and a smaller, wrapped ``subtitle``, e.g. the
+    subset's datasets) and enlarged so every model name is whole; returns the matplotlib figure, detached
+    from pyplot (aeon draws through pyplot; no global figure state is left)."""
     import matplotlib.pyplot as plt
     from aeon.visualisation import plot_critical_difference as aeon_cd
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     fig, ax = aeon_cd(S.to_numpy(dtype=float), [str(c) for c in S.columns],
                       lower_better=not higher_is_better, alpha=alpha)
-    ax.set_title(title, fontsize=9)
     plt.close(fig)
+    FigureCanvasAgg(fig)
+    _fit_to_content(fig, ax, title, subtitle)
     return fig
+
+
+def cd_titles(name: str, subset: Sequence[str], n_datasets: int, chooser: str | None = None) -> tuple[str, str | None]:
+    """Title and subtitle of a critical-difference diagram: which subset it shows (its size, of how many,
+    chosen by whom) and, for a subset, its datasets."""
+    if chooser is None:
+        return f"{name}: all {n_datasets} datasets (full benchmark)", None
+    return (f"{name}: {len(subset)} of {n_datasets} datasets chosen by {chooser}",
+            "datasets: " + ", ".join(map(str, subset)))
+
+
+def _fit_to_content(fig, ax, title: str, subtitle: str | None, pad: float = 0.15) -> None:
+    """Resize ``fig`` (one axes drawn in figure coordinates, as aeon does) to the extent of what is drawn,
+    with room above for the title lines: nothing is clipped."""
+    import textwrap
+
+    width, height = fig.get_size_inches()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches; may lie beyond the figure
+    new_w = max(box.width + 2 * pad, 4.0)
+    chars = max(30, int(new_w * 72 / (0.6 * 8)))  # about 0.6 em per character at 8 pt
+    lines = [(title, 11, "bold")] + [(line, 8, "normal") for line in textwrap.wrap(subtitle or "", chars)]
+    top = pad + sum(size for _, size, _ in lines) * 1.35 / 72
+    new_h = box.height + 2 * pad + top
+    x0 = pad - box.x0 + (new_w - box.width - 2 * pad) / 2
+    fig.set_size_inches(new_w, new_h)
+    ax.set_position([x0 / new_w, (pad - box.y0) / new_h, width / new_w, height / new_h])
+    y = 1 - pad / new_h
+    for text, size, weight in lines:
+        fig.text(0.5, y, text, ha="center", va="top", fontsize=size, fontweight=weight)
+        y -= size * 1.35 / 72 / new_h

@@ -21,7 +21,10 @@ REPRESENTATION_ORDER = ("interaction", "metadata", "oracle", "none")
 METRIC_ORDER = ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
 REGIME_ORDER = ("oracle", "broken")
 REFERENCE_REPRESENTATIONS = ("oracle",)
-"""Representations that use the benchmark's own results: upper bounds, shown apart, never "best"."""
+"""Representations built from the benchmark's own model scores: shown apart, never "best"; an a-priori
+strategy can beat them."""
+ORACLE_LABEL = "oracle (uses these models' scores)"
+"""How every table, verdict and caption names the oracle."""
 CRITERION_ORDER = ("mean", "conservative")
 # Column order of the paper's Table 1.
 PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")
@@ -35,6 +38,12 @@ CURVE_COLUMNS = [*CONFIG, "metric", "k", "mean", "lo", "hi", "n_trials"]
 AUC_COLUMNS = [*CONFIG, "metric", "trial", "auc"]
 TABLE1_COLUMNS = [
     "domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
+]
+SHARE_COLUMNS = [*CONFIG, "metric", "k", "threshold", "share", "n_trials"]
+VERDICT_COLUMNS = [
+    "domain", "k", "pool_size", "n_datasets", "metric", "threshold", "best_strategy", "best_representation", "best_share",
+    "random_share", "n_trials", "wins", "losses", "p_raw", "p_holm", "significant", "n_contenders",
+    "oracle_strategy", "oracle_share",
 ]
 KSTAR_COLUMNS = [
     "domain", "metric", "strategy", "representation", "threshold", "kstar_mean", "kstar_conservative",

@@ -13,6 +13,7 @@ from tabulate import tabulate
 from benchdesign.selection.frames import (
     CRITERION_ORDER,
     DASH,
+    ORACLE_LABEL,
     PAPER_METRIC_ORDER,
     REFERENCE_REPRESENTATIONS,
     STRATEGY_LABELS,
@@ -84,7 +85,8 @@ def table1_markdown(
 ) -> str:
     """Paper-style Table 1: per domain, rows = strategies with their best a-priori representation
     per metric ("mean ± sd (representation)"), the best value of each column in bold; a last row
-    "Oracle (upper bound)" gives the best strategy on each :data:`REFERENCE_REPRESENTATIONS` entry.
+    :data:`ORACLE_LABEL` gives the best strategy on each :data:`REFERENCE_REPRESENTATIONS` entry (not in
+    bold; an a-priori strategy can beat it).
     Sections follow ``domain_order`` (:func:`~benchdesign.selection.frames.sort_frame`)."""
     require_columns(t1, TABLE1_COLUMNS, "table1 frame")
     check_metrics(t1["metric"].unique())
@@ -116,7 +118,7 @@ def table1_markdown(
             arrow = "↑" if METRIC_HIGHER_IS_BETTER[metric] else "↓"
             cells[f"AUC({METRIC_SYMBOLS[metric]}) {arrow}"] = column
         if not reference.empty:
-            labels.append("Oracle (upper bound)")
+            labels.append(ORACLE_LABEL)
         table = pd.DataFrame({"Strategy": labels, **cells})
         n = int(block["n_datasets"].iloc[0])
         trials = "/".join(str(v) for v in sorted(block["n_trials"].unique()))
@@ -154,7 +156,7 @@ def table2_markdown(t2: pd.DataFrame, domain_labels: Mapping[str, str] | None = 
 
 def table3_markdown(summary: pd.DataFrame, domain_labels: Mapping[str, str] | None = None) -> str:
     """Paper-style Table 3: best a-priori method, gain over Random, Holm p vs Random, closest n.s.
-    rival, and the oracle's AUC as the upper bound."""
+    rival, and the AUC of the oracle (:data:`ORACLE_LABEL`), shown beside (an a-priori method can beat it)."""
     require_columns(summary, TABLE3_SUMMARY_COLUMNS, "table3 summary frame")
     check_metrics(summary["metric"].unique())
     rows = []
@@ -173,7 +175,7 @@ def table3_markdown(summary: pd.DataFrame, domain_labels: Mapping[str, str] | No
             "Gain vs Random": DASH if pd.isna(r["gain_vs_random"]) else _fmt(r["gain_vs_random"], metric),
             "p (Holm) vs Random": _fmt_p(r["p_holm_vs_random"]),
             "Closest n.s. competitor": closest,
-            "Oracle (upper bound)": DASH if r["oracle_strategy"] == DASH
+            ORACLE_LABEL: DASH if r["oracle_strategy"] == DASH
             else f"{_fmt(r['oracle_auc'], metric)} ({STRATEGY_LABELS.get(r['oracle_strategy'], r['oracle_strategy'])})",
         })
     return _strings_markdown(pd.DataFrame(rows)) + "\n"

@@ -20,6 +20,7 @@ from benchdesign.selection.aggregation import curve_auc
 from benchdesign.selection.frames import (
     CURVE_COLUMNS,
     METRIC_ORDER,
+    ORACLE_LABEL,
     REFERENCE_REPRESENTATIONS,
     STRATEGY_LABELS,
     STRATEGY_ORDER,
@@ -55,13 +56,37 @@ def _color(strategy: str, index: int) -> str:
     return STRATEGY_COLORS.get(strategy, _FALLBACK_COLORS[index % len(_FALLBACK_COLORS)])
 
 
-def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, metric: str) -> dict[str, str]:
-    """Per strategy, the representation whose mean curve has the best AUC for ``metric``."""
+def _wrap(text: str, width_in: float, fontsize: float) -> str:
+    """``text`` wrapped to lines that fit ``width_in`` inches at ``fontsize`` points (about 0.55 em a character)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, max(20, int(width_in * 72 / (0.55 * fontsize)))))
+
+
+def _reference_label(strategy: str, representation: str) -> str:
+    """Legend label; a reference representation is named by :data:`ORACLE_LABEL`, never "upper bound"."""
+    if representation in REFERENCE_REPRESENTATIONS:
+        return f"{ORACLE_LABEL}: {STRATEGY_LABELS.get(strategy, strategy)}"
+    return config_label(strategy, representation)
+
+
+def _representation_markers(representations) -> dict[str, str]:
+    """One marker per representation (first-appearance order), the same in every panel."""
+    shapes = ("o", "s", "^", "D", "v", "P", "X", "*")
+    return {rep: shapes[i % len(shapes)] for i, rep in enumerate(dict.fromkeys(representations))}
+
+
+def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, metric: str,
+                         references: bool = True) -> dict[str, str]:
+    """Per strategy, the representation whose mean curve has the best AUC for ``metric`` (with
+    ``references=False`` among the a-priori ones only: the oracle is never chosen)."""
     mask = (
         (curves_df["domain"] == domain)
         & (curves_df["variation"] == variation)
         & (curves_df["metric"] == metric)
     )
+    if not references:
+        mask &= ~curves_df["representation"].isin(REFERENCE_REPRESENTATIONS)
     aucs = curve_auc(curves_df[mask])
     best: dict[str, str] = {}
     for strategy, block in aucs.groupby("strategy", sort=False):
@@ -71,16 +96,39 @@ def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, m
     return best
 
 
+def _best_reference(curves_df: pd.DataFrame, metric: str) -> tuple[str, str] | None:
+    """(strategy, reference representation) with the best AUC of ``metric``; None without a reference."""
+    block = curves_df[(curves_df["metric"] == metric) & curves_df["representation"].isin(REFERENCE_REPRESENTATIONS)]
+    if block.empty:
+        return None
+    aucs = curve_auc(block)
+    i = int(np.argmax(aucs["auc"]) if METRIC_HIGHER_IS_BETTER[metric] else np.argmin(aucs["auc"]))
+    return str(aucs["strategy"].iloc[i]), str(aucs["representation"].iloc[i])
+
+
+def _draw_curve(ax, sub: pd.DataFrame, metric: str, config: tuple[str, str], **style) -> None:
+    """Mean curve and 95% band of one (strategy, representation) for ``metric``."""
+    strategy, rep = config
+    mask = (sub["metric"] == metric) & (sub["strategy"] == strategy) & (sub["representation"] == rep)
+    line = sort_frame(sub[mask], ["k"])
+    ax.plot(line["k"], line["mean"], lw=1.6, marker="o", ms=2.5, **style)
+    ax.fill_between(line["k"], line["lo"], line["hi"], color=style["color"], alpha=0.12, lw=0)
+
+
 def plot_curves(
     curves_df: pd.DataFrame,
     domain: str,
     variation: str = "dataset_pool",
     metrics: Sequence[str] = METRIC_ORDER,
     domain_label: str | None = None,
+    choose_by: str = "spearman",
 ) -> Figure:
-    """Fig. 2 style: one panel per metric, mean curve and 95% band over trials vs k for each
-    strategy with its best representation (by AUC of that panel's metric); the title names the domain
-    by ``domain_label`` (default: ``domain``)."""
+    """Fig. 2 style: one panel per metric, mean curve and 95% band over trials vs k.  Each strategy is
+    drawn with one representation, the same in every panel (so a colour is one (strategy,
+    representation) throughout): its a-priori representation with the best AUC of ``choose_by`` (the
+    first of ``metrics`` when that is not drawn).  The oracle is a dashed black reference (its best
+    strategy by the same AUC), labelled :data:`ORACLE_LABEL`.  The title names the domain by
+    ``domain_label`` (default: ``domain``)."""
     require_columns(curves_df, CURVE_COLUMNS, "curves frame")
     check_metrics(metrics)
     if not metrics:
@@ -91,37 +139,35 @@ def plot_curves(
     absent = [m for m in metrics if m not in set(sub["metric"])]
     if absent:
         raise ValueError(f"metric(s) {absent} have no curves for domain={domain!r}")
+    chooser = choose_by if choose_by in metrics else metrics[0]
+    chosen = best_representations(sub, domain, variation, chooser, references=False)
+    strategies = [s for s in STRATEGY_ORDER if s in chosen] + sorted(set(chosen) - set(STRATEGY_ORDER))
+    reference = _best_reference(sub, chooser)
 
     ncols = min(3, len(metrics))
     nrows = math.ceil(len(metrics) / ncols)
-    fig = _new_figure(4.2 * ncols, 3.4 * nrows)
+    fig = _new_figure(4.2 * ncols, 3.2 * nrows + 0.9)
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
-    strategies = [s for s in STRATEGY_ORDER if s in set(sub["strategy"])]
-    strategies += sorted(set(sub["strategy"]) - set(strategies))
     for ax, metric in zip(axes, metrics):
-        best = best_representations(sub, domain, variation, metric)
         for i, strategy in enumerate(strategies):
-            if strategy not in best:
-                continue
-            rep = best[strategy]
-            mask = (sub["metric"] == metric) & (sub["strategy"] == strategy) & (sub["representation"] == rep)
-            line = sort_frame(sub[mask], ["k"])
-            color = _color(strategy, i)
-            ax.plot(line["k"], line["mean"], color=color, lw=1.6, marker="o", ms=2.5,
-                    label=config_label(strategy, rep))
-            ax.fill_between(line["k"], line["lo"], line["hi"], color=color, alpha=0.15, lw=0)
+            _draw_curve(ax, sub, metric, (strategy, chosen[strategy]), color=_color(strategy, i),
+                        label=config_label(strategy, chosen[strategy]))
+        if reference:
+            _draw_curve(ax, sub, metric, reference, color="black", ls="--", label=_reference_label(*reference))
         ax.set_title(METRIC_AXIS_LABELS[metric].rsplit(" ", 1)[0])
         ax.set_xlabel("subset size k")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(METRIC_AXIS_LABELS[metric])
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="best", framealpha=0.8)
     for ax in axes[len(metrics):]:
         ax.set_visible(False)
-    fig.suptitle(
-        f"{domain_label or domain}: rank preservation vs subset size "
-        f"({variation.replace('_', '-')} variation; mean and 95% band over trials)"
-    )
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(4, max(1, len(labels))), fontsize=8)
+    fig.suptitle(_wrap(
+        f"{domain_label or domain}: rank preservation vs subset size ({variation.replace('_', '-')} variation; "
+        f"mean and 95% band over trials). Each strategy with its representation of best "
+        f"AUC({METRIC_AXIS_LABELS[chooser].rsplit(' ', 1)[0]}), the same in every panel", 4.2 * ncols, 11),
+        fontsize=11)
     return fig
 
 
@@ -178,7 +224,7 @@ def plot_coverage(coverage: pd.DataFrame, p_eff: pd.DataFrame, title: str) -> Fi
     farthest-first (:func:`benchdesign.selection.api.coverage_curves`, :func:`~benchdesign.selection.api.p_eff_table`)."""
     require_columns(coverage, ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "bound"], "coverage")
     metrics = list(dict.fromkeys(coverage["metric"]))
-    fig = _new_figure(4.4 * len(metrics), 3.4)
+    fig = _new_figure(4.4 * len(metrics), 4.3)
     axes = fig.subplots(1, len(metrics), squeeze=False).ravel()
     for ax, metric in zip(axes, metrics):
         block = coverage[coverage["metric"] == metric]
@@ -194,39 +240,101 @@ def plot_coverage(coverage: pd.DataFrame, p_eff: pd.DataFrame, title: str) -> Fi
             fit = p_eff[(p_eff["strategy"] == fafi) & (p_eff["metric"] == metric)].iloc[0]
             ax.plot(ref["k"], fit["c"] * ref["k"].astype(float) ** (-1.0 / fit["p_eff"]), "k--", lw=1,
                     label=f"fit c·k^(−1/p_eff), p_eff = {fit['p_eff']:.3g}")
-            finite = ref[np.isfinite(ref["bound"])]
-            ax.plot(finite["k"], finite["bound"], "k:", lw=1,
-                    label=f"bound 2Δ/(k^(1/p) − 1), p = {int(ref['p'].iloc[0])}")
         top = block["radius_hi"].max()
-        ax.set_ylim(0, 1.15 * top if np.isfinite(top) and top > 0 else None)
+        top = 1.15 * top if np.isfinite(top) and top > 0 else 1.0
+        if len(ref):
+            top = _draw_bound(ax, ref, top)
+        ax.set_ylim(0, top)
         ax.set_title(f"{metric} (unit-normalised rows)" if metric == "cosine" else metric)
         ax.set_xlabel("subset size k")
         ax.set_ylabel("covering radius r_k")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6.5, loc="upper right", framealpha=0.8)
-    fig.suptitle(title)
+        ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2, framealpha=0.8)
+    fig.suptitle(_wrap(title, 4.4 * len(metrics), 11), fontsize=11)
     return fig
 
 
-def plot_stability(stability: pd.DataFrame, title: str) -> Figure:
+BOUND_RAISE_MAX = 3.0
+"""The y-axis of a coverage panel is raised to show the bound when its lowest point is at most this many
+times the top of the radii; a bound higher still is stated as off-scale inside the axes."""
+
+
+def _draw_bound(ax, ref: pd.DataFrame, top: float) -> float:
+    """Draw the bound 2Δ/(k^(1/p) − 1) of ``ref`` (one strategy's coverage rows) on ``ax`` and return the
+    y-limit to use: raised to the bound's lowest point when that is near, else unchanged with a note in
+    the axes that (and where) the bound lies above it."""
+    finite = ref[np.isfinite(ref["bound"])]
+    label = f"bound 2Δ/(k^(1/p) − 1), p = {int(ref['p'].iloc[0])}"
+    if finite.empty:
+        return top
+    low = float(finite["bound"].min())
+    if top < low <= BOUND_RAISE_MAX * top:
+        top = 1.08 * low
+    above = finite[finite["bound"] > top]
+    if len(above) == len(finite):
+        note = (f"{label}: off-scale, above the axis for every k (lowest {low:.3g}, at "
+                f"k = {int(finite.loc[finite['bound'].idxmin(), 'k'])})")
+        ax.text(0.03, 0.04, _wrap(note, 3.3, 6.5), transform=ax.transAxes,
+                fontsize=6.5, ha="left", va="bottom",
+                bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.6", "alpha": 0.9})
+        return top
+    if len(above):
+        label += f" (above the axis for k ≤ {int(above['k'].max())})"
+    ax.plot(finite["k"], finite["bound"], "k:", lw=1.2, label=label)
+    return top
+
+
+def plot_stability(stability: pd.DataFrame, title: str, n_models: int | None = None,
+                   n_datasets: int | None = None, alpha: float = 0.05) -> Figure:
     """Conclusion stability (mean share of model pairs with the full benchmark's Wilcoxon-Holm verdict)
-    vs k, one line per (strategy, representation)."""
+    vs k, one line per (strategy, representation): colour = strategy, marker = representation, the
+    oracle dashed.  Given ``n_models`` (and ``n_datasets``, the full benchmark's size), the figure says
+    at which k no Holm-corrected test can be significant (:func:`~benchdesign.selection.conclusions.holm_floor`)."""
     require_columns(stability, ["strategy", "representation", "k", "mean"], "stability")
-    fig = _new_figure(5.2, 3.6)
+    fig = _new_figure(7.4, 5.6)
     ax = fig.subplots()
+    markers = _representation_markers(stability["representation"])
     for i, ((strategy, rep), line) in enumerate(stability.groupby(["strategy", "representation"], sort=False)):
         line = line.sort_values("k")
-        ax.plot(line["k"], line["mean"], color=_color(strategy, i), marker="o", ms=3, lw=1.3,
-                ls="--" if rep in REFERENCE_REPRESENTATIONS else "-", label=config_label(strategy, rep))
+        ax.plot(line["k"], line["mean"], color=_color(strategy, i), marker=markers[rep], ms=4, lw=1.3, ls="--" if rep in REFERENCE_REPRESENTATIONS else "-",
+                label=_reference_label(strategy, rep))
     ax.set_xlabel("subset size k")
     ax.set_ylabel("share of pairs with the full verdict")
     ax.set_ylim(0, 1.02)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ks = sorted(set(stability["k"].astype(int)))
     ax.grid(alpha=0.3)
     if len(stability):
-        ax.legend(fontsize=6.5, loc="lower right", framealpha=0.8)
+        ax.set_xticks(ks)
+        ax.set_xlim(ks[0] - 1, ks[-1] + 1)
+        fig.legend(fontsize=7, loc="outside lower center", ncols=2, framealpha=0.8)
+        note = stability_note(ks, n_models, n_datasets, alpha)
+        if note:
+            ax.text(0.02, 0.03, _wrap(note, 6.4, 7.5), transform=ax.transAxes, fontsize=7, ha="left",
+                    va="bottom", bbox={"boxstyle": "round", "facecolor": "#fff8dc", "edgecolor": "0.6"})
     else:
         ax.text(0.5, 0.5, "no trial at k = 5, 10 or 20", ha="center", va="center", transform=ax.transAxes)
-    ax.set_title(title, fontsize=9)
+    fig.suptitle(_wrap(title, 7.4, 10), fontsize=10)
     return fig
+
+
+def stability_note(ks: Sequence[int], n_models: int | None, n_datasets: int | None, alpha: float = 0.05) -> str:
+    """What the stability figure must say when no Holm-corrected Wilcoxon test can be significant: on the
+    full benchmark (every line is then 1) or on subsets of size k (lines there all equal the full
+    benchmark's share of non-significant pairs); empty when every k can give a significant verdict."""
+    from benchdesign.selection.conclusions import holm_floor
+
+    if not n_models:
+        return ""
+    pairs = n_models * (n_models - 1) // 2
+    if n_datasets and holm_floor(n_datasets, n_models) >= alpha:
+        return (f"No Holm-corrected Wilcoxon test over the {pairs} model pairs can reach α = {alpha:g} with the "
+                f"full benchmark's {n_datasets} datasets: every verdict is 'no difference', so every line is 1 "
+                "and the figure says nothing about the strategies.")
+    blind = [k for k in ks if holm_floor(k, n_models) >= alpha]
+    if not blind:
+        return ""
+    where = f"k = {blind[0]}" if len(blind) == 1 else "k = " + ", ".join(map(str, blind))
+    return (f"At {where} no Holm-corrected Wilcoxon test over the {pairs} model pairs can reach α = {alpha:g} "
+            f"(≤ {max(blind)} datasets): every subset verdict is 'no difference', so all lines there coincide "
+            "at the full benchmark's share of non-significant pairs and do not compare the strategies.")

@@ -92,8 +92,8 @@ def oracle_representation(dataset_ranks: pd.DataFrame) -> pd.DataFrame:
     """The oracle representation: each dataset is described by its vector of model ranks.
 
     This uses the very quantity that the selection is meant to preserve, so it is only available
-    *a posteriori* (after every model ran on every dataset): an upper bound on what any a-priori
-    representation (metadata, interaction statistics, ...) can reach, not a usable method.
+    *a posteriori* (after every model ran on every dataset): a reference that uses these models' scores,
+    not a usable method, and not a ceiling either (an a-priori representation can select better subsets).
 
     Parameters
     ----------

@@ -1,5 +1,6 @@
-"""Paired tests behind Table 3 and the conclusion-stability check: Holm's step-down correction, the
-one-sided paired Wilcoxon signed-rank test and two-sided signed-rank p-values of many columns at once."""
+"""Paired tests behind Table 3, the conclusion-stability check and the verdicts: Holm's step-down
+correction, the one-sided paired Wilcoxon signed-rank test, two-sided signed-rank p-values of many columns
+at once and the one-sided exact McNemar (sign) test on paired pass/fail outcomes."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import rankdata, wilcoxon
+from scipy.stats import binomtest, rankdata, wilcoxon
 
 EXACT_SIGN_FLIPS_MAX_N = 13
 """Up to this many paired differences scipy's wilcoxon with ties or zeros enumerates all 2^n sign flips."""
@@ -73,3 +74,19 @@ def signed_rank_pvalues(diff: ArrayLike) -> NDArray[np.float64]:
     at_most = np.where(shift <= observed[:, None], counts, 0).sum(axis=1) / total
     at_least = np.where(shift >= observed[:, None], counts, 0).sum(axis=1) / total
     return np.minimum(2 * np.minimum(at_most, at_least), 1.0)
+
+
+def mcnemar_exact(first: ArrayLike, second: ArrayLike) -> tuple[int, int, float]:
+    """One-sided exact McNemar test of "``first`` passes more often than ``second``" on paired booleans.
+
+    Returns (wins, losses, p): wins = pairs where only ``first`` passes, losses = pairs where only
+    ``second`` does; p = P(X >= wins) for X ~ Binomial(wins + losses, 1/2) (the sign test on the
+    discordant pairs), 1.0 without discordant pairs.
+    """
+    a, b = np.asarray(first, dtype=bool), np.asarray(second, dtype=bool)
+    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
+        raise ValueError(f"paired outcomes need equal 1-d non-empty shapes, got {a.shape} and {b.shape}")
+    wins, losses = int(np.sum(a & ~b)), int(np.sum(~a & b))
+    if wins + losses == 0:
+        return wins, losses, 1.0
+    return wins, losses, float(binomtest(wins, wins + losses, 0.5, alternative="greater").pvalue)

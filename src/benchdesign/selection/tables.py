@@ -125,7 +125,7 @@ def table3(
     """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
 
     The contenders are the (strategy, representation) pairs whose representation is not in
-    ``references`` (the oracle is an upper bound, see :func:`reference_auc`); a block with a single
+    ``references`` (the oracle uses these models' scores; shown apart, see :func:`reference_auc`); a block with a single
     contender (e.g. only random beside the oracle) gives no rows.  The best pair has the best mean
     trial AUC; each other pair is compared by a one-sided paired Wilcoxon signed-rank test on AUCs
     matched by trial id.
@@ -209,7 +209,7 @@ def table3_summary(
     gain_vs_random (random − best for lower-is-better metrics, best − random otherwise; 0 if
     random is best), p_holm_vs_random (NaN if random is best or absent), and the closest
     non-significant competitor (closest_strategy / closest_representation, "–" if none;
-    closest_auc, closest_p_holm), and the upper bound from ``reference`` (:func:`reference_auc`):
+    closest_auc, closest_p_holm), and the oracle's best from ``reference`` (:func:`reference_auc`):
     oracle_strategy ("–" if none) and oracle_auc.
     """
     require_columns(t3, TABLE3_COLUMNS, "table3 frame")

@@ -198,6 +198,9 @@ def leader_labels(
     return assign_to_leaders(source, sample[np.asarray(leaders)])
 
 
+IDENTICAL_TOL = 1e-4  # similarity >= 1 - this counts as identical (float32 cosines of long k-mer profiles: ~2e-5)
+
+
 def identical_groups(source: SimilaritySource, block: int = 1024) -> np.ndarray:
     """Group label (n,) that puts entities of similarity 1 to each other (identical inputs) in one group.
 
@@ -212,7 +215,7 @@ def identical_groups(source: SimilaritySource, block: int = 1024) -> np.ndarray:
     rows, cols = [], []
     for start in range(0, n, block):
         r = np.arange(start, min(start + block, n))
-        i, j = np.nonzero(source.block(r, np.arange(n)) >= 1.0 - 1e-6)
+        i, j = np.nonzero(source.block(r, np.arange(n)) >= 1.0 - IDENTICAL_TOL)
         rows.append(r[i])
         cols.append(j)
     rows, cols = np.concatenate(rows), np.concatenate(cols)

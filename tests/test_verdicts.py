@@ -1,0 +1,95 @@
+"""The "which strategy for my k" verdicts: shares of pools, the exact McNemar test, k targets, the text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import binomtest
+
+from benchdesign.selection import aggregation, frames
+from benchdesign.selection.statistics import holm, mcnemar_exact
+from benchdesign.selection.verdicts import default_k_targets, strategy_verdicts, verdict_text
+
+
+def trials_frame(values: dict[tuple[str, str], dict[int, list[float]]], domain: str = "bench") -> pd.DataFrame:
+    """Long spearman trials: {(strategy, representation): {k: per-trial values}}."""
+    rows = [(domain, "dataset_pool", s, r, t, k, "spearman", v)
+            for (s, r), by_k in values.items() for k, vals in by_k.items() for t, v in enumerate(vals)]
+    return pd.DataFrame(rows, columns=frames.TRIAL_COLUMNS)
+
+
+def test_mcnemar_exact_is_the_sign_test_on_discordant_pairs():
+    a = np.array([1, 1, 1, 1, 1, 0, 1, 0, 0, 1], dtype=bool)
+    b = np.array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0], dtype=bool)
+    wins, losses, p = mcnemar_exact(a, b)
+    assert (wins, losses) == (5, 1)
+    assert p == pytest.approx(binomtest(5, 6, 0.5, alternative="greater").pvalue) == pytest.approx(7 / 64)
+    assert mcnemar_exact(a, a) == (0, 0, 1.0)
+    with pytest.raises(ValueError, match="paired outcomes need equal 1-d non-empty shapes"):
+        mcnemar_exact(a, b[:3])
+
+
+def test_meets_target_is_inclusive_in_the_metric_direction():
+    got = aggregation.meets_target([0.89, 0.9, 0.95, 1.6, 1.5], [0.9, 0.9, 0.9, 1.5, 1.5],
+                                   [True, True, True, False, False])
+    assert got.tolist() == [False, True, True, False, True]
+
+
+def test_pool_shares_count_the_trials_that_meet_the_target():
+    trials = trials_frame({("random", "none"): {2: [0.95, 0.5, 0.9, 0.1], 3: [1.0, 1.0, 0.2, 0.95]}})
+    shares = aggregation.pool_shares(trials, {"spearman": 0.9})
+    assert shares["share"].tolist() == [0.5, 0.75] and shares["n_trials"].tolist() == [4, 4]
+
+
+def test_the_best_configuration_against_random_with_holm():
+    n = 12
+    trials = trials_frame({
+        ("random", "none"): {3: [0.5] * n, 5: [0.95] * 6 + [0.5] * 6},
+        ("kmeans", "meta"): {3: [0.95] * 11 + [0.5], 5: [0.95] * 7 + [0.5] * 5},
+        ("fafi_cosine", "meta"): {3: [0.95] * 3 + [0.5] * 9, 5: [0.95] * 5 + [0.5] * 7},
+        ("kmeans", "oracle"): {3: [0.99] * n, 5: [0.99] * n},
+    })
+    v = strategy_verdicts(trials, {"bench": 10}, 0.8, "spearman", 0.9, [3, 5])
+    assert list(v.columns) == frames.VERDICT_COLUMNS and v["pool_size"].tolist() == [8, 8]
+    at3, at5 = v.iloc[0], v.iloc[1]
+    assert (at3["best_strategy"], at3["best_representation"]) == ("kmeans", "meta")
+    assert at3["best_share"] == pytest.approx(11 / 12) and at3["random_share"] == 0.0
+    assert (at3["wins"], at3["losses"]) == (11, 0)
+    raw = [binomtest(11, 11, 0.5, alternative="greater").pvalue, binomtest(3, 3, 0.5, alternative="greater").pvalue]
+    assert at3["p_holm"] == pytest.approx(holm(raw)[0]) and at3["significant"]
+    assert (at3["oracle_strategy"], at3["oracle_share"]) == ("kmeans", 1.0)  # beside, never the answer
+    assert at5["best_share"] == pytest.approx(7 / 12) and not at5["significant"]
+    text = verdict_text(v)
+    assert "share of pools with ρ ≥ 0.9" in text and "one-sided exact McNemar (sign) test" in text
+    assert "bench: 12 trials, pools of 8 of the 10 datasets." in text
+    assert ("- k = 3: K-Means (kmeans) on the features 'meta' has the highest share, 92% of pools, against 0% for "
+            "random (only it / only random met the target in 11 / 0 trials, p < 0.001 Holm over 2 configurations): "
+            "significantly higher: use it for k = 3. For comparison, the oracle (uses these models' scores): "
+            "100% of pools (K-Means).") in text
+    assert "against 50% for random" in text and "not significantly higher than random's." in text
+    assert "upper bound" not in text
+
+
+def test_k_targets_stay_within_the_pool_and_the_evaluated_sizes():
+    trials = trials_frame({("random", "none"): {k: [0.95, 0.5] for k in (2, 3, 4)},
+                           ("kmeans", "meta"): {k: [0.95, 0.95] for k in (2, 3, 4)}})
+    with pytest.raises(ValueError, match=r"k-target 5 exceeds the pool of 4 of the 5 datasets"):
+        strategy_verdicts(trials, {"bench": 5}, 0.8, k_targets=[5])
+    with pytest.raises(ValueError, match=r"k-target 4 is not among the evaluated subset sizes k = 2\.\.3"):
+        strategy_verdicts(trials[trials["k"] < 4], {"bench": 5}, 0.8, k_targets=[4])
+    whole = strategy_verdicts(trials, {"bench": 5}, 0.8, k_targets=[4])
+    assert "k = 4 is the whole pool: every strategy selects the same 4 datasets" in verdict_text(whole)
+    # the default leaves the whole pool out and spreads over the rest
+    assert strategy_verdicts(trials, {"bench": 5}, 0.8)["k"].tolist() == [2, 3]
+    assert default_k_targets(range(2, 21), 20) == [2, 10, 19]
+    assert default_k_targets(range(2, 21), 24) == [2, 11, 20]
+    assert default_k_targets([4], 4) == [4]
+
+
+def test_no_target_met_and_only_random():
+    trials = trials_frame({("random", "none"): {2: [0.1, 0.2]}, ("kmeans", "meta"): {2: [0.3, 0.1]}})
+    text = verdict_text(strategy_verdicts(trials, {"bench": 10}, 0.8, k_targets=[2]))
+    assert "no strategy meets the target in any pool at this k" in text
+    only = verdict_text(strategy_verdicts(trials[trials["strategy"] == "random"], {"bench": 10}, 0.8))
+    assert "- k = 2: only random was evaluated (0% of pools)." in only
