@@ -133,6 +133,13 @@ def _add_crossval_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--verbose", action="store_true", help="print the MILP solver's log (e.g. HiGHS) to stderr")
 
 
+def _task_name(text: str) -> str:
+    """DataSAIL's tasks in upper case (s1 -> S1), the baselines (scaffold, butina) in lower case."""
+    from benchdesign.splitting.options import TASKS
+
+    return text.upper() if text.upper() in TASKS else text.lower()
+
+
 def _sep(value: str | None) -> str | None:
     """``--sep`` value: ``tab`` / ``\\t`` -> a tab character; None -> sniffed."""
     return "\t" if value in ("tab", "\\t", "\t") else value
@@ -164,7 +171,7 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
 
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign split``: leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2)."""
-    from benchdesign.splitting.options import STRING_KINDS, TASK_TABLE, TASKS
+    from benchdesign.splitting.options import GROUP_TASKS, STRING_KINDS, TASK_TABLE, TASKS
 
     p = subparsers.add_parser(
         "split",
@@ -181,8 +188,9 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
             "fold) but train in the other folds."
         ),
     )
-    p.add_argument("--task", required=True, type=str.upper, choices=TASKS,
-                   help="; ".join(f"{t.name} = {t.words}" for t in TASK_TABLE.values()))
+    p.add_argument("--task", required=True, type=_task_name, choices=TASKS + tuple(GROUP_TASKS),
+                   help="; ".join([*(f"{t.name} = {t.words}" for t in TASK_TABLE.values()),
+                                   *(f"{name} = {words}" for name, words in GROUP_TASKS.items())]))
     p.add_argument("--input", help="entity table (CSV/TSV, may be gzipped); side a for 2-D data (or --pairs)")
     p.add_argument("--out", required=True, help="output TSV (written atomically)")
     p.add_argument("--fractions", "--splits", dest="fractions", nargs="+", type=float,

@@ -11,7 +11,7 @@ import yaml
 
 from benchdesign.cli import build_parser
 from benchdesign.molexp.methods import ilp_spec
-from benchdesign.splitting.crossval import LeakageKFold, LeakageSplit
+from benchdesign.splitting.crossval import NOT_CV_OPTIONS, LeakageKFold, LeakageSplit
 from benchdesign.splitting.options import SPLIT_OPTIONS, TASK_TABLE, TASKS
 from benchdesign.splitting.tasks import SplitSpec
 
@@ -71,11 +71,11 @@ def test_split_spec_fields_and_defaults_are_the_options():
         assert fields[o.name] == o.default, o.name
 
 
-def test_cross_validators_take_every_option_but_the_seed_with_its_default():
+def test_cross_validators_take_every_option_but_the_seed_and_butinas_with_its_default():
     for cls in (LeakageKFold, LeakageSplit):
         params = inspect.signature(cls.__init__).parameters
         for o in SPLIT_OPTIONS:
-            if o.name == "seed":
+            if o.name in NOT_CV_OPTIONS:
                 continue
             assert params[o.name].default == o.default, (cls.__name__, o.name)
     cv = LeakageKFold(4, clusters=7, fraction_tolerance=None, random_state=3)

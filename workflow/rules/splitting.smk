@@ -57,6 +57,7 @@ rule split_dataset:
         fraction_tolerance=config["splitting"]["fraction_tolerance"],
         balance_folds=config["splitting"]["balance_folds"],
         pair_scheme=config["splitting"]["pair_scheme"],
+        butina_threshold=config["splitting"]["butina_threshold"],
         fp_bits=config["splitting"]["fp_bits"],
         fp_radius=config["splitting"]["fp_radius"],
         kmer=config["splitting"]["kmer"],

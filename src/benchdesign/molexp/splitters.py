@@ -24,9 +24,9 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
-from rdkit.Chem.Scaffolds.MurckoScaffold import MurckoScaffoldSmiles
 
-from benchdesign.splitting.similarity import parse_smiles, smiles_fingerprints
+from benchdesign.splitting.groups import murcko_scaffolds
+from benchdesign.splitting.similarity import smiles_fingerprints
 
 __all__ = [
     "LOHI_INSTALL",
@@ -66,22 +66,6 @@ def _bad_rows_message(smiles: Sequence[str], valid: np.ndarray) -> str:
     bad = np.flatnonzero(~valid)
     shown = ", ".join(f"row {i}: {smiles[i]!r}" for i in bad[:10])
     return f"{bad.size} SMILES that RDKit cannot parse ({shown}); drop them before splitting"
-
-
-def murcko_scaffolds(smiles: Sequence[str]) -> list[str]:
-    """Bemis-Murcko scaffold SMILES per molecule (RDKit, ``includeChirality=False``; '' if acyclic).
-
-    Molecules are parsed one at a time (a list of 100k RDKit molecules would take gigabytes).
-    """
-    scaffolds: list[str] = []
-    valid = np.ones(len(smiles), dtype=bool)
-    for i, s in enumerate(smiles):
-        mols, ok = parse_smiles([s])
-        valid[i] = ok[0]
-        scaffolds.append(MurckoScaffoldSmiles(mol=mols[0], includeChirality=False) if ok[0] else "")
-    if not valid.all():
-        raise ValueError(_bad_rows_message(smiles, valid))
-    return scaffolds
 
 
 def _greedy_fill(sets: Sequence[np.ndarray], n: int, fractions: np.ndarray) -> np.ndarray:

@@ -34,8 +34,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "describe_similarity", "detect_string_kind", "morgan_fingerprints", "packed_fingerprints", "packed_tanimoto", "smiles_fingerprints",
     ),
     "tasks": (
-        "TASKS", "EntitySet", "SplitResult", "SplitSpec", "kfold_spec", "split_entities", "split_interactions",
+        "TASKS", "EntitySet", "SplitResult", "SplitSpec", "kfold_spec", "split_entities", "split_groups",
+        "split_interactions",
     ),
+    "groups": ("butina_clusters", "murcko_scaffolds"),
     "threshold": ("ThresholdRepair", "enforce_max_similarity"),
 }
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -2,7 +2,8 @@
 
 Beside the split's scaled L(pi) (eq. 20) the certificate holds
 - the scaled L(pi) of each train/test pair "fold i vs all other folds" (k-fold CV: one per fold),
-- the same figures for random splits of the same fractions (mean and std over a few seeds),
+- the same figures for random splits of the same fold sizes (:func:`random_baselines`; mean and std over a
+  few seeds),
 - the ILP's objective and lower bound at cluster level (eq. 12 over clusters, scaled like eq. 20), and
   the relative gap between them,
 - a lower bound on L(pi) of *every* assignment of the micro-clusters (of every entity split when
@@ -28,13 +29,25 @@ from benchdesign.splitting.leakage import leakage_summary, sampled_leakage
 from benchdesign.splitting.options import DEFAULT_MAX_PAIRS, SAMPLED_REPORT_PAIRS
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 
-__all__ = ["fold_vs_rest", "star_lower_bound", "split_certificate"]
+__all__ = ["fold_vs_rest", "random_baselines", "star_lower_bound", "split_certificate"]
 
 
 def fold_vs_rest(folds: np.ndarray, n_folds: int) -> list[np.ndarray]:
     """One 0/1 split per fold i (1 = in fold i, 0 = in another fold, -1 = unassigned)."""
     folds = np.asarray(folds, dtype=np.int64)
     return [np.where(folds < 0, -1, (folds == i).astype(np.int64)) for i in range(n_folds)]
+
+
+def random_baselines(folds: np.ndarray, seed: int, n_seeds: int) -> list[np.ndarray]:
+    """Random splits of the same fold sizes: the assigned entities' folds permuted, seeded by (seed, j)."""
+    folds = np.asarray(folds, dtype=np.int64)
+    assigned = np.flatnonzero(folds >= 0)
+    out = []
+    for j in range(n_seeds):
+        r = folds.copy()
+        r[assigned] = folds[assigned][np.random.default_rng([seed, j]).permutation(assigned.size)]
+        out.append(r)
+    return out
 
 
 def star_lower_bound(cross: np.ndarray, kappa: np.ndarray, capacity: float) -> float:
@@ -78,7 +91,7 @@ def split_certificate(
 
     Parameters
     ----------
-    random_splits : random fold arrays of the same fractions (the baseline; may be empty)
+    random_splits : random fold arrays of the same fold sizes (the baseline, :func:`random_baselines`; may be empty)
     ilp_objective, ilp_bound : the cluster ILP's objective (12) and its lower bound, in L(pi) units
     total : denominator of eq. (20) for the cluster-level figures (default: that of ``folds``)
     group_bound : :func:`star_lower_bound` of the micro-clusters, in L(pi) units
@@ -94,6 +107,7 @@ def split_certificate(
     cert: dict = {
         "scaled_leakage": float(own[0].scaled),
         "leakage": float(own[0].leakage),
+        "total_similarity": float(own[0].total),
         "fold_scaled_leakage": {name: float(own[1 + i].scaled) for i, name in enumerate(names)},
     }
     if sampled:

@@ -134,7 +134,8 @@ def _string_similarity(strings: list[str], kind: str, kmer: int, sequence_simila
     return KmerSimilarity.from_sequences(strings, k=kmer)
 
 
-_SPEC_PARAMS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # seed: from random_state
+NOT_CV_OPTIONS = ("seed", "butina_threshold")  # the seed comes from random_state; no Butina task here
+_SPEC_PARAMS = tuple(o.name for o in SPLIT_OPTIONS if o.name not in NOT_CV_OPTIONS)
 _COMMON_PARAMS = ("similarity", "kind", "metric", "kmer", "sequence_similarity", "task", "stratify", "random_state",
                   *_SPEC_PARAMS)
 _D = SPLIT_DEFAULTS

@@ -69,6 +69,8 @@ SPLIT_OPTIONS: tuple[SplitOption, ...] = (
                                                "another fold", nullable=True),
     SplitOption("threshold_action", "drop", str, "for max_similarity: drop the fewest samples or move whole "
                                                  "components", choices=THRESHOLD_ACTIONS),
+    SplitOption("butina_threshold", 0.65, float, "task butina: the similarity at which two entities are neighbours "
+                                                 "(ECFP Tanimoto 0.65 = RDKit's distance cut-off 0.35)"),
     SplitOption("certificate_seeds", 3, int, "random splits of the same sizes scored as the baseline (0 = none)"),
     SplitOption("pair_scheme", "cold_both", str, "2-D k-fold (I2/S2): cold_both = fold f tests on the pairs with "
                                                  "both entities in f and trains on those with neither; same_fold = "
@@ -107,3 +109,7 @@ TASK_TABLE: dict[str, Task] = {t.name: t for t in (
     Task("S2", "similarity on both sides of a pair: cold drug and cold target, clustered", 2, True),
 )}
 TASKS: tuple[str, ...] = tuple(TASK_TABLE)  # DataSAIL's splitting tasks (random, identity, similarity)
+GROUP_TASKS: dict[str, str] = {  # the chemists' usual baselines: whole groups into folds (split_groups), 1-D only
+    "scaffold": "Bemis-Murcko scaffold split: the molecules of one scaffold share a fold (needs SMILES)",
+    "butina": "Butina clusters (similarity >= butina_threshold to the cluster's centre) share a fold",
+}

@@ -48,7 +48,13 @@ from benchdesign.splitting.inputs import (
 )
 from benchdesign.splitting.leakage import sampled_leakage
 from benchdesign.splitting.similarity import describe_similarity, describe_text
-from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SAMPLED_REPORT_PAIRS, STRING_KINDS, TASK_TABLE
+from benchdesign.splitting.options import (
+    DEFAULT_SEQUENCE_SIMILARITY,
+    GROUP_TASKS,
+    SAMPLED_REPORT_PAIRS,
+    STRING_KINDS,
+    TASK_TABLE,
+)
 from benchdesign.splitting.progress import Progress, stage
 from benchdesign.splitting.tasks import (
     TASKS,
@@ -57,6 +63,7 @@ from benchdesign.splitting.tasks import (
     SplitResult,
     SplitSpec,
     split_entities,
+    split_groups,
     split_interactions,
     validate_spec,
 )
@@ -244,13 +251,32 @@ def load_pairs(src: SplitJob | PairInputs, check: Callable[[np.ndarray], None] |
     return PairTables(ids, ia, ib, ent_a, ent_b, df_a, df_b)
 
 
+def _check_group_task(job: SplitJob, task: str) -> None:
+    """A scaffold / Butina split: 1-D data, SMILES for scaffolds, a similarity for Butina; outputs checked."""
+    if job.interactions is not None:
+        raise ValueError(f"task {task} splits 1-D data (one entity table), not pairs")
+    inp = job.entities
+    if task == "scaffold" and not inp.smiles_col:
+        raise ValueError("task scaffold needs the molecules' SMILES: give --smiles-col")
+    if task == "butina" and not (inp.smiles_col or inp.sequence_col or inp.feature_cols or inp.matrix):
+        raise ValueError("task butina needs a similarity: give a SMILES, sequence or feature column(s), or a matrix")
+    for flag, value in (("--entity-folds", job.entity_folds_out), ("--clusters-out", job.clusters_out)):
+        if value:
+            raise ValueError(f"{flag} is not written by task {task}")
+    check_output_paths({"--out": job.out, "--report": job.report},
+                       {"--input": inp.path, "--matrix": inp.matrix})
+
+
 def check_job(job: SplitJob) -> None:
     """Every option and output path of a split request, checked before any input is parsed."""
     validate_spec(job.spec)
     task = job.task.upper()
     two_d = job.interactions is not None
+    if task.lower() in GROUP_TASKS:
+        _check_group_task(job, task.lower())
+        return
     if task not in TASKS:
-        raise ValueError(f"unknown task {job.task!r}; choose from {TASKS}")
+        raise ValueError(f"unknown task {job.task!r}; choose from {TASKS + tuple(GROUP_TASKS)}")
     if not two_d and job.entities_b is not None:
         raise ValueError("a second entity table needs an interaction table (--interactions)")
     if two_d and job.entities_b is None:
@@ -383,7 +409,10 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
         with stage("similarity"):
             ent = _build_side(df, job.entities, job, "input")
         with stage("split"):
-            result = split_entities(task, ent, job.spec)
+            if task.lower() in GROUP_TASKS:
+                result = split_groups(task.lower(), ent, _groups(task.lower(), df, job, ent), job.spec)
+            else:
+                result = split_entities(task, ent, job.spec)
         result.report["similarity"] = similarity_entry(ent, job.entities)
         if ent.similarity is not None and ent.similarity.n >= SAMPLED_REPORT_MIN:
             with stage("leakage_estimate"):
@@ -406,6 +435,16 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
             side: {col: {"n": len(rows), "rows": rows[:20]} for col, rows in cols.items()} for side, cols in missing.items()
         }
     return result, ids, cluster_ids
+
+
+def _groups(task: str, df: pd.DataFrame, job: SplitJob, ent: EntitySet) -> np.ndarray:
+    """The groups of a scaffold or Butina split, over the valid entities."""
+    from benchdesign.splitting.groups import butina_clusters, murcko_scaffolds
+
+    if task == "scaffold":
+        smiles = df[job.entities.smiles_col].astype(str).to_numpy()[np.asarray(ent.valid)]
+        return np.unique(murcko_scaffolds(list(smiles)), return_inverse=True)[1].reshape(-1)
+    return butina_clusters(ent.similarity, job.spec.butina_threshold, job.spec.block_size)
 
 
 def similarity_entry(ent: EntitySet, inp: EntityInput) -> dict | None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from benchdesign.splitting.options import PAIR_SCHEMES, SPLIT_DEFAULTS, SPLIT_OPTIONS, TASK_TABLE, TASKS
-from benchdesign.splitting.clustering import LINKAGES, cluster_entities
+from benchdesign.splitting.clustering import LINKAGES, cluster_entities, group_similarity, leader_labels
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     available_milp_solvers,
@@ -41,7 +41,7 @@ from benchdesign.splitting.ilp import (
     solve_group_counts,
     solve_split_ilp,
 )
-from benchdesign.splitting.certificate import split_certificate, star_lower_bound
+from benchdesign.splitting.certificate import random_baselines, split_certificate, star_lower_bound
 from benchdesign.splitting.refine import refine_assignment
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 from benchdesign.splitting.threshold import (
@@ -111,6 +111,7 @@ class SplitSpec:
     balance_folds: bool = _D["balance_folds"]
     max_similarity: float | None = _D["max_similarity"]
     threshold_action: str = _D["threshold_action"]
+    butina_threshold: float = _D["butina_threshold"]
     certificate_seeds: int = _D["certificate_seeds"]
     pair_scheme: str = _D["pair_scheme"]
     block_size: int = DEFAULT_BLOCK
@@ -506,6 +507,51 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
     return SplitResult(fold, reason, tuple(spec.names), report, clusters=clusters)
 
 
+def group_folds(groups: np.ndarray, fractions: np.ndarray) -> np.ndarray:
+    """Whole groups into folds, largest first, each to the fold furthest below its size s_i n (as
+    scikit-learn's ``GroupKFold`` for equal folds; ties: the first such fold)."""
+    labels = np.unique(groups, return_inverse=True)[1].reshape(-1)
+    sizes = np.bincount(labels)
+    target = np.asarray(fractions, dtype=float) * groups.size
+    filled = np.zeros(target.size)
+    fold_of_group = np.empty(sizes.size, dtype=np.int64)
+    for g in np.argsort(-sizes, kind="stable"):
+        f = int(np.argmax(target - filled))
+        fold_of_group[g] = f
+        filled[f] += sizes[g]
+    return fold_of_group[labels]
+
+
+def split_groups(task: str, entities: EntitySet, groups: np.ndarray, spec: SplitSpec) -> SplitResult:
+    """Split 1-D data by given groups of the valid entities (scaffolds, Butina clusters; :mod:`.groups`).
+
+    The folds get the same report and certificate (random splits of the same fractions, fold against
+    the rest) as an S1 split when the entities have a similarity.
+    """
+    validate_spec(spec)
+    valid_idx = np.flatnonzero(entities.valid)
+    groups = np.asarray(groups).reshape(-1)
+    if groups.size != valid_idx.size:
+        raise ValueError(f"{groups.size} group labels for {valid_idx.size} valid entities")
+    s = np.asarray(spec.fractions, dtype=float)
+    sub = group_folds(groups, s)
+    n = len(entities.ids)
+    report: dict = {"task": task, "n_rows": n, "n_groups": int(np.unique(groups).size),
+                    "largest_group_fraction": float(np.bincount(np.unique(groups, return_inverse=True)[1]).max()
+                                                    / max(groups.size, 1))}
+    if entities.similarity is not None:
+        source = entities.similarity  # the certificate's bound is over splits of the leader micro-clusters
+        micro_labels = leader_labels(source, spec.micro_clusters, np.random.default_rng(spec.seed))
+        micro = group_similarity(source, micro_labels, block_size=spec.block_size)
+        report["certificate"] = _certificate(entities.similarity, sub, None, micro, s, spec)
+        report["scaled_leakage"] = report["certificate"]["scaled_leakage"]
+    fold = np.full(n, -1, dtype=np.int64)
+    fold[valid_idx] = sub
+    report.update(_fold_report(fold, spec.names, spec.fractions, valid_idx.size))
+    reason = np.where(entities.valid, "", entities.invalid_reason).astype(object)
+    return SplitResult(fold, reason, tuple(spec.names), report)
+
+
 def _apply_threshold(source: SimilaritySource, folds: np.ndarray, ids: np.ndarray, spec: SplitSpec):
     """Enforce ``spec.max_similarity`` on entity folds; returns folds, per-entity reasons and the report part."""
     repair = enforce_max_similarity(source, folds, spec.max_similarity, spec.threshold_action, spec.block_size)
@@ -530,13 +576,8 @@ def _apply_threshold(source: SimilaritySource, folds: np.ndarray, ids: np.ndarra
 
 def _certificate(source: SimilaritySource, folds: np.ndarray, res, groups, fractions: np.ndarray,
                  spec: SplitSpec, weights: np.ndarray | None = None) -> dict:
-    """Certificate (certificate.py) of entity ``folds``: random baselines drawn from ``spec.seed``."""
-    assigned = np.flatnonzero(folds >= 0)
-    randoms = []
-    for j in range(spec.certificate_seeds):
-        r = np.full(folds.size, -1, dtype=np.int64)
-        r[assigned] = _random_folds(assigned.size, fractions, np.random.default_rng([spec.seed, j]))
-        randoms.append(r)
+    """Certificate (certificate.py) of entity ``folds``: random splits of the same fold sizes from ``spec.seed``."""
+    randoms = random_baselines(folds, spec.seed, spec.certificate_seeds)
     total = 2.0 * groups.total + groups.self_sum  # eq. (20) denominator over all entities of the ILP
     objective, bound = (None, None) if res is None else (res.objective, res.bound)
     n = float(groups.kappa.sum())

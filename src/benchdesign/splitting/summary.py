@@ -1,0 +1,229 @@
+"""The summary block of a split, the same for ``benchdesign split`` and ``benchdesign leakage``.
+
+Per fold: its size and fraction (beside the requested one when known), the scaled L(pi) of the fold
+against the rest beside random splits of the same fold sizes (from the certificate, certificate.py),
+and the nearest-neighbour view: each test sample's maximum similarity to the other folds (the summand
+of eq. 1), ours vs the random splits and, for molecules compared by ECFP Tanimoto, vs a Bemis-Murcko
+scaffold split of the same fractions. Above :data:`NN_SAMPLE_MIN` entities (or when the certificate
+is sampled) the nearest-neighbour figures come from a seeded sample of :data:`NN_SAMPLE_TEST` test
+entities against all training entities, and the block says so. Ends with one plain sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from benchdesign.splitting.certificate import random_baselines
+from benchdesign.splitting.leakage import leakage_summary, max_train_similarity, sampled_leakage
+
+__all__ = ["NN_THRESHOLDS", "SCALED_LEAKAGE_TEXT", "NN_TEXT", "random_baselines", "split_summary",
+           "summary_lines", "scaled_leakage_text"]
+
+NN_THRESHOLDS = (0.5, 0.7)  # shares of test samples whose nearest training neighbour is more similar than these
+NN_SAMPLE_MIN = 20_000  # from this many assigned entities the nearest-neighbour view is sampled
+NN_SAMPLE_TEST = 2_000  # test entities of that sample (against all training entities)
+_EXAMPLE = (0.8, 0.2)  # the split quoted in the plain description of scaled L(pi)
+NN_TEXT = "each test sample's maximum similarity to the other folds, i.e. its nearest training neighbour (eq. 1 summand)"
+
+
+def scaled_leakage_text() -> str:
+    """Plain words for scaled L(pi) (eq. 20); a random split scores about 1 - sum s_i^2."""
+    random = 1.0 - sum(s * s for s in _EXAMPLE)
+    split = "/".join(f"{100 * s:g}" for s in _EXAMPLE)
+    return f"share of the similarity mass between folds (0 = none; a random {split} split ≈ {random:.2f}) [eq. 20]"
+
+
+SCALED_LEAKAGE_TEXT = scaled_leakage_text()
+
+
+def _nn_values(source, folds: np.ndarray, rows: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Max similarity of each entity of ``rows`` to the assigned entities of the other folds, and its fold."""
+    values, fold_of = [], []
+    for f in range(k):
+        test = rows[folds[rows] == f]
+        train = (folds >= 0) & (folds != f)
+        if test.size == 0 or not train.any():
+            continue
+        labels = np.where(train, "train", None).astype(object)
+        labels[test] = "test"
+        values.append(max_train_similarity(source, labels, "test", "train"))
+        fold_of.append(np.full(test.size, f))
+    if not values:
+        return np.zeros(0), np.zeros(0, dtype=np.int64)
+    return np.concatenate(values), np.concatenate(fold_of)
+
+
+def _nn_stats(values: np.ndarray) -> dict:
+    return {"n_test": int(values.size), "median": float(np.median(values)) if values.size else None,
+            "share_above": {f"{t:g}": float((values > t).mean()) if values.size else None for t in NN_THRESHOLDS}}
+
+
+def _nn_view(source, folds: np.ndarray, rows: np.ndarray, names: Sequence[str]) -> dict:
+    """Pooled (``all``) and per-fold nearest-neighbour statistics of one split."""
+    values, fold_of = _nn_values(source, folds, rows, len(names))
+    per = {name: _nn_stats(values[fold_of == i]) for i, name in enumerate(names) if (fold_of == i).any()}
+    return {"all": _nn_stats(values), "folds": per}
+
+
+def _mean_views(views: list[dict]) -> dict:
+    """Mean over seeds of the medians and shares of several :func:`_nn_view` results."""
+    def mean(stats: list[dict]) -> dict:
+        return {"n_test": stats[0]["n_test"], "median": float(np.mean([s["median"] for s in stats])),
+                "share_above": {t: float(np.mean([s["share_above"][t] for s in stats])) for t in stats[0]["share_above"]}}
+
+    folds = set.intersection(*(set(v["folds"]) for v in views))
+    return {"all": mean([v["all"] for v in views]),
+            "folds": {f: mean([v["folds"][f] for v in views]) for f in views[0]["folds"] if f in folds}}
+
+
+def _test_rows(folds: np.ndarray, sampled: bool, seed: int) -> tuple[np.ndarray, dict | None]:
+    """The test entities of the nearest-neighbour view: all assigned ones, or a seeded sample."""
+    assigned = np.flatnonzero(folds >= 0)
+    if not (sampled or assigned.size > NN_SAMPLE_MIN) or assigned.size <= NN_SAMPLE_TEST:
+        return assigned, None
+    rows = np.sort(np.random.default_rng([seed, 1]).choice(assigned, NN_SAMPLE_TEST, replace=False))
+    return rows, {"n_test": NN_SAMPLE_TEST, "of": int(assigned.size), "seed": int(seed)}
+
+
+def _scaffold_folds(smiles: Sequence[str], folds: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """A Bemis-Murcko scaffold split (DeepChem's fill) of the assigned molecules with our fold sizes; the largest
+    scaffold sets go to the largest fold first (ties by fold order)."""
+    from benchdesign.molexp.splitters import scaffold_split
+
+    assigned = np.flatnonzero(folds >= 0)
+    sizes = np.bincount(folds[assigned], minlength=k)
+    order = np.argsort(-sizes, kind="stable")
+    fill = scaffold_split([smiles[i] for i in assigned], sizes[order] / sizes.sum(), seed)
+    out = np.full(folds.size, -1, dtype=np.int64)
+    out[assigned] = order[np.asarray(fill)]
+    return out
+
+
+def _scaffold_entry(source, smiles, folds, names, rows, seed, sampled: bool) -> dict:
+    """Scaled L(pi) and the nearest-neighbour view of the scaffold split of the same fractions."""
+    sc = _scaffold_folds(smiles, folds, len(names), seed)
+    est = sampled_leakage(source, sc, seed=seed) if sampled else leakage_summary(source, [sc])[0]
+    return {"scaled_leakage": float(est.scaled), "fold_sizes": {n: int((sc == i).sum()) for i, n in enumerate(names)},
+            "nearest_neighbour": _nn_view(source, sc, rows, names)}
+
+
+def _fold_rows(folds: np.ndarray, names: Sequence[str], cert: dict, requested: dict | None) -> dict:
+    n = int((folds >= 0).sum())
+    rand = cert.get("random_fold_scaled_leakage", {})
+    return {name: {"size": int((folds == i).sum()), "fraction": float((folds == i).sum() / n) if n else 0.0,
+                   "requested": None if requested is None else float(requested[name]),
+                   "scaled_leakage": cert["fold_scaled_leakage"][name], "random_scaled_leakage": rand.get(name)}
+            for i, name in enumerate(names)}
+
+
+def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *, seed: int = 0,
+                  requested: dict | None = None, smiles: Sequence[str] | None = None,
+                  unassigned: dict | None = None, words: dict | None = None) -> dict:
+    """The summary block of ``folds`` (fold index per entity of ``source``, -1 = none) from its certificate.
+
+    ``smiles`` (per entity of ``source``) adds the scaffold split; ``unassigned`` maps a reason to the number
+    of rows left out; ``words`` names the samples and the similarity (``noun``, ``similarity``).
+    """
+    folds = np.asarray(folds, dtype=np.int64)
+    names = [str(x) for x in names]
+    sampled = "sampled" in cert
+    rows, sample = _test_rows(folds, sampled, seed)
+    randoms = random_baselines(folds, seed, cert.get("random_seeds", 0))
+    nn = {"split": _nn_view(source, folds, rows, names), "sampled": sample, "thresholds": list(NN_THRESHOLDS)}
+    if randoms:
+        nn["random"] = _mean_views([_nn_view(source, r, rows, names) for r in randoms])
+    out = {
+        "n_assigned": int((folds >= 0).sum()), "unassigned": dict(unassigned or {}),
+        "folds": _fold_rows(folds, names, cert, requested),
+        "scaled_leakage": cert["scaled_leakage"], "random_scaled_leakage": cert.get("random_scaled_leakage"),
+        "leakage_reduction": cert.get("leakage_reduction"), "random_seeds": len(randoms), "random_seed": int(seed),
+        "leakage_sampled": sampled, "nearest_neighbour": nn, "words": {"noun": "samples", "similarity": "similarity"}
+        | (words or {}),
+        "descriptions": {"scaled_leakage": SCALED_LEAKAGE_TEXT, "nearest_neighbour": NN_TEXT,
+                         "random": "random splits of the same fold sizes (assigned entities' folds permuted)"},
+    }
+    if smiles is not None:
+        out["scaffold"] = _scaffold_entry(source, smiles, folds, names, rows, seed, sampled)
+    out["sentence"] = _sentence(out)
+    return out
+
+
+def _headline(summary: dict, view: str) -> dict | None:
+    """The nearest-neighbour statistics the sentence quotes: of fold 'test' when there is one, else pooled."""
+    nn = summary["scaffold"]["nearest_neighbour"] if view == "scaffold" else summary["nearest_neighbour"].get(view)
+    if nn is None:
+        return None
+    return nn["folds"].get("test", nn["all"]) if "test" in summary["folds"] else nn["all"]
+
+
+def _sentence(summary: dict) -> str:
+    """One plain sentence: leakage against the random split, and the nearest training neighbour's median."""
+    red, w = summary["leakage_reduction"], summary["words"]
+    parts = []
+    if red is not None:
+        parts.append(f"{abs(red):.0%} {'less' if red >= 0 else 'more'} leakage than a random split of the same sizes")
+    ours = _headline(summary, "split")
+    if ours and ours["median"] is not None:
+        others = [f"{label} {s['median']:.2f}" for label, view in (("random", "random"), ("scaffold split", "scaffold"))
+                  if (view != "scaffold" or "scaffold" in summary) and (s := _headline(summary, view))]
+        text = (f"test {w['noun']}' nearest training neighbour: median {w['similarity']} {ours['median']:.2f}"
+                + (f" ({', '.join(others)})" if others else ""))
+        if summary["nearest_neighbour"]["sampled"]:
+            text += f" (on {summary['nearest_neighbour']['sampled']['n_test']:,} sampled test {w['noun']})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _fold_table(summary: dict) -> list[str]:
+    nn, rand_nn = summary["nearest_neighbour"]["split"]["folds"], summary["nearest_neighbour"].get("random")
+    head = (f"  {'fold':<8} {'size':>7} {'fraction':>9} {'(asked)':>8}  {'leakage vs rest':>15} {'(random)':>9}"
+            f"  {'NN median':>9} {'(random)':>9}")
+    lines = [head]
+    for name, f in summary["folds"].items():
+        med = nn.get(name, {}).get("median")
+        rmed = (rand_nn or {}).get("folds", {}).get(name, {}).get("median")
+        rnd = f["random_scaled_leakage"]
+        lines.append(f"  {name:<8} {f['size']:>7} {_pct(f['fraction']):>9} {_pct(f['requested']):>8}  "
+                     f"{f['scaled_leakage']:>15.4f} {'-' if rnd is None else f'{rnd:.4f}':>9}  "
+                     f"{'-' if med is None else f'{med:.3f}':>9} {'-' if rmed is None else f'{rmed:.3f}':>9}")
+    rnd = summary["random_scaled_leakage"]
+    lines.append(f"  {'all':<8} {summary['n_assigned']:>7} {'':>9} {'':>8}  {summary['scaled_leakage']:>15.4f} "
+                 f"{'-' if rnd is None else f'{rnd:.4f}':>9}")
+    return lines
+
+
+def _nn_line(summary: dict) -> str:
+    nn, w = summary["nearest_neighbour"], summary["words"]
+    views = [("ours", nn["split"]["all"])] + ([("random", nn["random"]["all"])] if "random" in nn else [])
+    if "scaffold" in summary:
+        views.append(("scaffold split", summary["scaffold"]["nearest_neighbour"]["all"]))
+    views = [(label, s) for label, s in views if s["median"] is not None]
+    text = "; ".join(f"{label} median {s['median']:.3f}, "
+                     + ", ".join(f"above {t} {_pct(v)}" for t, v in s["share_above"].items()) for label, s in views)
+    where = (f"{nn['sampled']['n_test']:,} sampled test {w['noun']} (seed {nn['sampled']['seed']}) of "
+             f"{nn['sampled']['of']:,}, against all training {w['noun']}" if nn["sampled"]
+             else f"all {summary['n_assigned']:,} {w['noun']}, each tested against the other folds")
+    return f"  nearest neighbour ({where}): {text}"
+
+
+def summary_lines(summary: dict) -> list[str]:
+    """Console lines of a :func:`split_summary` block."""
+    left = ", ".join(f"{n} {reason}" for reason, n in summary["unassigned"].items() if n)
+    lines = [f"summary: {summary['n_assigned']} {summary['words']['noun']} in {len(summary['folds'])} folds"
+             + (f"; left out (unassigned): {left}" if left else ""), *_fold_table(summary)]
+    rand = (f"; random = {summary['random_seeds']} random splits of the same fold sizes (seed {summary['random_seed']})"
+            if summary["random_seeds"] else "")
+    sampled = " (sampled estimate)" if summary["leakage_sampled"] else ""
+    lines.append(f"  leakage{sampled} = scaled L(pi), the {summary['descriptions']['scaled_leakage']}{rand}")
+    lines.append(f"  NN = {summary['descriptions']['nearest_neighbour']} ({summary['words']['similarity']})")
+    lines.append(_nn_line(summary))
+    if "scaffold" in summary:
+        lines.append(f"  Bemis-Murcko scaffold split of the same fractions: leakage {summary['scaffold']['scaled_leakage']:.4f}")
+    lines.append(f"  => {summary['sentence']}")
+    return lines
