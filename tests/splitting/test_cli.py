@@ -183,3 +183,16 @@ def test_lazy_package_exports_every_public_name(package):
     assert set(module.__all__) <= set(dir(module))
     with pytest.raises(AttributeError, match="no_such_name"):
         getattr(module, "no_such_name")
+
+
+def test_a_continuous_class_column_is_named_as_such(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    table = tmp_path / "mols.csv"
+    smiles = ["C" * (i % 7 + 1) + "O" * (i % 3) for i in range(60)]
+    pd.DataFrame({"smiles": smiles, "pic50": rng.normal(6, 1, 60).round(3)}).to_csv(table, index=False)
+    out = tmp_path / "o.tsv"
+    code = main(["split", "--task", "I1", "--input", str(table), "--class-col", "pic50", "--fractions", "0.8", "0.2",
+                 "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and "class column 'pic50' has 60 distinct values among 60 rows: a continuous value" in err
+    assert not out.exists()

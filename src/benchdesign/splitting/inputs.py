@@ -97,6 +97,21 @@ def pair_indices(values_a: Sequence, values_b: Sequence) -> tuple[np.ndarray, np
     return index_a.astype(np.int64), index_b.astype(np.int64), list(uniques_a), list(uniques_b)
 
 
+MAX_CLASS_LEVELS = 100  # a class column with more distinct values (and non-integer numbers) is a measurement
+
+
+def _check_class_levels(col: str, values: pd.Series, n_levels: int) -> None:
+    """Refuse a continuous column (e.g. pIC50) as class labels, which eq. (4) would turn into n classes."""
+    numbers = pd.to_numeric(values, errors="coerce")
+    continuous = numbers.notna().all() and not np.allclose(numbers, np.round(numbers))
+    if n_levels > MAX_CLASS_LEVELS or (continuous and n_levels > 0.5 * max(len(values), 1) and n_levels > 10):
+        kind = "a continuous value" if continuous else "too many classes"
+        raise ValueError(
+            f"class column {col!r} has {n_levels:,} distinct values among {len(values):,} rows: {kind}, not a class "
+            "label; bin it first (e.g. pandas.qcut into 5 bins) or leave it out"
+        )
+
+
 def class_matrix(df: pd.DataFrame, class_cols: Sequence[str]) -> tuple[np.ndarray | None, tuple[str, ...]]:
     """Class membership sigma(x): every distinct non-missing value v of column c is a class "c=v".
 
@@ -112,6 +127,7 @@ def class_matrix(df: pd.DataFrame, class_cols: Sequence[str]) -> tuple[np.ndarra
         present = values.notna().to_numpy()
         as_str = values.astype(str).to_numpy()
         levels = sorted(set(as_str[present]))
+        _check_class_levels(col, values[present], len(levels))
         for lv in levels:
             blocks.append(present & (as_str == lv))
             names.append(f"{col}={lv}")
