@@ -40,6 +40,8 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vs_datasail import check_peer, mirror_root  # noqa: E402
 
+from benchdesign.molexp.peers import highs_patch  # noqa: E402
+
 DATASETS = {"davis": ("deepdta_davis", "davis_pairs.csv"), "kiba": ("deepdta_kiba", "kiba_pairs.csv")}
 
 PEER_C2_CHILD = r'''
@@ -51,21 +53,7 @@ import datasail.solver.cluster_2d as c2
 from datasail.settings import SOLVERS
 from datasail.sail import datasail
 
-if job["solver"] == "HIGHS":  # datasail 1.4.0 has no HiGHS entry; same time limit through cvxpy
-    SOLVERS["HIGHS"] = cvxpy.HIGHS
-    original = c2.solve
-
-    def solve(loss, constraints, max_sec, solver, log_file, num_threads=14):
-        if solver != "HIGHS":
-            return original(loss, constraints, max_sec, solver, log_file, num_threads)
-        problem = cvxpy.Problem(cvxpy.Minimize(loss), constraints)
-        problem.solve(solver=cvxpy.HIGHS, qcp=True, time_limit=float(max_sec))
-        if problem.status in {"infeasible", "unbound"}:
-            return None
-        return problem
-
-    c2.solve = solve
-
+''' + highs_patch("c2.solve", "c2") + r'''
 start = time.perf_counter()
 drugs, targets = job["drugs"], job["targets"]
 _, _, inter = datasail(

@@ -23,10 +23,31 @@ import numpy as np
 from benchdesign.molexp.splitters import check_fractions, processing_order
 from benchdesign.splitting.similarity import parse_smiles
 
-__all__ = ["DATASAIL_INSTALL", "PeerTimeout", "PeerError", "datasail_s1_split"]
+__all__ = ["DATASAIL_INSTALL", "PeerTimeout", "PeerError", "datasail_s1_split", "highs_patch"]
 
 DATASAIL_INSTALL = "pip install datasail==1.4.0"
 _NO_PEER = 3  # child exit code: the peer package cannot be imported
+
+def highs_patch(original: str, module: str) -> str:
+    """Child-script lines that give datasail 1.4.0 a HiGHS solver with the same time limit, through cvxpy:
+    ``module``.solve is replaced, and ``original`` (the datasail function it wraps) serves other solvers."""
+    return f'''
+if job["solver"] == "HIGHS":  # datasail 1.4.0 has no HiGHS entry; same time limit through cvxpy
+    SOLVERS["HIGHS"] = cvxpy.HIGHS
+    original = {original}
+
+    def solve(loss, constraints, max_sec, solver, log_file, num_threads=14):
+        if solver != "HIGHS":
+            return original(loss, constraints, max_sec, solver, log_file, num_threads)
+        problem = cvxpy.Problem(cvxpy.Minimize(loss), constraints)
+        problem.solve(solver=cvxpy.HIGHS, qcp=True, time_limit=float(max_sec))
+        if problem.status in {{"infeasible", "unbound"}}:
+            return None
+        return problem
+
+    {module}.solve = solve
+'''
+
 
 # Child script: argv[1] is the path of a JSON job; writes {"assignment": {id: split name}, ...} to job["out"].
 DATASAIL_CHILD = r'''
@@ -42,21 +63,7 @@ except ImportError as exc:
     print(f"cannot import datasail: {exc!r}", file=sys.stderr)
     sys.exit(3)
 
-if job["solver"] == "HIGHS":  # datasail 1.4.0 has no HiGHS entry; same time limit through cvxpy
-    SOLVERS["HIGHS"] = cvxpy.HIGHS
-    original = su.solve
-
-    def solve(loss, constraints, max_sec, solver, log_file, num_threads=14):
-        if solver != "HIGHS":
-            return original(loss, constraints, max_sec, solver, log_file, num_threads)
-        problem = cvxpy.Problem(cvxpy.Minimize(loss), constraints)
-        problem.solve(solver=cvxpy.HIGHS, qcp=True, time_limit=float(max_sec))
-        if problem.status in {"infeasible", "unbound"}:
-            return None
-        return problem
-
-    c1.solve = solve
-
+''' + highs_patch("su.solve", "c1") + r'''
 start = time.perf_counter()
 e_splits, _, _ = datasail(
     techniques=["C1e"], splits=job["fractions"], names=job["names"], epsilon=job["epsilon"],
