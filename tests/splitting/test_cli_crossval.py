@@ -36,7 +36,8 @@ def test_folds_write_a_fold_column_clusters_and_certificate(fixtures, tmp_path, 
     cert = report["certificate"]
     assert set(cert["fold_scaled_leakage"]) == {f"fold{i}" for i in range(4)}
     assert {"random_scaled_leakage", "ilp_scaled_lower_bound", "ilp_gap"} <= set(cert)
-    assert "certificate:" in err and "vs random split" in err
+    assert "summary: 40 molecules in 4 folds" in err and "leakage than a random split of the same sizes" in err
+    assert "solver: " in err and "ILP at cluster level" not in err  # cluster-level figures only with --verbose
     cl = pd.read_csv(clusters, sep="\t")
     assert list(cl.columns) == ["id", "cluster"] and cl["id"].tolist() == table["id"].tolist()
     assert cl["cluster"].between(0, 7).all()  # the cluster (of K = 8) each entity had in the ILP

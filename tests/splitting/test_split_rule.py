@@ -78,4 +78,4 @@ def test_rule_accepts_folds(tmp_path, fixtures):
     table = pd.read_csv(tmp_path / "results/splitting/tiny.tsv", sep="\t", keep_default_na=False)
     assert list(table.columns) == ["id", "split", "reason", "fold"]
     assert sorted(set(table["fold"])) == [0, 1, 2]
-    assert "certificate:" in (tmp_path / "logs/splitting/tiny.log").read_text()
+    assert "summary: 40 molecules in 3 folds" in (tmp_path / "logs/splitting/tiny.log").read_text()

@@ -198,19 +198,25 @@ def leader_labels(
     return assign_to_leaders(source, sample[np.asarray(leaders)])
 
 
-IDENTICAL_TOL = 1e-4  # similarity >= 1 - this counts as identical (float32 cosines of long k-mer profiles: ~2e-5)
+IDENTICAL_TOL = 1e-6  # a precomputed similarity >= 1 - this counts as identical
 
 
 def identical_groups(source: SimilaritySource, block: int = 1024) -> np.ndarray:
     """Group label (n,) that puts entities of similarity 1 to each other (identical inputs) in one group.
 
     The micro-clusters are the units the refinement moves, so identical entities (e.g. two kinase
-    variants with one sequence, or one molecule listed twice) always share a fold. One n x n pass,
-    used where every entity would otherwise be its own group (n <= n_micro).
+    variants with one sequence, or one molecule listed twice) always share a fold. Sources with
+    ``identity_keys`` (fingerprints, k-mer profiles, vectors) compare their inputs exactly; others (a
+    matrix, alignment identity) take similarity >= 1 - IDENTICAL_TOL in one n x n pass. Used where every
+    entity would otherwise be its own group (n <= n_micro).
     """
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
+    keys = getattr(source, "identity_keys", None)
+    if keys is not None:  # fingerprints, k-mer profiles, vectors: identical inputs have equal keys
+        _, first, inverse = np.unique(np.array(keys(), dtype=object), return_index=True, return_inverse=True)
+        return np.argsort(np.argsort(first))[inverse.reshape(-1)].astype(np.int64)  # labels by first appearance
     n = source.n
     rows, cols = [], []
     for start in range(0, n, block):

@@ -152,6 +152,9 @@ def evaluate_split(
     confidence: float = 0.95,
     seed: int = 0,
     sample_test: int = DEFAULT_SAMPLE_TEST,
+    smiles: Sequence[str] | None = None,
+    random_seed: int = 0,
+    summary: bool = True,
 ) -> dict:
     """Leakage report of a split of ``entities`` given as (id, fold label) pairs.
 
@@ -167,8 +170,12 @@ def evaluate_split(
     sample : estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
         (:func:`~benchdesign.splitting.leakage.sampled_leakage`, seeded by ``seed``) instead of all
         pairs, and the eq. (1) statistics from ``sample_test`` random test entities per fold
+    smiles, random_seed, summary : the summary block (``report["summary"]``, summary.py, as in ``benchdesign
+        split``; not with ``summary=False``): the valid entities' SMILES add a scaffold split; random splits of
+        the same fold sizes from ``random_seed``
 
-    A split with fewer than two folds is refused (its leakage would be 0 by definition).
+    A split with fewer than two folds is refused (its leakage would be 0 by definition). Invalid entities
+    (kept out of the similarity) and entities unassigned or not listed are left out, and counted.
     """
     if entities.similarity is None:
         raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
@@ -194,10 +201,10 @@ def evaluate_split(
         "fold_sizes": {f: int((codes == i).sum()) for i, f in enumerate(fold_names)},
         "similarity": describe_similarity(entities.similarity),
     }
+    cert = _certificate(entities.similarity, codes, fold_names, sample, seed, random_seed if summary else None, kwargs)
     if sample is None:
-        summary = leakage_summary(entities.similarity, [codes], **kwargs)[0]
-        report.update({"leakage": summary.leakage, "total_similarity": summary.total,
-                       "scaled_leakage": summary.scaled})
+        report.update({"leakage": cert["leakage"], "total_similarity": cert["total_similarity"],
+                       "scaled_leakage": cert["scaled_leakage"]})
     else:
         est = sampled_leakage(entities.similarity, codes, sample, seed=seed, confidence=confidence)
         report.update({
@@ -231,7 +238,41 @@ def evaluate_split(
         values = max_train_similarity(entities.similarity, labels_t, t, train_folds, **kwargs)
         per_fold[t] = {"train_folds": train_folds, **max_similarity_stats(values, quantiles)}
     report["max_train_similarity"] = per_fold
+    listed = np.array([lab is not None for lab in labels[valid]], dtype=bool)
+    left = {entities.invalid_reason: int((~valid).sum()), "unassigned in the split file": int(listed.sum() - (codes >= 0)
+            .sum()), "not in the split file": int((~listed).sum())}
+    if summary:
+        report["summary"] = _summary(entities, codes, fold_names, cert, smiles, random_seed, left)
     return report
+
+
+def _certificate(source, codes: np.ndarray, names: list[str], sample: int | None, seed: int, random_seed: int | None,
+                 kwargs: dict) -> dict:
+    """The split certificate of ``codes`` beside random splits of the same fold sizes from ``random_seed`` (none
+    when None; no ILP figures)."""
+    from benchdesign.splitting.certificate import random_baselines, split_certificate
+    from benchdesign.splitting.options import DEFAULT_MAX_PAIRS, SPLIT_DEFAULTS
+
+    randoms = [] if random_seed is None else random_baselines(codes, random_seed, SPLIT_DEFAULTS["certificate_seeds"])
+    pairs = {} if sample is None else {"max_pairs": 0, "n_pairs": sample}
+    return split_certificate(source, codes, names, randoms, seed=seed, **{"max_pairs": DEFAULT_MAX_PAIRS, **pairs},
+                             **kwargs)
+
+
+def _summary(entities: EntitySet, codes: np.ndarray, names: list[str], cert: dict, smiles, random_seed: int,
+             left: dict) -> dict:
+    """The summary block of the split, its folds in natural order (fold2 before fold10)."""
+    from benchdesign.splitting.pipeline import summary_words
+    from benchdesign.splitting.summary import split_summary
+
+    entry = describe_similarity(entities.similarity)
+    if not (entry and entry.get("kind") == "fingerprint_tanimoto"):
+        smiles = None
+    codes, order = _sorted_codes(codes, names)
+    cert = cert | {key: {n: cert[key][n] for n in order} for key in ("fold_scaled_leakage", "random_fold_scaled_leakage")
+                   if key in cert}
+    return split_summary(entities.similarity, codes, order, cert, seed=random_seed, smiles=smiles,
+                         unassigned={k: v for k, v in left.items() if v}, words=summary_words(entry, smiles is not None))
 
 
 def _entities_and_split_reader(
@@ -263,15 +304,35 @@ def _entities_and_split_reader(
     df = read_table(table, [c for c in (id_col,) if c], sep=sep)
     ent = entities_from_table(
         df, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
-        matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=drop_invalid,
+        matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=True,
         metric=metric, radius=radius, n_bits=n_bits, kmer=kmer, what="input", sequence_similarity=sequence_similarity,
     )
+    value_col = smiles_col or sequence_col
 
     def read_split(split: str) -> tuple[list, list]:
         sp_df = read_split_table(split, split_id_col, split_col, sep)
-        return sp_df[split_id_col].tolist(), sp_df[split_col].tolist()
+        ids, labels = sp_df[split_id_col].tolist(), sp_df[split_col].tolist()
+        if not drop_invalid:
+            _refuse_invalid_in_folds(ent, ids, labels, df[value_col].tolist() if value_col else None)
+        return ids, labels
 
+    read_split.smiles = (df[smiles_col].astype(str).to_numpy()[np.asarray(ent.valid, dtype=bool)].tolist()
+                         if smiles_col else None)
     return ent, read_split
+
+
+def _refuse_invalid_in_folds(ent: EntitySet, ids: list, labels: list, values: list | None) -> None:
+    """Without --drop-invalid, invalid rows are accepted only when the split leaves them out (e.g. the
+    'unassigned' rows of ``split --drop-invalid``); an invalid row the split puts in a fold is an error."""
+    from benchdesign.splitting.inputs import _report_invalid
+
+    fold_of, _ = fold_labels_for_entities(ent.ids, ids, labels)
+    codes, _ = encode_folds(fold_of)
+    bad = np.flatnonzero((codes >= 0) & ~np.asarray(ent.valid, dtype=bool))
+    if bad.size:
+        shown = values if values is not None else ["?"] * len(ent.ids)
+        raise ValueError(_report_invalid("input", ent.invalid_reason, ent.ids, shown, bad)
+                         .replace("leave them unassigned", "leave them out") + " (the split puts them in a fold)")
 
 
 def read_split_table(split: str, split_id_col: str = "id", split_col: str = "split",
@@ -309,19 +370,23 @@ def evaluate_split_files(
     confidence: float = 0.95,
     seed: int = 0,
     sample_test: int = DEFAULT_SAMPLE_TEST,
+    random_seed: int = 0,
     **representation,
 ) -> dict:
     """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate.
 
     ``folds``: the fold names the split may use (:func:`check_fold_names`); ``sample``, ``confidence``,
-    ``seed``, ``sample_test``: the sampled estimate of :func:`evaluate_split`. ``representation``:
+    ``seed``, ``sample_test``: the sampled estimate of :func:`evaluate_split`; ``random_seed``: of its summary
+    block's random splits. ``representation``:
     ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``, ``matrix_kind``,
     ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``,
     ``sequence_similarity``, ``sep`` (defaults in :func:`_entities_and_split_reader`).
     """
-    ent, ids, labels = read_split_inputs(table, split, **representation)
+    ent, read_split = _entities_and_split_reader(table, **representation)
+    ids, labels = read_split(split)
     report = evaluate_split(ent, ids, labels, test, train, quantiles, folds=folds, sample=sample,
-                            confidence=confidence, seed=seed, sample_test=sample_test)
+                            confidence=confidence, seed=seed, sample_test=sample_test, smiles=read_split.smiles,
+                            random_seed=random_seed)
     return {"input": str(table), "split": str(split), **report}
 
 
@@ -347,7 +412,7 @@ def compare_split_files(
     rows = []
     for path in splits:
         ids, labels = read_split(path)
-        rep = evaluate_split(ent, ids, labels, test, train, (0.5,), folds=folds)
+        rep = evaluate_split(ent, ids, labels, test, train, (0.5,), folds=folds, summary=False)
         eq1 = {f: st["mean"] for f, st in rep["max_train_similarity"].items()}
         rows.append({
             "split": str(path), "n_assigned": rep["n_assigned"], "n_not_in_split": rep["n_not_in_split"],
@@ -420,23 +485,42 @@ def leakage_shard_from_inputs(inputs: str, index: int, n_shards: int, out: str, 
     return leakage_shard(FingerprintSimilarity.from_packed(packed, n_bits), [codes], index, n_shards, out, **kwargs)
 
 
+def _left_out_lines(report: dict) -> list[str]:
+    """One line per kind of row left out of every figure (invalid, unassigned, not listed)."""
+    why = {"unassigned in the split file": "labelled unassigned (or empty) in the split file",
+           "not in the split file": "not listed in the split file"}
+    left, in_fold = report.get("summary", {}).get("unassigned", {}), report.get("n_invalid_assigned", 0)
+    invalid = (f"; {in_fold} of them are in a fold of the split file (--drop-invalid)" if in_fold
+               else "; the split leaves them unassigned")
+    return [f"left out: {n} rows " + (why[k] if k in why else f"with {k.replace('_', ' ').replace('smiles', 'SMILES')}"
+                                      f" (no similarity{invalid})") for k, n in left.items()]
+
+
 def format_report(report: dict) -> str:
-    """Human-readable lines of an :func:`evaluate_split` report."""
+    """Human-readable lines of an :func:`evaluate_split` report: counts, the summary block (summary.py), then
+    the eq. (1) statistics per test fold."""
+    from benchdesign.splitting.summary import SCALED_LEAKAGE_TEXT, summary_lines
+
     sizes = ", ".join(f"{k} {v}" for k, v in report["fold_sizes"].items())
     lines = [
         f"{report['n_assigned']} of {report['n_valid']} valid entities assigned ({sizes}); "
         f"not in split {report['n_not_in_split']}",
+        *_left_out_lines(report),
         f"similarity: {describe_text(report.get('similarity'))}",
-        f"L(pi) (eq. 2) {report['leakage']:.6g}; scaled L(pi) (eq. 20) {report['scaled_leakage']:.4f}",
+        f"scaled L(pi) (eq. 20) {report['scaled_leakage']:.4f}, the {SCALED_LEAKAGE_TEXT.split(' [')[0]}; "
+        f"L(pi) (eq. 2) {report['leakage']:.6g}",
     ]
     if "sampled" in report:
         smp, (lo, hi) = report["sampled"], report["scaled_leakage_ci"]
         lines[-1] += (f" ({smp['n_pairs']} sampled pairs; {100 * smp['confidence']:g}% interval [{lo:.4f}, {hi:.4f}];"
                       f" eq. 1 over <= {smp['n_test_per_fold']} sampled test samples per fold)")
+    if "summary" in report:
+        lines += summary_lines(report["summary"])
     for fold, st in report["max_train_similarity"].items():
         qs = ", ".join(f"q{k} {v:.3f}" for k, v in st["quantiles"].items())
         lines.append(
-            f"max similarity of {fold} samples to {'+'.join(st['train_folds'])} (eq. 1): mean {st['mean']:.4f}, "
+            f"nearest training neighbour of {fold} samples in {'+'.join(st['train_folds'])} (max similarity, eq. 1): "
+            f"mean {st['mean']:.4f}, "
             f"median {st['median']:.4f}, {qs}"
         )
     return "\n".join(lines)
@@ -715,7 +799,7 @@ def _nn_text(nn: dict) -> str:
         return "no test fold with training entities"
     shares = "; ".join(f"above {t}: {_pct(ours['share_above'][t])} vs {_pct(rand['share_above'][t])}"
                        for t in ours["share_above"])
-    return (f"{ours['n_test']} test entities, median {ours['median']:.3f} vs {rand['median']:.3f} random; {shares}")
+    return (f"{ours['n_test']} test entities, ours median {ours['median']:.3f} vs {rand['median']:.3f} random; {shares}")
 
 
 def _side_lines(sd: str, side: dict, seed: int) -> list[str]:
@@ -735,13 +819,16 @@ def _side_lines(sd: str, side: dict, seed: int) -> list[str]:
                  f"a random split of the same entity fold sizes (seed {seed})"
                  + (f": {_pct(red)} less" if red is not None else "")
                  + f"; weighted by pairs per entity {side['scaled_leakage_pair_weighted']:.4f}")
-    lines.append(f"  each test entity's max similarity to the training entities: {_nn_text(side['nearest_neighbour'])}")
+    lines.append(f"  nearest neighbour (each test entity's maximum similarity to the training entities, eq. 1 summand): "
+                 f"{_nn_text(side['nearest_neighbour'])}")
     return lines
 
 
 def format_pair_report(report: dict) -> str:
-    """Human-readable lines of an :func:`evaluate_pair_split` report."""
-    lines = _pair_lines(report)
+    """Human-readable lines of an :func:`evaluate_pair_split` report (wording as the summary block's)."""
+    from benchdesign.splitting.summary import SCALED_LEAKAGE_TEXT
+
+    lines = [*_pair_lines(report), f"scaled L(pi) = {SCALED_LEAKAGE_TEXT}"]
     for sd, side in report["sides"].items():
         lines += _side_lines(sd, side, report["random_seed"])
     return "\n".join(lines)

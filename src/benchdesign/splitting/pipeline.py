@@ -71,7 +71,7 @@ from benchdesign.splitting.tasks import (
 __all__ = [
     "EntityInput", "PairInputs", "PairTables", "SplitJob", "check_job", "clusters_table", "entity_folds_table",
     "load_entities", "load_pairs", "run_split",
-    "similarity_entry", "similarity_lines", "summarize",
+    "similarity_entry", "similarity_lines", "solver_summary", "summarize", "summary_words",
     "write_atomic", "write_split_tsv",
 ]
 
@@ -414,6 +414,9 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
             else:
                 result = split_entities(task, ent, job.spec)
         result.report["similarity"] = similarity_entry(ent, job.entities)
+        if "certificate" in result.report:
+            with stage("summary"):
+                result.report["summary"] = _split_summary(df, ent, job, result)
         if ent.similarity is not None and ent.similarity.n >= SAMPLED_REPORT_MIN:
             with stage("leakage_estimate"):
                 result.report["sampled_leakage"] = _sampled_report(ent, result, job.spec.seed)
@@ -445,6 +448,89 @@ def _groups(task: str, df: pd.DataFrame, job: SplitJob, ent: EntitySet) -> np.nd
         smiles = df[job.entities.smiles_col].astype(str).to_numpy()[np.asarray(ent.valid)]
         return np.unique(murcko_scaffolds(list(smiles)), return_inverse=True)[1].reshape(-1)
     return butina_clusters(ent.similarity, job.spec.butina_threshold, job.spec.block_size)
+
+
+def summary_words(entry: dict | None, smiles: bool) -> dict:
+    """How the summary block names the samples and their similarity (molecules and Tanimoto for ECFP of SMILES)."""
+    tanimoto = bool(entry) and entry.get("kind") == "fingerprint_tanimoto"
+    return {"noun": "molecules" if smiles else "samples", "similarity": "Tanimoto" if tanimoto else "similarity"}
+
+
+def _split_summary(df: pd.DataFrame, ent: EntitySet, job: SplitJob, result: SplitResult) -> dict:
+    """The summary block (summary.py) of a 1-D split with a certificate, plus the solver's status in words."""
+    from collections import Counter
+
+    from benchdesign.splitting.summary import split_summary
+
+    rep, valid = result.report, np.asarray(ent.valid, dtype=bool)
+    entry = rep.get("similarity")
+    col = job.entities.smiles_col
+    smiles = None
+    if col and entry and entry.get("kind") == "fingerprint_tanimoto":
+        smiles = df[col].astype(str).to_numpy()[valid].tolist()
+    left = Counter(str(r) or "none" for r in result.reason[result.fold < 0])
+    out = split_summary(ent.similarity, result.fold[valid], result.names, rep["certificate"], seed=job.spec.seed,
+                        requested=rep.get("requested_fractions"), smiles=smiles, unassigned=dict(sorted(left.items())),
+                        words=summary_words(entry, smiles is not None))
+    if "solver_status" in rep:
+        out["solver"] = solver_summary(rep, job.spec.time_limit)
+    return out
+
+
+REFINE_SUBSTANTIAL = 0.01  # the refinement lowered the ILP's leakage by at least this share: it dominates the result
+
+
+def _longer_limit(rep: dict, cert: dict) -> tuple[bool, str]:
+    """Whether a longer time limit is likely to help a split the solver stopped at the limit, and why."""
+    ilp, final = rep.get("ilp_scaled_leakage"), cert["scaled_leakage"]
+    gain = 1.0 - final / ilp if rep.get("refined") and ilp else 0.0
+    weak = cert.get("ilp_scaled_lower_bound", 0.0) < cert.get("scaled_lower_bound", 0.0)
+    why = []
+    if gain >= REFINE_SUBSTANTIAL:
+        why.append(f"the refinement lowered the ILP's leakage by {gain:.1%}, so the result depends little on the "
+                   "ILP's exact optimum")
+    if weak:
+        why.append("the ILP's remaining gap is that of its cluster-level proxy (its own lower bound "
+                   f"{cert.get('ilp_scaled_lower_bound', 0.0):.4f} is below the bound above)")
+    if why:
+        return False, "a longer --time-limit is unlikely to help: " + "; ".join(why)
+    return True, (f"a longer --time-limit may help: the ILP stopped {rep.get('ilp_gap', 1.0):.1%} above its own lower "
+                  "bound and the refinement changed little")
+
+
+def solver_summary(rep: dict, time_limit: float | None) -> dict:
+    """The solver's status in words: one bound on the split's leakage (the certificate's, over every split of
+    the micro-clusters) and its gap, and whether a longer time limit is likely to help."""
+    cert, status = rep.get("certificate", {}), rep["solver_status"]
+    out: dict = {"status": status, "seconds": rep.get("solver_seconds"), "time_limit": time_limit,
+                 "scaled_lower_bound": cert.get("scaled_lower_bound"), "gap": cert.get("gap")}
+    if status == "time_limit":
+        head = f"stopped at the time limit ({time_limit:g} s)" if time_limit else "stopped at its limit"
+    elif status == "optimal":
+        head = f"{rep['solver']} found the best assignment of the clusters in {rep.get('solver_seconds', 0):.1f} s"
+    else:
+        head = f"{rep['solver']} ended with status {status}"
+    if cert.get("gap") is not None:
+        head += (f"; the split is within {cert['gap']:.1%} of a lower bound on its leakage ({cert['scaled_lower_bound']:.4f},"
+                 " over every split of the micro-clusters)")
+    if status == "time_limit" and "scaled_leakage" in cert:
+        out["longer_limit_may_help"], advice = _longer_limit(rep, cert)
+        head += "; " + advice
+    out["text"] = "solver: " + head
+    return out
+
+
+def solver_detail_line(rep: dict) -> str:
+    """The cluster-level figures and the raw solver objective (``--verbose`` only)."""
+    cert = rep.get("certificate", {})
+    line = f"solver detail: {rep.get('solver')} {rep.get('solver_status')}: {rep.get('solver_message', '')}"
+    if "ilp_scaled_objective" in cert:
+        line += f"; ILP at cluster level {cert['ilp_scaled_objective']:.4f}"
+    if "ilp_gap" in cert:
+        line += f", its lower bound {cert['ilp_scaled_lower_bound']:.4f} (gap {cert['ilp_gap']:.1%})"
+    if "objective" in rep:
+        line += f"; raw objective {rep['objective']:.6g}, lower bound {rep.get('objective_lower_bound', float('nan')):.6g}"
+    return line
 
 
 def similarity_entry(ent: EntitySet, inp: EntityInput) -> dict | None:
@@ -487,20 +573,23 @@ def _per_fold_text(cert: dict) -> str:
                else f"{worse} of {len(own)} folds are leakier than their random counterparts"))
 
 
-def certificate_line(cert: dict) -> str:
-    """One line of a split certificate (certificate.py): leakage vs random, per-fold values, ILP gap."""
-    line = f"certificate: scaled L(pi) {cert['scaled_leakage']:.4f}"
+def certificate_line(cert: dict, verbose: bool = False) -> str:
+    """One line of a split certificate (certificate.py) without a summary block: leakage vs random, per-fold
+    values, the bound over every split of the micro-clusters (the cluster-level ILP figures with ``verbose``)."""
+    from benchdesign.splitting.summary import SCALED_LEAKAGE_TEXT
+
+    line = f"certificate: scaled L(pi) ({SCALED_LEAKAGE_TEXT}) {cert['scaled_leakage']:.4f}"
     if "sampled" in cert:
         line += " [{:.4f}, {:.4f}] (sampled, {} pairs per figure)".format(*cert["sampled"]["scaled_leakage_ci"],
                                                                           cert["sampled"]["n_pairs"])
     if "random_scaled_leakage" in cert:
-        line += (f" vs random split {cert['random_scaled_leakage']:.4f} (requested fractions, mean of "
+        line += (f" vs random split {cert['random_scaled_leakage']:.4f} (same fold sizes, mean of "
                  f"{cert['random_seeds']} seeds; {cert['leakage_reduction']:.1%} less)")
     if len(cert.get("fold_scaled_leakage", {})) > 2:
         line += "; per fold (vs the other folds) " + _per_fold_text(cert)
     if "gap" in cert:
         line += f"; lower bound {cert['scaled_lower_bound']:.4f} (gap {cert['gap']:.1%})"
-    if "ilp_gap" in cert:
+    if "ilp_gap" in cert and verbose:
         line += (f"; ILP at cluster level {cert['ilp_scaled_objective']:.4f}, lower bound "
                  f"{cert['ilp_scaled_lower_bound']:.4f} (gap {cert['ilp_gap']:.1%})")
     return line
@@ -527,23 +616,36 @@ def _usage_lines(rep: dict) -> list[str]:
     return lines
 
 
-def summarize(result: SplitResult) -> str:
-    """Human-readable summary lines of a split (fold sizes, unassigned rows, leakage, solver status)."""
+def _certificate_lines(rep: dict, verbose: bool) -> list[str]:
+    """The summary block and the solver's line when the split has them, else the certificate's line."""
+    from benchdesign.splitting.summary import summary_lines
+
+    summary = rep.get("summary")
+    if summary is None:
+        return [certificate_line(rep["certificate"], verbose)] if rep.get("certificate") else []
+    lines = summary_lines(summary)
+    if "solver" in summary:
+        lines.append(summary["solver"]["text"])
+    return lines + ([solver_detail_line(rep)] if verbose and "solver_status" in rep else [])
+
+
+def summarize(result: SplitResult, verbose: bool = False) -> str:
+    """Human-readable summary lines of a split (fold sizes, unassigned rows, summary block, solver status);
+    ``verbose`` adds the cluster-level ILP figures and the raw solver objective."""
     rep = result.report
+    block = "summary" in rep
     sizes = ", ".join(f"{k} {int(v)}" for k, v in rep.get("fold_sizes", {}).items())
     unassigned = "tested in no fold" if result.cold_both else "unassigned"
     line = f"{rep['task']}: {rep['n_rows']} rows -> {sizes}; {unassigned} {int((result.fold < 0).sum())}"
-    if "scaled_leakage" in rep:
+    if "scaled_leakage" in rep and not block:
         line += f"; scaled L(pi) {rep['scaled_leakage']:.4f}"
     if "n_dropped" in rep:
         line += f"; dropped interactions {rep['n_dropped']}"
-    if "solver_status" in rep:
+    if "solver_status" in rep and not block:
         line += f"; solver {rep['solver']} {rep['solver_status']}"
-    lines = [line, *_fraction_lines(rep, result), *_usage_lines(rep)]
+    lines = [line, *([] if block else _fraction_lines(rep, result)), *_usage_lines(rep)]
     lines += similarity_lines(rep)
-    cert = rep.get("certificate")
-    if cert:
-        lines.append(certificate_line(cert))
+    lines += _certificate_lines(rep, verbose)
     if "max_similarity" in rep:
         t = rep["max_similarity"]
         lines.append(f"max similarity {t['threshold']:g} ({t['action']}): {t['n_violating_pairs']} violating pairs, "
@@ -562,6 +664,6 @@ def summarize(result: SplitResult) -> str:
             lines.append(f"note: {side}: {info['n']} rows have no value in class column {col!r} (rows "
                          f"{info['rows'][:10]}{' ...' if info['n'] > 10 else ''}); they count for no class of it "
                          "in the stratification")
-    if rep.get("solver_status") == "time_limit":
+    if rep.get("solver_status") == "time_limit" and not block:
         lines.append(f"note: {rep['solver_message']}")
     return "\n".join(lines)

@@ -170,8 +170,9 @@ def _lower_total(st: _State, lb, ub, lbc, max_steps: int) -> None:
         st.apply(b, p)
 
 
-def _total_swap(st: _State, lb, ub, lbc, top: int | None):
-    """The swap (a, b, p, q) that lowers L(pi) most, or None."""
+def _total_swap(st: _State, lb, ub, lbc, top: int | None, cap: tuple | None = None):
+    """The swap (a, b, p, q) that lowers L(pi) most, or None; with ``cap`` = (unit, limit), only swaps
+    that keep every fold's cut_i unit_i <= limit."""
     best, pair = st.tol, None
     for p in range(st.f):
         for q in range(p + 1, st.f):
@@ -179,8 +180,16 @@ def _total_swap(st: _State, lb, ub, lbc, top: int | None):
                                             lambda b: st.conn[b, p] - st.conn[b, q], lb, ub, lbc, top)
             if not ok.any():
                 continue
+            w_ab = 2.0 * st.w[np.ix_(ia, ib)]
             g = (st.conn[ia, q] - st.conn[ia, p])[:, None] + (st.conn[ib, p] - st.conn[ib, q])[None, :]
-            g -= 2.0 * st.w[np.ix_(ia, ib)]  # the edge between a and b stays cut
+            g -= w_ab  # the edge between a and b stays cut
+            if cap is not None:
+                unit, limit = cap
+                cut_p = st.cut[p] + (2.0 * st.conn[ia, p] - st.tot[ia])[:, None] \
+                    + (st.tot[ib] - 2.0 * st.conn[ib, p])[None, :] + w_ab
+                cut_q = st.cut[q] + (2.0 * st.conn[ib, q] - st.tot[ib])[None, :] \
+                    + (st.tot[ia] - 2.0 * st.conn[ia, q])[:, None] + w_ab
+                ok &= (cut_p * unit[p] <= limit) & (cut_q * unit[q] <= limit)
             g = np.where(ok, g, -np.inf)
             i, j = np.unravel_index(np.argmax(g), g.shape)
             if g[i, j] > best:
@@ -189,9 +198,11 @@ def _total_swap(st: _State, lb, ub, lbc, top: int | None):
 
 
 def _better(new_max, d_total, cur_max, tol):
-    """Lexicographic improvement of (max_i cut_i, L(pi)); returns a score to maximise (or -inf)."""
-    lowers_max = new_max < cur_max - tol
-    keeps_max = (new_max <= cur_max + tol) & (d_total < -tol)
+    """Lexicographic improvement of (max_i cut_i / r_i, L(pi)); returns a score to maximise (or -inf).
+    ``tol`` is that of L(pi); the maximum, a ratio near 1, is compared to within 1e-12 of itself."""
+    tol_max = 1e-12 * max(abs(cur_max), 1e-300)
+    lowers_max = new_max < cur_max - tol_max
+    keeps_max = (new_max <= cur_max + tol_max) & (d_total < -tol)
     # a lower maximum always wins over a lower total: scale the total's gain below any max gain
     return np.where(lowers_max, cur_max - new_max + 1.0, np.where(keeps_max, -d_total / (1.0 + np.abs(d_total)),
                                                                     -np.inf))
@@ -209,28 +220,41 @@ def _others_max(cut: np.ndarray) -> np.ndarray:
     return out
 
 
-def _balance_move(st: _State, lb, ub, lbc) -> tuple[float, tuple | None]:
-    """The single move that improves (max_i cut_i, L(pi)) most: (score, (a, q)) or (-inf, None)."""
-    cur_max = st.cut.max()
+def _balance_move(st: _State, lb, ub, lbc, unit: np.ndarray) -> tuple[float, tuple | None]:
+    """The single move that improves (max_i cut_i unit_i, L(pi)) most: (score, (a, q)) or (-inf, None)."""
+    cur_max = (st.cut * unit).max()
     p = st.folds
-    cut_p = st.cut[p] + 2.0 * st.conn[st.rows, p] - st.tot  # a's fold after a leaves
-    cut_q = st.cut[None, :] + st.tot[:, None] - 2.0 * st.conn  # fold q after a joins
-    new_max = np.maximum(np.maximum(cut_p[:, None], cut_q), _others_max(st.cut)[p])
+    cut_p = (st.cut[p] + 2.0 * st.conn[st.rows, p] - st.tot) * unit[p]  # a's fold after a leaves
+    cut_q = (st.cut[None, :] + st.tot[:, None] - 2.0 * st.conn) * unit[None, :]  # fold q after a joins
+    new_max = np.maximum(np.maximum(cut_p[:, None], cut_q), _others_max(st.cut * unit)[p])
     d_total = st.conn[st.rows, p][:, None] - st.conn
     score = np.where(st.move_ok(lb, ub, lbc), _better(new_max, d_total, cur_max, st.tol), -np.inf)
     a, q = np.unravel_index(np.argmax(score), score.shape)
     return (score[a, q], (int(a), int(q))) if np.isfinite(score[a, q]) else (-np.inf, None)
 
 
-def _balance_swap(st: _State, lb, ub, lbc, top: int | None):
-    """The swap between the leakiest fold p and another that lowers the largest cut most: (a, b, p, q) or None.
+def _capped_move(st: _State, lb, ub, lbc, unit: np.ndarray, limit: float) -> tuple | None:
+    """The single move that lowers L(pi) most and keeps every fold's cut_i unit_i <= limit, or None."""
+    p = st.folds
+    cut_p = (st.cut[p] + 2.0 * st.conn[st.rows, p] - st.tot) * unit[p]
+    cut_q = (st.cut[None, :] + st.tot[:, None] - 2.0 * st.conn) * unit[None, :]
+    ok = st.move_ok(lb, ub, lbc) & (cut_p[:, None] <= limit) & (cut_q <= limit)
+    gain = np.where(ok, st.conn - st.conn[st.rows, p][:, None], -np.inf)
+    a, q = np.unravel_index(np.argmax(gain), gain.shape)
+    return (int(a), int(q)) if gain[a, q] > st.tol else None
+
+
+def _balance_swap(st: _State, lb, ub, lbc, unit: np.ndarray, top: int | None):
+    """The swap between the leakiest fold p and another that lowers the largest (scaled) cut most:
+    (a, b, p, q) or None.
 
     a leaving p changes cut_p by A_a = 2 conn(a, p) - tot_a, b joining it by B_b = tot_b - 2 conn(b, p),
     plus 2 w_ab >= 0; so only members with A_a + min B < 0 (and B_b + min A < 0) can lower cut_p.
     """
-    cur_max = st.cut.max()
-    p = int(np.argmax(st.cut))
-    others = _others_max(st.cut)
+    ratio = st.cut * unit
+    cur_max = ratio.max()
+    p = int(np.argmax(ratio))
+    others = _others_max(ratio)
     best, step = 1.0, None  # _better's scale: >= 1 means the maximum drops
     in_p = np.flatnonzero(st.folds == p)
     gain_a = 2.0 * st.conn[in_p, p] - st.tot[in_p]
@@ -253,7 +277,7 @@ def _balance_swap(st: _State, lb, ub, lbc, top: int | None):
             + (st.tot[ib] - 2.0 * st.conn[ib, p])[None, :] + w_ab
         cut_q = st.cut[q] + (2.0 * st.conn[ib, q] - st.tot[ib])[None, :] \
             + (st.tot[ia] - 2.0 * st.conn[ia, q])[:, None] + w_ab
-        new_max = np.maximum(np.maximum(cut_p, cut_q), others[p, q])
+        new_max = np.maximum(np.maximum(cut_p * unit[p], cut_q * unit[q]), others[p, q])
         d_total = (cut_p - st.cut[p] + cut_q - st.cut[q]) / 2.0
         score = np.where(ok, _better(new_max, d_total, cur_max, st.tol), -np.inf)
         i, j = np.unravel_index(np.argmax(score), score.shape)
@@ -262,23 +286,29 @@ def _balance_swap(st: _State, lb, ub, lbc, top: int | None):
     return step
 
 
-BALANCED = 1e-3  # phase 3 stops once the leakiest fold is within 0.1 % of the mean fold (scaled: ~3e-4)
+FOLD_CAP = 0.95  # phase 3 is done once every fold leaks at most 95 % of a random fold of its size ...
+BALANCED = 1e-3  # ... or all folds are within 0.1 % of the mean (scaled leakage: ~3e-4)
 
 
-def _balance_cuts(st: _State, lb, ub, lbc, max_steps: int) -> None:
-    """Phase 3: lower (max_i cut_i, L(pi)) lexicographically by single moves and swaps.
+def _balance_cuts(st: _State, fractions: np.ndarray, lb, ub, lbc, max_steps: int) -> None:
+    """Phase 3: lower (max_i cut_i / r_i, L(pi)) lexicographically by single moves and swaps.
 
-    The best move that lowers the maximum is taken; else the best swap that does (between the leakiest
-    fold and another, shortlist first); else the best move that lowers L(pi) under the maximum.
+    r_i = s_i (1 - s_i) W is what a random fold of size s_i n cuts on average (W: all weight between the
+    groups; cuts inside a group, which a random fold would also make, are left out, so r_i is a lower
+    estimate). The best move that lowers the maximum is taken; else the best swap that does (between the
+    leakiest fold and another, shortlist first); else the best move that lowers L(pi) under the maximum;
+    until :data:`FOLD_CAP` or :data:`BALANCED` holds. Then single moves lower L(pi) under that maximum.
     """
+    unit = 1.0 / np.maximum(fractions * (1.0 - fractions) * st.tot.sum(), 1e-300)
     for _ in range(max_steps):
-        if st.cut.max() <= (1.0 + BALANCED) * st.cut.mean():
+        ratio = st.cut * unit
+        if ratio.max() <= FOLD_CAP or ratio.max() <= (1.0 + BALANCED) * ratio.mean():
             break
-        score, move = _balance_move(st, lb, ub, lbc)
+        score, move = _balance_move(st, lb, ub, lbc, unit)
         if score >= 1.0:  # the move lowers the maximum (see _better's scale)
             st.apply(*move)
             continue
-        swap = _shortlist_first(lambda top: _balance_swap(st, lb, ub, lbc, top))
+        swap = _shortlist_first(lambda top: _balance_swap(st, lb, ub, lbc, unit, top))
         if swap is not None:
             a, b, p, q = swap
             st.apply(a, q)
@@ -287,11 +317,18 @@ def _balance_cuts(st: _State, lb, ub, lbc, max_steps: int) -> None:
             st.apply(*move)
         else:
             break
-    for _ in range(max_steps):  # balanced: single moves that lower L(pi) without raising the maximum
-        _, move = _balance_move(st, lb, ub, lbc)
-        if move is None:
+    limit = (st.cut * unit).max() * (1.0 + 1e-12)
+    for _ in range(max_steps):  # done: moves and swaps that lower L(pi) and keep every fold under the maximum
+        move = _capped_move(st, lb, ub, lbc, unit, limit)
+        if move is not None:
+            st.apply(*move)
+            continue
+        pair = _shortlist_first(lambda top: _total_swap(st, lb, ub, lbc, top, (unit, limit)))
+        if pair is None:
             break
-        st.apply(*move)
+        a, b, p, q = pair
+        st.apply(a, q)
+        st.apply(b, p)
 
 
 @stage("refine")
@@ -335,5 +372,5 @@ def refine_assignment(
         lb, ub = _reach_fractions(st, s * n, fraction_tolerance, lb, ub, lbc, max_steps)
     _lower_total(st, lb, ub, lbc, max_steps)
     if balance_folds and s.size >= 3:
-        _balance_cuts(st, lb, ub, lbc, max_steps)
+        _balance_cuts(st, s, lb, ub, lbc, max_steps)
     return st.folds

@@ -382,6 +382,10 @@ class FingerprintSimilarity:
             raise ValueError(f"{bad.size} invalid SMILES (position: value): {shown}")
         return cls.from_packed(packed, n_bits, radius)
 
+    def identity_keys(self) -> list[bytes]:
+        """One key per entity; equal keys = identical fingerprints (clustering.identical_groups)."""
+        return [row.tobytes() for row in self.packed8]
+
     def describe(self) -> dict:
         """What this similarity is, for reports (:func:`describe_similarity`)."""
         return {"kind": "fingerprint_tanimoto", "fingerprint": "ECFP (Morgan)", "radius": self.radius,
@@ -471,6 +475,12 @@ class KmerSimilarity:
     def from_sequences(cls, sequences: Sequence[str], k: int = 3) -> "KmerSimilarity":
         return cls(kmer_profiles(sequences, k=k), k)
 
+    def identity_keys(self) -> list[bytes]:
+        """One key per entity; equal keys = identical k-mer profiles (clustering.identical_groups)."""
+        p = self.profiles
+        return [p.indices[p.indptr[i]:p.indptr[i + 1]].tobytes() + b"|" + p.data[p.indptr[i]:p.indptr[i + 1]].tobytes()
+                for i in range(self.n)]
+
     def describe(self) -> dict:
         """What this similarity is, for reports (:func:`describe_similarity`)."""
         return {"kind": "kmer_cosine", "k": self.k}
@@ -549,6 +559,10 @@ class VectorSimilarity:
 
     def one_vs_all(self, i: int) -> np.ndarray:
         return self.block(np.array([i]), np.arange(self.n))[0]
+
+    def identity_keys(self) -> list[bytes]:
+        """One key per entity; equal keys = identical feature vectors (clustering.identical_groups)."""
+        return [row.tobytes() for row in np.ascontiguousarray(self.x)]
 
     def describe(self) -> dict:
         """What this similarity is, for reports (:func:`describe_similarity`)."""

@@ -101,10 +101,11 @@ def _scaffold_folds(smiles: Sequence[str], folds: np.ndarray, k: int, seed: int)
     return out
 
 
-def _scaffold_entry(source, smiles, folds, names, rows, seed, sampled: bool) -> dict:
-    """Scaled L(pi) and the nearest-neighbour view of the scaffold split of the same fractions."""
+def _scaffold_entry(source, smiles, folds, names, rows, seed, n_pairs: int | None) -> dict:
+    """Scaled L(pi) (sampled from ``n_pairs`` pairs when given) and the nearest-neighbour view of the scaffold
+    split of the same fractions."""
     sc = _scaffold_folds(smiles, folds, len(names), seed)
-    est = sampled_leakage(source, sc, seed=seed) if sampled else leakage_summary(source, [sc])[0]
+    est = sampled_leakage(source, sc, n_pairs, seed=seed) if n_pairs else leakage_summary(source, [sc])[0]
     return {"scaled_leakage": float(est.scaled), "fold_sizes": {n: int((sc == i).sum()) for i, n in enumerate(names)},
             "nearest_neighbour": _nn_view(source, sc, rows, names)}
 
@@ -145,7 +146,8 @@ def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *
                          "random": "random splits of the same fold sizes (assigned entities' folds permuted)"},
     }
     if smiles is not None:
-        out["scaffold"] = _scaffold_entry(source, smiles, folds, names, rows, seed, sampled)
+        out["scaffold"] = _scaffold_entry(source, smiles, folds, names, rows, seed,
+                                          cert["sampled"]["n_pairs"] if sampled else None)
     out["sentence"] = _sentence(out)
     return out
 
@@ -216,7 +218,7 @@ def summary_lines(summary: dict) -> list[str]:
     """Console lines of a :func:`split_summary` block."""
     left = ", ".join(f"{n} {reason}" for reason, n in summary["unassigned"].items() if n)
     lines = [f"summary: {summary['n_assigned']} {summary['words']['noun']} in {len(summary['folds'])} folds"
-             + (f"; left out (unassigned): {left}" if left else ""), *_fold_table(summary)]
+             + (f"; left out: {left}" if left else ""), *_fold_table(summary)]
     rand = (f"; random = {summary['random_seeds']} random splits of the same fold sizes (seed {summary['random_seed']})"
             if summary["random_seeds"] else "")
     sampled = " (sampled estimate)" if summary["leakage_sampled"] else ""
