@@ -96,8 +96,8 @@ def _brute_design(X, pool, k, lam, criterion):
 
 
 def test_registries():
-    assert tuple(STRATEGIES) == NAMES
-    assert set(PREFIX_ORDERS) == set(NAMES) - {"kmeans"}
+    assert tuple(STRATEGIES)[: len(NAMES)] == NAMES  # the curator baselines follow (test_selection_baselines.py)
+    assert set(PREFIX_ORDERS) & set(NAMES) == set(NAMES) - {"kmeans"}
 
 
 @pytest.mark.parametrize("name", NAMES)

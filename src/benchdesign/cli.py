@@ -55,7 +55,7 @@ def _split_command(args: argparse.Namespace) -> int:
 def _run_split_job(job) -> int:
     from benchdesign.splitting.pipeline import run_split, summarize
 
-    print(summarize(run_split(job)), file=sys.stderr)
+    print(summarize(run_split(job), verbose=job.spec.verbose), file=sys.stderr)
     return 0
 
 
@@ -290,7 +290,7 @@ def _leakage_command(args: argparse.Namespace) -> int:
     report = evaluate_split_files(
         args.input, args.split, test=args.test, train=args.train, quantiles=args.quantiles, folds=args.folds,
         sample=args.sample, confidence=args.confidence, seed=args.sample_seed, sample_test=args.sample_test,
-        **read,
+        random_seed=args.seed, **read,
     )
     print(format_report(report))
     if args.json:
@@ -367,7 +367,7 @@ def _add_pair_leakage_arguments(p: argparse.ArgumentParser) -> None:
                    help="scheme of a k-fold file (fold_a/fold_b), as given to split: cold_both (default; pairs "
                         "tested in no fold keep their entity folds) or same_fold (only the kept pairs count)")
     g.add_argument("--seed", type=int, default=0,
-                   help="seed of the random split of the same entity fold sizes per side (default 0)")
+                   help="seed of the random splits of the same (entity) fold sizes, per side for 2-D data (default 0)")
 
 
 def _leakage_reduce_command(args: argparse.Namespace) -> int:
@@ -422,7 +422,8 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--split-col", default="split", help="fold column of --split (default split)")
     _add_similarity_arguments(p, required=True)
     p.add_argument("--drop-invalid", action="store_true",
-                   help="leave rows with invalid SMILES/sequences/features out instead of failing")
+                   help="leave rows with invalid SMILES/sequences/features out even when the split puts them in a "
+                        "fold (those the split leaves out, e.g. `split --drop-invalid` output, always are)")
     p.add_argument("--fold-names", "--folds", dest="folds", nargs="+",
                    help="the fold names the split file may use; other labels are reported as errors (default: "
                         "any, but names differing only in case are refused). --folds is the older spelling; in "

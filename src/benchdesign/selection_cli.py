@@ -67,6 +67,28 @@ _EVALUATE_STEMS = {"trials", "curves", "coverage", "p_eff", "provenance", "recom
                    "table2_kstar", "table3_wilcoxon_holm", "table3_summary", "conclusion_stability"}
 
 
+def _strata_option(spec: str | None, datasets, strategies) -> dict:
+    """``{"strata": labels}`` from ``--strata FILE:COLUMN`` (a CSV with a 'dataset' column), one label per
+    entry of ``datasets`` in their order; ``{}`` without ``--strata`` (an error if ``stratified`` is asked)."""
+    if spec is None:
+        if "stratified" in strategies:
+            raise ValueError("the 'stratified' strategy needs --strata FILE:COLUMN (a label per dataset)")
+        return {}
+    from benchdesign.domains.table import _read_csv
+
+    path, sep, column = spec.rpartition(":")
+    if not sep or not path or not column:
+        raise ValueError(f"--strata {spec!r} must be FILE:COLUMN")
+    frame = _read_csv(path, "strata file")
+    if column not in frame.columns:
+        raise ValueError(f"strata file {path!r} has no column {column!r}; columns: {list(frame.columns)}")
+    labels = frame.drop_duplicates("dataset").set_index("dataset")[column].str.strip()
+    missing = [d for d in datasets if d not in labels.index or labels[d] == ""]
+    if missing:
+        raise ValueError(f"strata file {path!r}: no {column!r} label for dataset(s) {missing[:5]}")
+    return {"strata": labels.loc[list(datasets)].to_numpy()}
+
+
 def _select_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_feature_table
     from benchdesign.selection.api import select_datasets
@@ -77,10 +99,11 @@ def _select_command(args: argparse.Namespace) -> int:
     _refuse_duplicates(args.include or (), "--include")
     _refuse_duplicates(args.exclude or (), "--exclude")
 
+    features = read_feature_table(args.features)
     result = select_datasets(
-        read_feature_table(args.features), args.k, strategy=args.strategy, include=args.include or (),
+        features, args.k, strategy=args.strategy, include=args.include or (),
         exclude=args.exclude or (), seed=args.seed, standardize=not args.no_standardize,
-        options={"start": args.fafi_start},
+        options={"start": args.fafi_start, **_strata_option(args.strata, features.index, [args.strategy])},
     )
     report = {"features": args.features, **result.report(), "seed": args.seed}
     if args.strategy.startswith("fafi"):
@@ -117,6 +140,8 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--include", nargs="+", help="datasets that must be chosen (they come first)")
     p.add_argument("--exclude", nargs="+", help="datasets that must not be chosen")
     p.add_argument("--seed", type=int, default=0, help="seed of the random and k-means strategies")
+    p.add_argument("--strata", metavar="FILE:COLUMN",
+                   help="labels of the 'stratified' strategy: COLUMN of a CSV with a 'dataset' column")
     p.add_argument("--no-standardize", action="store_true", help="use the features as they are (no z-score)")
     p.add_argument("--fafi-start", choices=list(FAFI_STARTS), default=FAFI_STARTS[0],
                    help="farthest-first (without --include) starts at the dataset nearest the pool mean "
@@ -146,6 +171,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import file_provenance, read_scores_table
     from benchdesign.selection.api import evaluate_benchmark, evaluation_figures
     from benchdesign.selection.conclusions import dataset_scores
+    from benchdesign.selection.ranking import rank_scores
     from benchdesign.files import write_atomic
 
     k_min, k_max = args.k
@@ -162,6 +188,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         scores, features, args.higher_is_better, strategies=args.strategies, n_trials=args.trials,
         alpha=args.alpha, ks=range(k_min, k_max + 1), seed=args.seed, progress=progress, n_jobs=args.jobs,
         fafi_start=args.fafi_start, standardize=args.standardize, k_targets=args.k_target,
+        options=_strata_option(args.strata, rank_scores(scores, args.higher_is_better).index, args.strategies),
     )
     progress("figures")
     figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
@@ -192,8 +219,8 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
 def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign evaluate``: the paper's protocol on a user's benchmark."""
-    from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
-    from benchdesign.selection.strategies import STRATEGIES
+    from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS, STANDARDIZATIONS
+    from benchdesign.selection.strategies import DEFAULT_STRATEGIES, STRATEGIES
 
     p = subparsers.add_parser(
         "evaluate", help="evaluate the selection strategies on your benchmark (the paper's protocol)",
@@ -210,7 +237,11 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--scores", required=True, help="scores CSV")
     p.add_argument("--features", required=True, nargs="+", help="feature CSV(s)")
     _add_direction(p, required=True)
-    p.add_argument("--strategies", nargs="+", choices=list(STRATEGIES), help="default: all")
+    p.add_argument("--strategies", nargs="+", choices=list(STRATEGIES), default=list(DEFAULT_STRATEGIES),
+                   help=f"default: {' '.join(DEFAULT_STRATEGIES)} (the baselines {' '.join(BASELINE_STRATEGIES)} "
+                        "only when named)")
+    p.add_argument("--strata", metavar="FILE:COLUMN",
+                   help="labels of the 'stratified' strategy: COLUMN of a CSV with a 'dataset' column")
     p.add_argument("--trials", type=int, default=200, help="number of trials T (default 200)")
     p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),

@@ -7,3 +7,7 @@ FAFI_STARTS: tuple[str, ...] = ("nearest", "farthest")
 """Start rules of the farthest-first traversal (:func:`~benchdesign.selection.strategies.farthest_first_order`)."""
 STANDARDIZATIONS: tuple[str, ...] = ("all", "pool")
 """Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
+BASELINE_STRATEGIES: tuple[str, ...] = ("kmedoids", "facility_location", "mutual_information", "stratified")
+"""Curator baselines (issue 22) of the strategy registry: ``select --strategy`` / ``evaluate --strategies`` run
+them when named; runs without a strategy list (the pipeline, ``evaluate``) leave them out.  ``stratified`` needs
+a label per dataset (option ``strata``; CLI ``--strata FILE:COLUMN``)."""

@@ -17,6 +17,19 @@ Greedy strategies build a prefix order once, ``<name>_order(X, pool, k_max, rng)
 * ``a_optimal``,     greedy optimal design on ``M(S) = X_S^T X_S + lam * I``: D adds the row
   ``d_optimal``      maximising ``log det M(S + x)``, A the row minimising ``trace M(S + x)^-1``.
 
+Curator baselines (issue 22, :data:`~benchdesign.selection.options.BASELINE_STRATEGIES`; outside
+:data:`DEFAULT_STRATEGIES`, run only when named), on the RBF kernel of the pool rows with the median
+heuristic (:func:`rbf_kernel`):
+
+* ``kmedoids``           PAM objective on the kernel distance sqrt(2 - 2k) (FasterPAM, ``kmedoids``).
+* ``facility_location``  greedy max of ``sum_i max_{j in S} k(i, j)``.
+* ``mutual_information`` greedy GP mutual information (Krause et al. 2008).
+* ``stratified``         random within strata (option ``strata``), largest-remainder allocation.
+
+The greedy DPP MAP selector (:func:`dpp_map_order`) is kept as a function but not registered: on the NLP
+(metadata) and RecSys (interaction) domains greedy MI keeps rho >= 0.9 in more pools at k = 5 and 10
+(``benchmarks/selection_baselines.py --with-dpp``); with a constant kernel diagonal its first pick is arbitrary.
+
 Deterministic ties (distances, design criteria, nearest rows) go to the lowest row index of
 ``X``; the deterministic strategies and k-means (for a given rng state) depend on ``pool`` only
 as a set, the random strategy on its order.
@@ -30,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from benchdesign.selection.options import FAFI_STARTS
+from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS
 
 __all__ = [
     "Strategy",
@@ -51,6 +64,20 @@ __all__ = [
     "d_optimal_order",
     "select_a_optimal",
     "select_d_optimal",
+    "DEFAULT_STRATEGIES",
+    "rbf_kernel",
+    "kernel_distance",
+    "kmedoids_cost",
+    "select_kmedoids",
+    "facility_location_value",
+    "facility_location_order",
+    "select_facility_location",
+    "mutual_information_order",
+    "select_mutual_information",
+    "dpp_map_order",
+    "select_dpp",
+    "largest_remainder",
+    "select_stratified",
 ]
 
 IntArray = NDArray[np.intp]
@@ -528,6 +555,259 @@ def select_a_optimal(
     return _design_order(X, pool, k, lam, "a", "k")
 
 
+# ----------------------------------------------------------------------------- kernel baselines
+# Curator baselines (issue 22): k-medoids, facility location, greedy mutual information, DPP MAP, all on
+# one kernel of the standardised pool rows -- RBF k(x, y) = exp(-||x - y||^2 / (2 h^2)) with the
+# median heuristic h = median of the pairwise Euclidean distances between pool rows (h = 1 if that is 0).
+
+
+def rbf_kernel(Z: ArrayLike) -> NDArray[np.float64]:
+    """RBF kernel (m, m) of the rows of Z, ``exp(-||x - y||^2 / (2 h^2))``, h = median pairwise distance.
+
+    The median runs over the m (m - 1) / 2 pairs i < j; h = 1 when it is 0 (more than half the pairs
+    coincide) or m = 1.
+    """
+    Z = np.asarray(Z, dtype=float)
+    zz = np.einsum("ij,ij->i", Z, Z)
+    d2 = _sq_dists(Z, zz, Z)
+    np.fill_diagonal(d2, 0.0)
+    iu = np.triu_indices(Z.shape[0], 1)
+    h = float(np.median(np.sqrt(d2[iu]))) if iu[0].size else 0.0
+    return np.exp(-d2 / (2.0 * (h * h if h > 0 else 1.0)))
+
+
+def _first_max(values: NDArray, rtol: float = 1e-10) -> int:
+    """Lowest index whose value is within ``rtol * max(1, |max|)`` of the maximum (-inf entries excluded):
+    greedy gains equal in exact arithmetic (e.g. two mutually nearest rows) may differ in the last bits."""
+    top = float(np.max(values))
+    return int(np.flatnonzero(values >= top - rtol * max(1.0, abs(top)))[0])
+
+
+def _pool_kernel(X: ArrayLike, pool: ArrayLike, k: int, name: str):
+    Xa, P, k = _prepare(X, pool, k, name)
+    return P, rbf_kernel(Xa[P]), k
+
+
+def kernel_distance(K: NDArray) -> NDArray[np.float64]:
+    """Kernel (feature-space) distance ``sqrt(k(x, x) + k(y, y) - 2 k(x, y)) = sqrt(2 - 2 k(x, y))`` (RBF)."""
+    return np.sqrt(np.maximum(2.0 - 2.0 * K, 0.0))
+
+
+def kmedoids_cost(D: NDArray, medoids: ArrayLike) -> float:
+    """PAM objective: ``sum_i min_{j in medoids} D[i, j]``."""
+    return float(D[:, np.asarray(medoids, dtype=np.intp)].min(axis=1).sum())
+
+
+def _fasterpam():
+    try:
+        import kmedoids as kmedoids_package
+    except ImportError as err:  # a core dependency: only a broken install lacks it
+        raise ImportError("the 'kmedoids' strategy needs the kmedoids package (a core dependency of "
+                          "benchdesign): pip install 'kmedoids>=0.5.5'") from err
+    return kmedoids_package.fasterpam
+
+
+def select_kmedoids(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, n_init: int = 3
+) -> IntArray:
+    """k-medoids (PAM objective, FasterPAM of Schubert & Rousseeuw 2021, the ``kmedoids`` package) on the
+    kernel distance ``d(x, y) = sqrt(2 - 2 k(x, y))`` of the RBF median-heuristic kernel (:func:`rbf_kernel`).
+
+    Minimises ``sum_{i in pool} min_{j in S} d(i, j)`` over k-subsets S of the pool; FasterPAM stops at a
+    swap-local optimum (no medoid/non-medoid swap lowers the cost).  Starts: PAM's BUILD, then
+    ``n_init - 1`` uniform random medoid sets drawn from ``rng``; the lowest cost wins (ties -> the earlier
+    start).  BUILD's processing order is shuffled with a seed drawn from ``rng``; single-threaded, so the
+    result is a function of the rng state.
+
+    Returns
+    -------
+    (k,) the medoid rows, ascending.
+    """
+    P, K, k = _pool_kernel(X, pool, k, "k")
+    _check_rng(rng)
+    if isinstance(n_init, (bool, np.bool_)) or not isinstance(n_init, (int, np.integer)) or n_init < 1:
+        raise ValueError(f"n_init={n_init!r} must be an integer >= 1")
+    D = kernel_distance(K)
+    fasterpam = _fasterpam()
+    best, best_cost = None, np.inf
+    for start in range(int(n_init)):
+        if start == 0:  # BUILD; the seed shuffles FasterPAM's processing order
+            fit = fasterpam(D, k, init="build", random_state=int(rng.integers(2**31 - 1)), max_iter=100, n_cpu=1)
+        else:  # given medoids: FasterPAM is then deterministic
+            fit = fasterpam(D, np.sort(rng.choice(P.shape[0], k, replace=False)), max_iter=100, n_cpu=1)
+        medoids = np.sort(np.asarray(fit.medoids, dtype=np.intp))
+        cost = kmedoids_cost(D, medoids)
+        if cost < best_cost - 1e-12:
+            best, best_cost = medoids, cost
+    return P[best]
+
+
+def facility_location_value(K: NDArray, chosen: ArrayLike) -> float:
+    """Facility location ``F(S) = sum_i max_{j in S} K[i, j]`` (0 for the empty set)."""
+    chosen = np.asarray(chosen, dtype=np.intp)
+    return float(K[:, chosen].max(axis=1).sum()) if chosen.size else 0.0
+
+
+def facility_location_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
+) -> IntArray:
+    """Greedy facility location on the RBF median-heuristic kernel (:func:`rbf_kernel`) of the pool rows.
+
+    Each step adds the row j maximising ``F(S + j) - F(S)``, ``F(S) = sum_{i in pool} max_{s in S} k(i, s)``;
+    F is monotone submodular, so every prefix is within ``1 - 1/e`` of the best set of its size
+    (Nemhauser, Wolsey & Fisher 1978).  Ties (gains within 1e-10 relative) -> lowest row index; ``rng`` is
+    unused.  O(k_max m^2).
+    """
+    return _facility_location(X, pool, k_max, "k_max")
+
+
+def select_facility_location(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
+) -> IntArray:
+    """First k rows of :func:`facility_location_order`; ``rng`` is unused."""
+    return _facility_location(X, pool, k, "k")
+
+
+def _facility_location(X: ArrayLike, pool: ArrayLike, k: int, name: str) -> IntArray:
+    P, K, k = _pool_kernel(X, pool, k, name)
+    cover = np.zeros(P.shape[0])  # max_{s in S} k(i, s); k >= 0, so 0 for the empty set
+    taken = np.zeros(P.shape[0], dtype=bool)
+    order = np.empty(k, dtype=np.intp)
+    for t in range(k):
+        gain = np.maximum(K - cover[:, None], 0.0).sum(axis=0)  # column j: F(S + j) - F(S)
+        gain[taken] = -np.inf
+        j = _first_max(gain)
+        order[t], taken[j] = j, True
+        np.maximum(cover, K[:, j], out=cover)
+    return P[order]
+
+
+def _check_noise(noise: float) -> float:
+    ok = isinstance(noise, (int, float, np.integer, np.floating)) and not isinstance(noise, (bool, np.bool_))
+    if not ok or not np.isfinite(noise) or noise <= 0:
+        raise ValueError(f"noise={noise!r} must be a positive finite number")
+    return float(noise)
+
+
+def mutual_information_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None, noise: float = 1e-2
+) -> IntArray:
+    """Greedy Gaussian-process mutual-information selection (Krause, Singh & Guestrin, JMLR 2008).
+
+    GP covariance ``C = K + noise * I`` on the pool rows (K: :func:`rbf_kernel`).  Each step adds the row y
+    maximising the gain of ``F(A) = I(A; V \\ A)`` (V the pool),
+    ``F(A + y) - F(A) = H(y | A) - H(y | V \\ (A + y)) = 1/2 log(var(y | A) / var(y | V \\ (A + y)))``, with
+    ``var(y | A) = C_yy - C_yA C_AA^-1 C_Ay`` and ``var(y | U \\ y) = 1 / (C_UU^-1)_yy`` for U the unselected
+    rows.  Ties (within 1e-10) -> lowest row index; ``rng`` is unused.  O(k_max m^3).
+    """
+    return _mutual_information(X, pool, k_max, noise, "k_max")
+
+
+def select_mutual_information(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None, noise: float = 1e-2
+) -> IntArray:
+    """First k rows of :func:`mutual_information_order`; ``rng`` is unused."""
+    return _mutual_information(X, pool, k, noise, "k")
+
+
+def _mutual_information(X: ArrayLike, pool: ArrayLike, k: int, noise: float, name: str) -> IntArray:
+    P, K, k = _pool_kernel(X, pool, k, name)
+    C = K + _check_noise(noise) * np.eye(P.shape[0])
+    chosen: list[int] = []
+    for _ in range(k):
+        rest = np.setdiff1d(np.arange(P.shape[0]), chosen)
+        var_rest = 1.0 / np.diag(np.linalg.inv(C[np.ix_(rest, rest)]))  # var(y | U \ y), y in U
+        if chosen:
+            W = np.linalg.solve(C[np.ix_(chosen, chosen)], C[np.ix_(chosen, rest)])
+            var_sel = C[rest, rest] - np.einsum("ay,ay->y", C[np.ix_(chosen, rest)], W)
+        else:
+            var_sel = C[rest, rest]
+        chosen.append(int(rest[_first_max(np.log(var_sel) - np.log(var_rest))]))
+    return P[np.asarray(chosen, dtype=np.intp)]
+
+
+def dpp_map_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None, noise: float = 1e-2
+) -> IntArray:
+    """Greedy DPP MAP (Chen, Zhang & Zhou, NeurIPS 2018, fast greedy): maximise ``log det L_S`` with
+    ``L = K + noise * I`` (K: :func:`rbf_kernel` of the pool rows).
+
+    Each step adds the row j with the largest ``d_j^2 = L_jj - ||c_j||^2`` (= det L_{S+j} / det L_S), the
+    vectors c_j kept by incremental Cholesky updates: O(k_max^2 m).  Ties (within 1e-10) -> lowest row index (so the
+    constant diagonal makes the first pick the lowest pool row); ``rng`` is unused.
+    """
+    return _dpp_map(X, pool, k_max, noise, "k_max")
+
+
+def select_dpp(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None, noise: float = 1e-2
+) -> IntArray:
+    """First k rows of :func:`dpp_map_order`; ``rng`` is unused."""
+    return _dpp_map(X, pool, k, noise, "k")
+
+
+def _dpp_map(X: ArrayLike, pool: ArrayLike, k: int, noise: float, name: str) -> IntArray:
+    P, K, k = _pool_kernel(X, pool, k, name)
+    L = K + _check_noise(noise) * np.eye(P.shape[0])
+    c = np.zeros((k, P.shape[0]))
+    d2 = np.diag(L).copy()
+    order = np.empty(k, dtype=np.intp)
+    for t in range(k):
+        gain = d2.copy()
+        gain[order[:t]] = -np.inf
+        j = _first_max(gain)
+        order[t] = j
+        e = (L[j] - c[:t, j] @ c[:t]) / np.sqrt(d2[j])
+        c[t] = e
+        d2 = d2 - e * e
+    return P[order]
+
+
+def largest_remainder(sizes: ArrayLike, k: int) -> NDArray[np.intp]:
+    """Hamilton allocation of k seats to strata of the given sizes: ``floor(k n_s / m)`` each, then one more
+    to the largest remainders ``k n_s / m - floor(k n_s / m)`` (ties -> larger stratum, then earlier one)."""
+    n = np.asarray(sizes, dtype=np.int64)
+    quota = k * n / n.sum()
+    seats = np.floor(quota).astype(np.intp)
+    rest = quota - seats
+    for s in np.lexsort((np.arange(n.size), -n, -rest))[: k - int(seats.sum())]:
+        seats[s] += 1
+    return seats
+
+
+def _strata_labels(strata: ArrayLike | None, n: int) -> NDArray:
+    if strata is None:
+        raise ValueError("the 'stratified' strategy needs strata: one label per row of X (options="
+                         "{'strata': labels}; CLI --strata FILE:COLUMN)")
+    labels = np.asarray(strata, dtype=object)
+    if labels.shape != (n,):
+        raise ValueError(f"strata must hold one label per row of X ({n}), got shape {labels.shape}")
+    missing = [i for i, v in enumerate(labels) if v is None or (isinstance(v, float) and np.isnan(v))]
+    if missing:
+        raise ValueError(f"strata has no label for row {missing[0]}")
+    return np.asarray([str(v) for v in labels])
+
+
+def select_stratified(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, strata: ArrayLike | None = None
+) -> IntArray:
+    """Stratified random selection: the k places go to the strata (labels ``strata``, one per row of X)
+    in proportion to their pool sizes by largest remainder (:func:`largest_remainder`); within each
+    stratum, in sorted label order, ``rng.permutation`` of its pool rows (ascending) gives its share.
+
+    Returns
+    -------
+    (k,) rows, stratum by stratum (sorted labels); a function of the rng state and the pool as a set.
+    """
+    Xa, P, k = _prepare(X, pool, k)
+    _check_rng(rng)
+    labels = _strata_labels(strata, Xa.shape[0])[P]
+    names, inverse = np.unique(labels, return_inverse=True)
+    seats = largest_remainder(np.bincount(inverse, minlength=names.size), k)
+    picks = [rng.permutation(P[inverse == s])[: seats[s]] for s in range(names.size)]
+    return np.concatenate(picks).astype(np.intp)
+
+
 # ----------------------------------------------------------------------------- registries
 
 @dataclass(frozen=True)
@@ -549,6 +829,11 @@ class Strategy:
     uses_representation: bool = True
     color: str = "#8c564b"
 
+    @property
+    def default(self) -> bool:
+        """Part of the default runs (pipeline, ``evaluate`` without a list): not a curator baseline."""
+        return self.name not in BASELINE_STRATEGIES
+
 
 STRATEGY_REGISTRY: dict[str, Strategy] = {
     s.name: s
@@ -560,9 +845,19 @@ STRATEGY_REGISTRY: dict[str, Strategy] = {
                  "#ff7f0e"),
         Strategy("a_optimal", "A-optimal", select_a_optimal, a_optimal_order, ("lam",), True, "#2ca02c"),
         Strategy("d_optimal", "D-optimal", select_d_optimal, d_optimal_order, ("lam",), True, "#9467bd"),
+        # curator baselines (issue 22; options.BASELINE_STRATEGIES): run only when named
+        Strategy("kmedoids", "K-Medoids", select_kmedoids, None, ("n_init",), True, "#17becf"),
+        Strategy("facility_location", "Facility location", select_facility_location, facility_location_order,
+                 (), True, "#bcbd22"),
+        Strategy("mutual_information", "Greedy MI", select_mutual_information, mutual_information_order,
+                 ("noise",), True, "#e377c2"),
+        Strategy("stratified", "Stratified", select_stratified, None, ("strata",), False, "#393b79"),
     )
 }
 """Every strategy by name, in the order of the paper's tables (the seed codes of the protocol)."""
+
+DEFAULT_STRATEGIES: tuple[str, ...] = tuple(name for name, s in STRATEGY_REGISTRY.items() if s.default)
+"""The strategies a run without a strategy list evaluates: the paper's six (the baselines only when named)."""
 
 STRATEGIES: dict[str, Callable[..., IntArray]] = {name: s.select for name, s in STRATEGY_REGISTRY.items()}
 PREFIX_ORDERS: dict[str, Callable[..., IntArray]] = {
