@@ -40,7 +40,8 @@ def test_every_table_and_figure_is_in_the_report(report):
     run, files, _, _ = report
     results = run / "results"
     outputs = [p for folder in ("tables", "figures", "guarantee", "conclusions")
-               for p in sorted((results / folder).rglob("*")) if p.suffix in (".md", ".png")]
+               for p in sorted((results / folder).rglob("*"))
+               if p.suffix in (".md", ".png") or p.name == "recommendation.txt"]
     # tiny config: 5 tables, 6 curve figures, 1 synthetic figure, covering radii, p_eff, conclusions
     assert len(outputs) >= 12
     bundled = set(files)  # (file name, bytes): figures of different domains may share a name

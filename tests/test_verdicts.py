@@ -90,6 +90,6 @@ def test_k_targets_stay_within_the_pool_and_the_evaluated_sizes():
 def test_no_target_met_and_only_random():
     trials = trials_frame({("random", "none"): {2: [0.1, 0.2]}, ("kmeans", "meta"): {2: [0.3, 0.1]}})
     text = verdict_text(strategy_verdicts(trials, {"bench": 10}, 0.8, k_targets=[2]))
-    assert "no strategy meets the target in any pool at this k" in text
+    assert "neither it nor random meets the target in any pool at this k" in text
     only = verdict_text(strategy_verdicts(trials[trials["strategy"] == "random"], {"bench": 10}, 0.8))
     assert "- k = 2: only random was evaluated (0% of pools)." in only

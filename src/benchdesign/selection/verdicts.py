@@ -146,7 +146,7 @@ def _conclusion(r: pd.Series) -> str:
     if r["best_share"] > r["random_share"]:
         return "not significantly higher than random's"
     if r["best_share"] == 0:
-        return "no strategy meets the target in any pool at this k"
+        return "neither it nor random meets the target in any pool at this k"
     return "random does as well: no a-priori strategy helps at this k"
 
 
