@@ -34,7 +34,13 @@ from benchdesign.selection.protocol import (
 )
 from benchdesign.selection.ranking import mean_ranks, rank_scores
 from benchdesign.selection.representations import check_representation, oracle_representation
-from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY, farthest_first_order
+from benchdesign.selection.strategies import (
+    DEFAULT_STRATEGIES,
+    PREFIX_ORDERS,
+    STRATEGIES,
+    STRATEGY_REGISTRY,
+    farthest_first_order,
+)
 from benchdesign.selection.verdicts import check_k_targets, strategy_verdicts, verdict_text
 
 __all__ = [
@@ -337,7 +343,7 @@ def evaluate_benchmark(
     ``fafi_start`` ("nearest" or "farthest", the paper's code) and ``standardize`` ("all" or "pool", the
     paper's code) as in the pipeline's ``protocol`` settings. ``n_jobs`` processes run the (strategy,
     representation) configurations; the result does not depend on it."""
-    strategies = list(strategies or STRATEGIES)
+    strategies = list(strategies or DEFAULT_STRATEGIES)  # the curator baselines when named
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown:
         raise ValueError(f"unknown strategy(ies) {unknown}; choose from {list(STRATEGIES)}")
