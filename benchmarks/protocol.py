@@ -27,7 +27,8 @@ from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
 REPO = Path(__file__).resolve().parents[1]
 
 
-def prepare(name: str, config: dict, mirror: str, cache: Path) -> dict:
+def domain_inputs(name: str, config: dict, mirror: str, cache: Path):
+    """One domain's (domain, files, scores, ranks), its source files fetched from the mirror into ``cache``."""
     domain = config_domain(config, name)
     manifest = load_manifest(REPO / "data/sources.yaml")
     files = {}
@@ -36,7 +37,11 @@ def prepare(name: str, config: dict, mirror: str, cache: Path) -> dict:
         if not Path(files[path]).exists():
             fetch(manifest[path], files[path], mirror=mirror, allow_download=False, log=lambda m: None)
     scores = load_scores(domain, files, config["domains"][name].get("models"))
-    ranks = rank_scores(scores, domain.higher_is_better)
+    return domain, files, scores, rank_scores(scores, domain.higher_is_better)
+
+
+def prepare(name: str, config: dict, mirror: str, cache: Path) -> dict:
+    domain, files, scores, ranks = domain_inputs(name, config, mirror, cache)
     reps = {rep: load_representation(domain, rep, files, ranks).to_numpy()
             for rep in config["domains"][name]["representations"]}
     cube = score_cube(scores, ranks.index, ranks.columns)

@@ -21,14 +21,17 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from benchdesign.data.loaders import load_mteb_metadata
-from benchdesign.data.sources import fetch, load_manifest
-from benchdesign.domains import domain_source_paths, load_representation, load_scores
-from benchdesign.domains.registry import one_input
-from benchdesign.selection import strategies as S
-from benchdesign.selection.protocol import dataset_pool_trials
-from benchdesign.selection.ranking import rank_scores
-from benchdesign.workflow.config import config_domain, domain_protocol
+import sys
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from protocol import domain_inputs  # noqa: E402
+
+from benchdesign.data.loaders import load_mteb_metadata  # noqa: E402
+from benchdesign.domains import load_representation  # noqa: E402
+from benchdesign.domains.registry import one_input  # noqa: E402
+from benchdesign.selection import strategies as S  # noqa: E402
+from benchdesign.selection.protocol import dataset_pool_trials  # noqa: E402
+from benchdesign.workflow.config import domain_protocol  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 APRIORI = {"nlp": "metadata", "recsys": "interaction", "tsc": "catch22"}
@@ -36,15 +39,7 @@ APRIORI = {"nlp": "metadata", "recsys": "interaction", "tsc": "catch22"}
 
 def prepare(name: str, config: dict, mirror: str, cache: Path) -> dict:
     """Mean ranks (n, M), the a-priori representation and (NLP) the task-type strata of one domain."""
-    domain = config_domain(config, name)
-    manifest = load_manifest(REPO / "data/sources.yaml")
-    files = {}
-    for path in domain_source_paths(domain, manifest):
-        files[path] = str(cache / path)
-        if not Path(files[path]).exists():
-            fetch(manifest[path], files[path], mirror=mirror, allow_download=False, log=lambda m: None)
-    scores = load_scores(domain, files, config["domains"][name].get("models"))
-    ranks = rank_scores(scores, domain.higher_is_better)
+    domain, files, _, ranks = domain_inputs(name, config, mirror, cache)
     X = load_representation(domain, APRIORI[name], files, ranks).to_numpy(dtype=float)
     strata = None
     if name == "nlp":
