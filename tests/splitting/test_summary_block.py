@@ -10,14 +10,15 @@ import pandas as pd
 import pytest
 from rdkit import Chem, DataStructs
 from rdkit.Chem import rdFingerprintGenerator
+from rdkit.Chem.Scaffolds.MurckoScaffold import MurckoScaffoldSmiles
 
 from benchdesign.cli import main
-from benchdesign.molexp.splitters import scaffold_split
 from benchdesign.splitting import summary as summary_mod
 from benchdesign.splitting.certificate import random_baselines, split_certificate
 from benchdesign.splitting.pipeline import solver_summary
 from benchdesign.splitting.similarity import MatrixSimilarity
 from benchdesign.splitting.summary import split_summary, summary_lines
+from benchdesign.splitting.tasks import group_folds
 
 NAMES = ["fold0", "fold1", "fold2"]
 
@@ -89,7 +90,8 @@ def test_scaffold_split_beside_ours_for_molecules(fixtures):
     src = MatrixSimilarity(sim, "similarity")
     cert = split_certificate(src, folds, NAMES, [])
     s = split_summary(src, folds, NAMES, cert, smiles=smiles, words={"noun": "molecules", "similarity": "Tanimoto"})
-    sc = np.asarray(scaffold_split(smiles, np.array([14, 9, 7]) / 30, 0))  # folds already largest first
+    scaffolds = [MurckoScaffoldSmiles(mol=Chem.MolFromSmiles(x), includeChirality=False) for x in smiles]
+    sc = group_folds(np.unique(scaffolds, return_inverse=True)[1], np.array([14, 9, 7]) / 30)  # as --task scaffold
     per, nn = by_hand(sim, sc)
     assert s["scaffold"]["fold_sizes"] == {n: int((sc == i).sum()) for i, n in enumerate(NAMES)}
     assert s["scaffold"]["nearest_neighbour"]["all"]["median"] == pytest.approx(np.median(nn), abs=1e-6)

@@ -87,24 +87,24 @@ def _test_rows(folds: np.ndarray, sampled: bool, seed: int) -> tuple[np.ndarray,
     return rows, {"n_test": NN_SAMPLE_TEST, "of": int(assigned.size), "seed": int(seed)}
 
 
-def _scaffold_folds(smiles: Sequence[str], folds: np.ndarray, k: int, seed: int) -> np.ndarray:
-    """A Bemis-Murcko scaffold split (DeepChem's fill) of the assigned molecules with our fold sizes; the largest
-    scaffold sets go to the largest fold first (ties by fold order)."""
-    from benchdesign.molexp.splitters import scaffold_split
+def _scaffold_folds(smiles: Sequence[str], folds: np.ndarray, k: int) -> np.ndarray:
+    """The split of ``split --task scaffold`` (whole Bemis-Murcko scaffolds, :func:`~.tasks.group_folds`) of
+    the assigned molecules, with our fold sizes."""
+    from benchdesign.splitting.groups import murcko_scaffolds
+    from benchdesign.splitting.tasks import group_folds
 
     assigned = np.flatnonzero(folds >= 0)
     sizes = np.bincount(folds[assigned], minlength=k)
-    order = np.argsort(-sizes, kind="stable")
-    fill = scaffold_split([smiles[i] for i in assigned], sizes[order] / sizes.sum(), seed)
+    groups = np.unique(murcko_scaffolds([smiles[i] for i in assigned]), return_inverse=True)[1].reshape(-1)
     out = np.full(folds.size, -1, dtype=np.int64)
-    out[assigned] = order[np.asarray(fill)]
+    out[assigned] = group_folds(groups, sizes / sizes.sum())
     return out
 
 
 def _scaffold_entry(source, smiles, folds, names, rows, seed, n_pairs: int | None) -> dict:
     """Scaled L(pi) (sampled from ``n_pairs`` pairs when given) and the nearest-neighbour view of the scaffold
     split of the same fractions."""
-    sc = _scaffold_folds(smiles, folds, len(names), seed)
+    sc = _scaffold_folds(smiles, folds, len(names))
     est = sampled_leakage(source, sc, n_pairs, seed=seed) if n_pairs else leakage_summary(source, [sc])[0]
     return {"scaled_leakage": float(est.scaled), "fold_sizes": {n: int((sc == i).sum()) for i, n in enumerate(names)},
             "nearest_neighbour": _nn_view(source, sc, rows, names)}
