@@ -1,11 +1,11 @@
 """Tables 1-3 (CSV + Markdown), the mean curves and the "which strategy for k" verdicts from the dataset-pool
-trials."""
+(or the model-holdout) trials."""
 
 import pandas as pd
 
 from benchdesign.domains import BUILTIN_DOMAINS as ORDER, DOMAIN_LABELS as LABELS
 from benchdesign.selection import aggregation, markdown, tables
-from benchdesign.selection.verdicts import strategy_verdicts, verdict_text
+from benchdesign.selection.verdicts import FULL_REFERENCE, strategy_verdicts, verdict_text
 from benchdesign.workflow.logs import start_log
 from benchdesign.workflow.io import read_trials, write_csv, write_text
 
@@ -43,5 +43,6 @@ write_text(markdown.table3_markdown(summary, LABELS), out.table3_md)
 verdicts = strategy_verdicts(trials, n_datasets, snakemake.params.alpha, "spearman",
                              snakemake.params.thresholds["spearman"], domain_order=ORDER)
 write_csv(verdicts, out.recommendation_csv)
-write_text(verdict_text(verdicts, domain_labels=LABELS) + "\n", out.recommendation)
+reference = getattr(snakemake.params, "reference", None) or FULL_REFERENCE
+write_text(verdict_text(verdicts, domain_labels=LABELS, reference=reference) + "\n", out.recommendation)
 log.info("tables written")

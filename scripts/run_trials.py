@@ -3,7 +3,7 @@
 import pandas as pd
 
 from benchdesign.workflow.logs import start_log
-from benchdesign.selection.protocol import dataset_pool_trials, model_pool_trials, score_cube
+from benchdesign.selection.protocol import dataset_pool_trials, model_holdout_trials, model_pool_trials, score_cube
 from benchdesign.workflow.io import read_representation, write_csv
 
 snakemake = globals()["snakemake"]
@@ -26,9 +26,13 @@ log.info("%s %s/%s/%s: %d trials, k=%d..%d", wc.variation, wc.domain, wc.represe
 if wc.variation == "dataset_pool":
     trials = dataset_pool_trials(ranks.to_numpy(), X, **settings)
 else:
-    scores = pd.read_csv(snakemake.input.scores)
-    cube = score_cube(scores, ranks.index, ranks.columns)
-    trials = model_pool_trials(cube, snakemake.params.higher_is_better, X, **settings)
+    cube = score_cube(pd.read_csv(snakemake.input.scores), ranks.index, ranks.columns)
+    higher = snakemake.params.higher_is_better
+    if wc.variation == "model_pool":
+        trials = model_pool_trials(cube, higher, X, **settings)
+    else:  # the oracle is rebuilt in every trial from the seen models' ranks only
+        X = None if wc.representation == "oracle" else X
+        trials = model_holdout_trials(cube, higher, X, holdout_fraction=protocol["holdout_fraction"], **settings)
 trials.insert(0, "representation", wc.representation)
 trials.insert(0, "strategy", wc.strategy)
 trials.insert(0, "variation", wc.variation)

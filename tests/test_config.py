@@ -30,7 +30,8 @@ def test_enabled_domains_and_combinations():
     assert ("dataset_pool", "nlp", "none", "random") in combos
     assert ("model_pool", "nlp", "metadata", "kmeans") in combos
     assert not any(c[1] == "nlp" and c[3] == "d_optimal" for c in combos)
-    assert len([c for c in combos if c[1] == "tsc"]) == 2 * 6
+    assert ("model_holdout", "nlp", "oracle", "kmeans") in combos
+    assert len([c for c in combos if c[1] == "tsc"]) == 3 * 6  # three variations
 
 
 def test_bad_values_are_named():

@@ -139,7 +139,8 @@ def test_evaluate_with_the_paper_code_settings_runs_the_protocol_with_them(bench
     features = {"meta": pd.read_csv(feats, index_col=0)}
     ranks = rank_scores(scores, True)
     X = features["meta"].loc[ranks.index].to_numpy()
-    settings = dict(strategies=["fafi_euclidean"], n_trials=5, alpha=0.75, ks=[2, 3, 4], seed=3, oracle=False)
+    settings = dict(strategies=["fafi_euclidean"], n_trials=5, alpha=0.75, ks=[2, 3, 4], seed=3, oracle=False,
+                    variation="dataset_pool")
     paper = evaluate_benchmark(scores, features, True, fafi_start="farthest", standardize="pool", **settings)
     ref = dataset_pool_trials(ranks.to_numpy(), X, "fafi_euclidean", [2, 3, 4], 5, 0.75, 3,
                               {"start": "farthest"}, standardize="pool")

@@ -189,6 +189,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         alpha=args.alpha, ks=range(k_min, k_max + 1), seed=args.seed, progress=progress, n_jobs=args.jobs,
         fafi_start=args.fafi_start, standardize=args.standardize, k_targets=args.k_target,
         options=_strata_option(args.strata, rank_scores(scores, args.higher_is_better).index, args.strategies),
+        variation=args.variation, holdout_fraction=args.holdout_fraction,
     )
     progress("figures")
     figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
@@ -208,7 +209,9 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     provenance = {"scores": file_provenance([args.scores])[0], "features": file_provenance(args.features),
                   "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,
                   "k": [k_min, k_max], "seed": args.seed, "fafi_start": args.fafi_start,
-                  "standardize": args.standardize,
+                  "standardize": args.standardize, "variation": args.variation,
+                  **({"holdout_fraction": args.holdout_fraction} if args.variation == "model_holdout" else {}),
+                  **({"strata": args.strata} if args.strata else {}),
                   "strategies": sorted(set(result.frames["trials"]["strategy"]))}
     files["provenance.json"] = (json.dumps(provenance, indent=2) + "\n").encode()
     for name, data in files.items():
@@ -218,16 +221,18 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
 
 def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
-    """``benchdesign evaluate``: the paper's protocol on a user's benchmark."""
-    from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS, STANDARDIZATIONS
+    """``benchdesign evaluate``: the selection protocol on a user's benchmark (model holdout or the paper's)."""
+    from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS
     from benchdesign.selection.strategies import DEFAULT_STRATEGIES, STRATEGIES
 
     p = subparsers.add_parser(
-        "evaluate", help="evaluate the selection strategies on your benchmark (the paper's protocol)",
+        "evaluate", help="evaluate the selection strategies on your benchmark",
         description=(
-            "Dataset-pool protocol (paper section 5.1) on a scores CSV (long: dataset, model, [fold], score; or "
+            "Model-holdout protocol (default: each trial draws a pool of datasets and sets --holdout-fraction of "
+            "the models aside; the selection sees only the others, the held-out models judge it) or the paper's "
+            "dataset-pool protocol (section 5.1) on a scores CSV (long: dataset, model, [fold], score; or "
             "wide: dataset, [fold], one column per model) and feature CSVs (one representation each, named by "
-            "the file stem; the oracle, which uses these models' scores, is added beside them). Writes Table "
+            "the file stem; the oracle, which uses the (seen) models' scores, is added beside them). Writes Table "
             "1/2/3-style CSV + Markdown, "
             "curve, covering-radius, conclusion-stability and critical-difference figures, p_eff, "
             "recommendation.txt and .csv (which strategy for each --k-target k, against random) and "
@@ -242,6 +247,12 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
                         "only when named)")
     p.add_argument("--strata", metavar="FILE:COLUMN",
                    help="labels of the 'stratified' strategy: COLUMN of a CSV with a 'dataset' column")
+    p.add_argument("--variation", choices=["model_holdout", "dataset_pool"], default="model_holdout",
+                   help="model_holdout (default): judged by models the selection never saw; dataset_pool: the "
+                        "paper's protocol, judged by the models whose scores the oracle used")
+    p.add_argument("--holdout-fraction", type=float, default=HOLDOUT_FRACTION,
+                   help=f"share of the models held out in every model_holdout trial (default {HOLDOUT_FRACTION}; "
+                        "at least 2 models)")
     p.add_argument("--trials", type=int, default=200, help="number of trials T (default 200)")
     p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),

@@ -17,7 +17,8 @@ from benchdesign.workflow.config import (
 )
 from benchdesign.data.sources import load_manifest
 from benchdesign.domains import domain_source_paths
-from benchdesign.selection.protocol import VARIATIONS
+from benchdesign.selection.verdicts import HOLDOUT_REFERENCE
+from benchdesign.selection.options import VARIATIONS
 from benchdesign.selection.strategies import STRATEGIES
 from benchdesign.selection.synthetic import REGIMES
 from benchdesign.molexp.datasets import dataset_info, source_paths
@@ -113,7 +114,9 @@ def trial_inputs(wc):
         "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
         "scores": f"results/prepared/{wc.domain}/scores.csv",
     }
-    if wc.representation != "none":
+    # the model-holdout oracle is rebuilt from the seen models' scores in every trial
+    held_out_oracle = wc.variation == "model_holdout" and wc.representation == "oracle"
+    if wc.representation != "none" and not held_out_oracle:
         inputs["representation"] = (
             f"results/prepared/{wc.domain}/representation_{wc.representation}.csv"
         )
@@ -166,6 +169,13 @@ def final_targets():
         )
     if trial_files("model_pool"):
         targets += expand("results/tables/table1_auc_model_pool.{ext}", ext=["csv", "md"])
+    if trial_files("model_holdout"):
+        targets += expand(
+            "results/tables/model_holdout/{name}.{ext}",
+            name=["table1_auc", "table2_kstar", "table3_wilcoxon_holm"],
+            ext=["csv", "md"],
+        )
+        targets.append("results/tables/model_holdout/recommendation.txt")
     targets += figure_files()
     targets += expand("results/prepared/{domain}/provenance.json", domain=DOMAINS)
     targets += guarantee_targets()

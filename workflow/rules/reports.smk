@@ -47,6 +47,56 @@ rule dataset_pool_tables:
         "../../scripts/make_tables.py"
 
 
+rule model_holdout_tables:
+    """Tables 1-3 and the verdict "which strategy for k" of the model-holdout trials: every selection made
+    seeing only part of the models, every metric computed on the held-out models' ranks."""
+    input:
+        trials=trial_files("model_holdout"),
+        ranks=expand("results/prepared/{domain}/dataset_ranks.csv", domain=DOMAINS),
+    output:
+        curves="results/tables/model_holdout/curves.csv",
+        trial_auc="results/tables/model_holdout/trial_auc.csv",
+        table1="results/tables/model_holdout/table1_auc.csv",
+        table1_md=report(
+            "results/tables/model_holdout/table1_auc.md",
+            caption="../report/model_holdout.rst",
+            category="Tables (model holdout)",
+        ),
+        table2="results/tables/model_holdout/table2_kstar.csv",
+        table2_per_config="results/tables/model_holdout/table2_kstar_per_config.csv",
+        table2_md=report(
+            "results/tables/model_holdout/table2_kstar.md",
+            caption="../report/model_holdout.rst",
+            category="Tables (model holdout)",
+        ),
+        table3="results/tables/model_holdout/table3_wilcoxon_holm.csv",
+        table3_summary="results/tables/model_holdout/table3_summary.csv",
+        table3_md=report(
+            "results/tables/model_holdout/table3_wilcoxon_holm.md",
+            caption="../report/model_holdout.rst",
+            category="Tables (model holdout)",
+        ),
+        recommendation=report(
+            "results/tables/model_holdout/recommendation.txt",
+            caption="../report/model_holdout.rst",
+            category="Tables (model holdout)",
+        ),
+        recommendation_csv="results/tables/model_holdout/recommendation.csv",
+    params:
+        thresholds=config["thresholds"],
+        reference=HOLDOUT_REFERENCE,
+        alpha={d: domain_protocol(config, d)["alpha"] for d in DOMAINS},
+    log:
+        "logs/tables/model_holdout.log",
+    resources:
+        mem_mb=4000,
+        runtime=20,
+    conda:
+        "../envs/benchdesign.yaml"
+    script:
+        "../../scripts/make_tables.py"
+
+
 rule model_pool_table:
     """AUC table of the model-pool variation (same layout as Table 1)."""
     input:

@@ -5,7 +5,7 @@ rule trials:
     output:
         "results/trials/{variation}/{domain}/{representation}/{strategy}.csv",
     params:
-        protocol=lambda wc: trial_settings(config, wc.domain, wc.strategy),
+        protocol=lambda wc: trial_settings(config, wc.domain, wc.strategy, wc.variation),
         seed=config["seed"],
         higher_is_better=lambda wc: config_domain(config, wc.domain).higher_is_better,
     log:

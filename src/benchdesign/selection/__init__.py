@@ -10,7 +10,7 @@ importing only the ones above it (none imports :mod:`benchdesign.domains`, which
 * :mod:`~benchdesign.selection.ranking`     model ranks from scores (section 3);
 * :mod:`~benchdesign.selection.metrics`     rank-agreement metrics of R_S against R_D (section 5.2);
 * :mod:`~benchdesign.selection.representations`  checks of dataset features, the oracle representation;
-* :mod:`~benchdesign.selection.protocol`    the two-variation evaluation protocol (section 5.1);
+* :mod:`~benchdesign.selection.protocol`    the evaluation protocol (section 5.1, plus model holdout);
 * :mod:`~benchdesign.selection.frames`      columns, name orders and labels of the long result frames;
 * :mod:`~benchdesign.selection.statistics`  Holm's correction, the paired one-sided Wilcoxon and exact McNemar tests;
 * :mod:`~benchdesign.selection.aggregation` curves, AUCs and k* (sections 6.1-6.2);
@@ -44,8 +44,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "ranking": ("mean_ranks", "rank_scores", "rerank"),
     "metrics": ("METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper",
                 "rank_metrics", "spearman"),
-    "protocol": ("VARIATIONS", "dataset_pool_trials", "model_pool_trials", "score_cube", "selection_orders",
-                 "standardize_rows"),
+    "protocol": ("HOLDOUT_FRACTION", "VARIATIONS", "dataset_pool_trials", "model_holdout_trials", "model_pool_trials",
+                 "score_cube", "selection_orders", "standardize_rows"),
     "representations": ("check_representation", "oracle_representation", "standardize"),
     "statistics": ("holm", "mcnemar_exact", "paired_wilcoxon", "signed_rank_pvalues"),
     "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "meets_target", "pool_shares",

@@ -22,11 +22,13 @@ from benchdesign.selection.conclusions import conclusion_stability, dataset_scor
 from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, fit_p_eff
 from benchdesign.selection.frames import TRIAL_COLUMNS
 from benchdesign.selection.metrics import METRICS, rank_metrics
-from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
+from benchdesign.selection.options import FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS
 from benchdesign.selection.protocol import (
     dataset_pool_subsets,
     check_k_grid,
     fold_ranks,
+    holdout_size,
+    model_holdout_subsets,
     pool_size,
     score_cube,
     standardize_rows,
@@ -41,7 +43,13 @@ from benchdesign.selection.strategies import (
     STRATEGY_REGISTRY,
     farthest_first_order,
 )
-from benchdesign.selection.verdicts import check_k_targets, strategy_verdicts, verdict_text
+from benchdesign.selection.verdicts import (
+    FULL_REFERENCE,
+    HOLDOUT_REFERENCE,
+    check_k_targets,
+    strategy_verdicts,
+    verdict_text,
+)
 
 __all__ = [
     "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
@@ -270,25 +278,43 @@ class VerdictCache:
         return self._seen[key]
 
 
+def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout):
+    """(trial, pool, {k: rows}, ranks that judge them) of the dataset-pool trials (``holdout`` None: all models
+    judge) or of the model-holdout trials (``holdout = (cube, higher_is_better, fraction, oracle)``: the held-out
+    models judge, ranked among themselves; ``oracle`` rebuilds X from the seen models in every trial)."""
+    if holdout is None:
+        for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
+                                                          standardize):
+            yield trial, pool, subsets, ranks
+        return
+    cube, higher_is_better, fraction, oracle = holdout
+    for trial, pool, held, subsets in model_holdout_subsets(cube, higher_is_better, None if oracle else X, strategy,
+                                                            ks, n_trials, alpha, seed, fraction, options, standardize):
+        yield trial, pool, subsets, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1)
+
+
 def run_configuration(
     ranks: np.ndarray, X: np.ndarray, strategy: str, ks: Sequence[int], n_trials: int, alpha: float,
     seed: int, options: Mapping[str, Any] | None, S: np.ndarray, higher_is_better: bool,
     stability_ks: Sequence[int] = STABILITY_KS, coverage: Mapping[str, np.ndarray] | None = None,
-    standardize: str = "all",
+    standardize: str = "all", holdout: tuple | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
-    """One (strategy, representation) in one pass over the dataset-pool trials (each selection made
-    once): the trial metrics (as :func:`~benchdesign.selection.protocol.dataset_pool_trials`), the
-    conclusion stability at ``stability_ks`` and the covering radii of the selections in every
+    """One (strategy, representation) in one pass over the trials (each selection made once): the trial
+    metrics (as :func:`~benchdesign.selection.protocol.dataset_pool_trials`, or with ``holdout = (cube,
+    higher_is_better, holdout_fraction, oracle)`` as :func:`~benchdesign.selection.protocol.model_holdout_trials`),
+    the conclusion stability (all models) at ``stability_ks`` and the covering radii of the selections in every
     representation of ``coverage`` (name -> raw features; z-scored over all datasets). ``standardize``:
     z-score X over all datasets ("all") or over each trial's pool rows ("pool", the paper's code)."""
-    reference = mean_ranks(ranks)
     cache = VerdictCache(S, higher_is_better)
     Zs = {rep: standardize_rows(Xc) for rep, Xc in (coverage or {}).items()}
     metric_rows, stability = [], []
     radius_rows: dict[str, list] = {rep: [] for rep in Zs}
-    for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options, standardize):
+    full_reference = mean_ranks(ranks)
+    for trial, pool, subsets, judge in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options,
+                                                          standardize, holdout):
+        reference = full_reference if judge is ranks else mean_ranks(judge)
         for k, chosen in subsets.items():
-            values = rank_metrics(mean_ranks(ranks, chosen), reference)
+            values = rank_metrics(mean_ranks(judge, chosen), reference)
             metric_rows += [(trial, k, m, float(values[m])) for m in METRICS]
             if k in stability_ks:
                 stability.append((trial, k, cache.stability(chosen)))
@@ -333,12 +359,19 @@ def evaluate_benchmark(
     fafi_start: str = FAFI_STARTS[0],
     standardize: str = STANDARDIZATIONS[0],
     k_targets: Sequence[int] | None = None,
+    variation: str = "model_holdout",
+    holdout_fraction: float = HOLDOUT_FRACTION,
 ) -> Evaluation:
-    """The paper's dataset-pool protocol on a user's benchmark: trials of every strategy on every
-    feature table (and the oracle, which uses these models' scores), Tables 1-3, the covering radii and
-    p_eff of farthest-first, random and k-means, the conclusion stability of every strategy, and the
-    verdict "which strategy for k" at every ``k_targets`` entry (default: a few spread over ``ks``; each
-    must be one of ``ks``, all within the pool floor(alpha * n)).
+    """The selection protocol on a user's benchmark: trials of every strategy on every feature table (and the
+    oracle, which uses the models' scores), Tables 1-3, the covering radii and p_eff of farthest-first, random
+    and k-means, the conclusion stability of every strategy, and the verdict "which strategy for k" at every
+    ``k_targets`` entry (default: a few spread over ``ks``; each must be one of ``ks``, all within the pool
+    floor(alpha * n)).
+
+    ``variation="model_holdout"`` (default): every trial also sets ``floor(holdout_fraction * M)`` models aside;
+    the selection sees only the others (the oracle is rebuilt from their ranks) and the held-out models judge it
+    -- will the subset rank models not run yet as the full benchmark would?  ``variation="dataset_pool"``: the
+    paper's protocol, where the models that judge a selection are those whose scores the oracle used.
 
     ``fafi_start`` ("nearest" or "farthest", the paper's code) and ``standardize`` ("all" or "pool", the
     paper's code) as in the pipeline's ``protocol`` settings. ``n_jobs`` processes run the (strategy,
@@ -351,6 +384,8 @@ def evaluate_benchmark(
         raise ValueError(f"standardize={standardize!r} must be one of {STANDARDIZATIONS}")
     if fafi_start not in FAFI_STARTS:
         raise ValueError(f"fafi_start={fafi_start!r} must be one of {FAFI_STARTS}")
+    if variation not in ("dataset_pool", "model_holdout"):
+        raise ValueError(f"variation={variation!r} must be 'dataset_pool' or 'model_holdout'")
     options = {"n_init": 3, "lam": 1.0, "start": fafi_start, **dict(options or {})}
     say = progress or (lambda message: None)
     notes = [] if cd_diagrams_available() else [CD_NOTE]
@@ -366,14 +401,19 @@ def evaluate_benchmark(
         reps["oracle"] = oracle_representation(ranks).to_numpy(dtype=float)
     n_ranks = ranks.to_numpy(dtype=float)
     S = dataset_scores(scores).loc[ranks.index].to_numpy(dtype=float)
+    cube = None
+    if variation == "model_holdout":
+        holdout_size(ranks.shape[1], holdout_fraction)  # at least 2 models held out and 1 seen
+        cube = score_cube(scores, ranks.index, ranks.columns)
     jobs = []
     for strategy in strategies:
         uses = STRATEGY_REGISTRY[strategy].uses_representation
         for rep, X in (reps.items() if uses else [("none", np.zeros((len(ranks), 1)))]):
             # random ignores X, so its subsets are the same on every representation
             cover = {} if strategy not in COVERAGE_STRATEGIES else (reps if not uses else {rep: X})
+            holdout = None if cube is None else (cube, higher_is_better, holdout_fraction, rep == "oracle")
             jobs.append((strategy, rep, (n_ranks, X, strategy, ks, n_trials, alpha, seed, options, S,
-                                         higher_is_better, STABILITY_KS, cover, standardize)))
+                                         higher_is_better, STABILITY_KS, cover, standardize, holdout)))
     say(f"{len(jobs)} configurations x {n_trials} trials, k = {ks[0]}..{ks[-1]}, {n_jobs} process(es)")
     if n_jobs > 1:
         with ProcessPoolExecutor(max_workers=n_jobs) as pool:
@@ -383,7 +423,7 @@ def evaluate_benchmark(
     trial_frames, stability_frames, radius_frames = [], [], []
     for (strategy, rep, _), (t, s, r) in zip(jobs, results):
         say(f"done: {strategy} on {rep}")
-        trial_frames.append(t.assign(domain=name, variation="dataset_pool", strategy=strategy, representation=rep))
+        trial_frames.append(t.assign(domain=name, variation=variation, strategy=strategy, representation=rep))
         stability_frames.append(s.assign(strategy=strategy, representation=rep))
         radius_frames += [(r_rep, frame, reps[r_rep].shape[1]) for r_rep, frame in r.items()]
     trials = pd.concat(trial_frames, ignore_index=True)[TRIAL_COLUMNS]
@@ -406,7 +446,8 @@ def evaluate_benchmark(
         if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "representation"])
     verdicts = strategy_verdicts(trials, {name: len(ranks)}, alpha, "spearman", thresholds.get("spearman", 0.90),
                                  targets)
-    advice = "\n".join([verdict_text(verdicts), *notes])
+    reference = HOLDOUT_REFERENCE if variation == "model_holdout" else FULL_REFERENCE
+    advice = "\n".join([verdict_text(verdicts, reference=reference), *notes])
     frames = {"recommendation": verdicts, "trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,
               "table3_wilcoxon_holm": t3, "table3_summary": summary, "conclusion_stability": stability_summary,
               "coverage": coverage, "p_eff": p_eff}
@@ -463,7 +504,8 @@ def evaluation_figures(
     from benchdesign.selection.frames import config_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 
-    figures: dict[str, Any] = {"curves": plot_curves(result.frames["curves"], name)}
+    variation = str(result.frames["curves"]["variation"].iloc[0])
+    figures: dict[str, Any] = {"curves": plot_curves(result.frames["curves"], name, variation=variation)}
     coverage, p_eff = result.frames["coverage"], result.frames["p_eff"]
     for rep in dict.fromkeys(coverage["representation"]):
         figures[f"coverage_{rep}"] = plot_coverage(

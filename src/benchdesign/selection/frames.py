@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
+from benchdesign.selection.protocol import VARIATIONS
 from benchdesign.selection.strategies import STRATEGIES, STRATEGY_REGISTRY
 
-VARIATION_ORDER = ("dataset_pool", "model_pool")
+VARIATION_ORDER = VARIATIONS
 STRATEGY_ORDER = tuple(STRATEGIES)
 REPRESENTATION_ORDER = ("interaction", "metadata", "oracle", "none")
 METRIC_ORDER = ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")

@@ -7,7 +7,15 @@ FAFI_STARTS: tuple[str, ...] = ("nearest", "farthest")
 """Start rules of the farthest-first traversal (:func:`~benchdesign.selection.strategies.farthest_first_order`)."""
 STANDARDIZATIONS: tuple[str, ...] = ("all", "pool")
 """Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
-BASELINE_STRATEGIES: tuple[str, ...] = ("kmedoids", "facility_location", "mutual_information", "stratified")
+BASELINE_STRATEGIES: tuple[str, ...] = (
+    "kmedoids", "facility_location", "mutual_information", "stratified", "backward_elimination",
+)
 """Curator baselines (issue 22) of the strategy registry: ``select --strategy`` / ``evaluate --strategies`` run
 them when named; runs without a strategy list (the pipeline, ``evaluate``) leave them out.  ``stratified`` needs
-a label per dataset (option ``strata``; CLI ``--strata FILE:COLUMN``)."""
+a label per dataset (option ``strata``; CLI ``--strata FILE:COLUMN``); ``backward_elimination`` (MMTEB's
+task selection) is meant for the ``oracle`` representation."""
+VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")
+"""Protocol variations: the paper's two (section 5.1) and model holdout, where the selection sees only part of the
+models and the others judge it (``benchdesign evaluate``'s default)."""
+HOLDOUT_FRACTION = 0.3
+"""Default share of the models the model-holdout variation sets aside to judge the selections."""

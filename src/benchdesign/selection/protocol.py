@@ -1,7 +1,10 @@
 """The rank-preservation evaluation protocol (paper section 5.1).
 
 Stage 1 draws trials: a pool of ``floor(alpha * n)`` datasets (dataset-pool variation) or of
-``floor(alpha * M)`` models (model-pool variation), without replacement.  Stage 2 selects ``k``
+``floor(alpha * M)`` models (model-pool variation), without replacement.  The model-holdout variation
+(this project's, not the paper's) draws a dataset pool *and* sets ``floor(holdout_fraction * M)`` models
+aside: the selection sees only the other models (the oracle is built from their ranks) and the held-out
+models judge it, their ranks recomputed among themselves.  Stage 2 selects ``k``
 datasets with one strategy and builds the subset's mean-rank vector ``R_S``.  Stage 3 compares
 ``R_S`` with the reference ``R_D`` by every metric of :mod:`benchdesign.selection.metrics`.
 
@@ -21,11 +24,10 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from benchdesign.selection.metrics import METRICS, rank_metrics
-from benchdesign.selection.options import STANDARDIZATIONS
+from benchdesign.selection.options import HOLDOUT_FRACTION, STANDARDIZATIONS, VARIATIONS
 from benchdesign.selection.ranking import mean_ranks
 from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 
-VARIATIONS = ("dataset_pool", "model_pool")
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
 
@@ -209,6 +211,99 @@ def model_pool_trials(
         reference = mean_ranks(ranks)
         rng = np.random.default_rng([seed, 1, trial, code])
         for k, chosen in selection_orders(strategy, X, pool, ks, rng, options).items():
+            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
+    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+
+
+def holdout_size(n_models: int, holdout_fraction: float) -> int:
+    """Number ``max(2, floor(holdout_fraction * M))`` of held-out models (a ranking needs 2); at least 1 is seen."""
+    if not 0.0 < holdout_fraction < 1.0:
+        raise ValueError(f"holdout_fraction={holdout_fraction!r} must lie in (0, 1)")
+    size = max(2, int(np.floor(holdout_fraction * n_models)))
+    if size > n_models - 1:
+        raise ValueError(f"holdout_fraction={holdout_fraction!r} holds out {size} of {n_models} models; "
+                         "need at least 2 held out and 1 seen")
+    return size
+
+
+def model_holdout_subsets(
+    scores: np.ndarray,
+    higher_is_better: bool,
+    X: np.ndarray | None,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    holdout_fraction: float = HOLDOUT_FRACTION,
+    options: dict[str, Any] | None = None,
+    standardize: str = "all",
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, dict[int, np.ndarray]]]:
+    """The selections of the model-holdout variation, trial by trial: ``(trial, pool, held_out, {k: rows})``.
+
+    Trial ``t`` draws, from ``default_rng([seed, 2, t])``, a pool of ``floor(alpha * n)`` datasets and
+    :func:`holdout_size` held-out models.  ``X=None`` asks for the oracle: the (n, M_seen)
+    fold-averaged ranks of the *seen* models, recomputed among them; no held-out score reaches a selection.
+    """
+    _check_standardize(standardize)
+    scores = np.asarray(scores, dtype=float)
+    n, _, n_models = scores.shape
+    size, n_held = pool_size(n, alpha), holdout_size(n_models, holdout_fraction)
+    ks = check_k_grid(ks, size, f"pool of {size} datasets")
+    code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
+    X_all = None if X is None else standardize_rows(X)
+    for trial in range(n_trials):
+        draw = np.random.default_rng([seed, 2, trial])
+        pool = np.sort(draw.choice(n, size, replace=False))
+        held = np.sort(draw.choice(n_models, n_held, replace=False))
+        if X is None:
+            seen = np.setdiff1d(np.arange(n_models), held)
+            X_trial = fold_ranks(scores[:, :, seen], higher_is_better).mean(axis=1)
+            X_trial = standardize_rows(X_trial, pool if standardize == "pool" else None)
+        else:
+            X_trial = standardize_rows(X, pool) if standardize == "pool" else X_all
+        rng = np.random.default_rng([seed, 2, trial, code])
+        yield trial, pool, held, selection_orders(strategy, X_trial, pool, ks, rng, options)
+
+
+def model_holdout_trials(
+    scores: np.ndarray,
+    higher_is_better: bool,
+    X: np.ndarray | None,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    holdout_fraction: float = HOLDOUT_FRACTION,
+    options: dict[str, Any] | None = None,
+    standardize: str = "all",
+) -> pd.DataFrame:
+    """Model-holdout variation: select from a random dataset pool seeing only some models, judge on the others.
+
+    Every metric compares ``R_S`` with ``R_D`` of the held-out models: their per-(dataset, fold) ranks
+    recomputed among themselves (ranks ``1..|held out|``), averaged over folds, then over the selected
+    datasets (``R_S``) or all datasets (``R_D``).  This asks a curator's question: will the subset rank
+    models nobody has run yet as the full benchmark would?
+
+    Parameters
+    ----------
+    scores : (n, F, M) score cube; ``higher_is_better`` gives its direction.
+    X : (n, p) raw representation, or None for the oracle built from the seen models' ranks.
+    holdout_fraction : share of the models held out in every trial (:func:`holdout_size`).
+    Other parameters as in :func:`dataset_pool_trials`.
+
+    Returns a long frame with columns ``trial, k, metric, value``.
+    """
+    scores = np.asarray(scores, dtype=float)
+    if X is not None and np.shape(X)[0] != scores.shape[0]:
+        raise ValueError(f"X has {np.shape(X)[0]} rows but the score cube has {scores.shape[0]} datasets")
+    rows: list[tuple] = []
+    for trial, _, held, subsets in model_holdout_subsets(scores, higher_is_better, X, strategy, ks, n_trials,
+                                                         alpha, seed, holdout_fraction, options, standardize):
+        ranks = fold_ranks(scores[:, :, held], higher_is_better).mean(axis=1)
+        reference = mean_ranks(ranks)
+        for k, chosen in subsets.items():
             rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
     return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
 

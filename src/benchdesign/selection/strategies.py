@@ -26,6 +26,11 @@ heuristic (:func:`rbf_kernel`):
 * ``mutual_information`` greedy GP mutual information (Krause et al. 2008).
 * ``stratified``         random within strata (option ``strata``), largest-remainder allocation.
 
+A-posteriori peer (meant for the ``oracle`` representation, whose rows are the datasets' model ranks):
+
+* ``backward_elimination``  MMTEB's task selection: from the pool, repeatedly drop the dataset whose row is
+                            best predicted (leave-one-model-out ridge, Spearman) by the remaining rows.
+
 The greedy DPP MAP selector (:func:`dpp_map_order`) is kept as a function but not registered: on the NLP
 (metadata) and RecSys (interaction) domains greedy MI keeps rho >= 0.9 in more pools at k = 5 and 10
 (``benchmarks/selection_baselines.py --with-dpp``); with a constant kernel diagonal its first pick is arbitrary.
@@ -42,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.stats import rankdata
 
 from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS
 
@@ -78,6 +84,9 @@ __all__ = [
     "select_dpp",
     "largest_remainder",
     "select_stratified",
+    "predictability",
+    "backward_elimination_order",
+    "select_backward_elimination",
 ]
 
 IntArray = NDArray[np.intp]
@@ -808,6 +817,66 @@ def select_stratified(
     return np.concatenate(picks).astype(np.intp)
 
 
+# ----------------------------------------------------------------------------- backward elimination (MMTEB)
+
+RIDGE = 1.0
+"""Ridge penalty of the leave-one-model-out predictions of :func:`predictability` (features z-scored)."""
+
+
+def _spearman(a: NDArray, b: NDArray) -> float:
+    ra, rb = rankdata(a) - (a.size + 1) / 2.0, rankdata(b) - (b.size + 1) / 2.0
+    denom = np.sqrt((ra * ra).sum() * (rb * rb).sum())
+    return float((ra * rb).sum() / denom) if denom > 0 else -1.0
+
+
+def predictability(Z: ArrayLike, target: int, others: ArrayLike, ridge: float = RIDGE) -> float:
+    """Spearman rho between row ``target`` of Z and its leave-one-column-out ridge prediction from ``others``.
+
+    The columns of Z are models: model m's value on the target dataset is predicted by a ridge regression
+    (penalty ``ridge``, unpenalised intercept) fitted on the other models, with the other datasets' values as
+    features.  Closed form: ``y_hat_m = y_m - e_m / (1 - H_mm)``, H the hat matrix, e the in-sample residual.
+    """
+    Z = np.asarray(Z, dtype=float)
+    y, F = Z[target], Z[np.asarray(others, dtype=np.intp)].T  # (M,), (M, |others|)
+    m = y.size
+    Fc = F - F.mean(axis=0)
+    K = Fc @ Fc.T
+    H = K @ np.linalg.solve(K + ridge * np.eye(m), np.eye(m)) + 1.0 / m
+    residual = y - H @ y
+    y_hat = y - residual / np.maximum(1.0 - np.diag(H), 1e-12)
+    return _spearman(y_hat, y)
+
+
+def backward_elimination_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
+) -> IntArray:
+    """MMTEB-style backward elimination (Enevoldsen et al. 2025, section 2.3): from the pool, drop the row with
+    the highest :func:`predictability` by the other remaining rows until one is left; the order is the reverse
+    of the drops, so its first k rows are the k that survive longest.  Ties -> the lowest row index is
+    dropped; ``rng`` is unused.  O(m^2) ridge fits of size M (the columns) each."""
+    return _backward_elimination(X, pool, k_max, "k_max")
+
+
+def select_backward_elimination(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
+) -> IntArray:
+    """First k rows of :func:`backward_elimination_order`; ``rng`` is unused."""
+    return _backward_elimination(X, pool, k, "k")
+
+
+def _backward_elimination(X: ArrayLike, pool: ArrayLike, k: int, name: str) -> IntArray:
+    Xa, P, k = _prepare(X, pool, k, name)
+    remaining = [int(i) for i in P]
+    dropped: list[int] = []
+    while len(remaining) > 1:
+        scores = [predictability(Xa, i, [j for j in remaining if j != i]) for i in remaining]
+        top = max(scores)
+        drop = min(i for i, v in zip(remaining, scores) if v >= top - 1e-12)
+        remaining.remove(drop)
+        dropped.append(drop)
+    return np.asarray((remaining + dropped[::-1])[:k], dtype=np.intp)
+
+
 # ----------------------------------------------------------------------------- registries
 
 @dataclass(frozen=True)
@@ -852,6 +921,8 @@ STRATEGY_REGISTRY: dict[str, Strategy] = {
         Strategy("mutual_information", "Greedy MI", select_mutual_information, mutual_information_order,
                  ("noise",), True, "#e377c2"),
         Strategy("stratified", "Stratified", select_stratified, None, ("strata",), False, "#393b79"),
+        Strategy("backward_elimination", "Backward elimination", select_backward_elimination,
+                 backward_elimination_order, (), True, "#8c6d31"),
     )
 }
 """Every strategy by name, in the order of the paper's tables (the seed codes of the protocol)."""

@@ -98,9 +98,10 @@ def _verdict_at(ok: pd.DataFrame, shares: pd.Series, means: pd.Series, metric: s
 def strategy_verdicts(
     trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: Mapping[str, float] | float,
     metric: str = "spearman", threshold: float = 0.90, k_targets: Sequence[int] | None = None,
-    level: float = 0.05, variation: str = "dataset_pool", *, domain_order: Sequence[str] = (),
+    level: float = 0.05, variation: str | None = None, *, domain_order: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """One row per (domain, k target) of the dataset-pool ``trials``: the a-priori configuration with the
+    """One row per (domain, k target) of the dataset-pool or model-holdout ``trials`` (``variation``: None = the
+    single one present): the a-priori configuration with the
     highest share of pools meeting ``metric``'s ``threshold``, random's share, the exact McNemar test of
     the two (wins / losses: trials where only one of them meets it) and the oracle's best share.
 
@@ -173,8 +174,14 @@ def _line(r: pd.Series) -> str:
     return text
 
 
-def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Mapping[str, str] | None = None) -> str:
-    """The verdicts of :func:`strategy_verdicts` as text: the definition, then one line per (domain, k)."""
+FULL_REFERENCE = "the full benchmark's model ranking"
+HOLDOUT_REFERENCE = "the full benchmark's ranking of the held-out models (models the selection never saw)"
+
+
+def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Mapping[str, str] | None = None,
+                 reference: str = FULL_REFERENCE) -> str:
+    """The verdicts of :func:`strategy_verdicts` as text: the definition, then one line per (domain, k);
+    ``reference`` names what the subsets are compared with (model holdout: the held-out models' ranking)."""
     if verdicts.empty:
         return "No verdict: the trials hold no subset size to judge."
     first = verdicts.iloc[0]
@@ -183,7 +190,7 @@ def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Map
     lines = [
         f"Which strategy for k datasets, by the share of pools with {target}: the fraction of the trials (each "
         f"a random pool of floor(alpha x n) datasets, the same pools for every strategy) in which the k datasets "
-        f"a strategy selects give {target} against the full benchmark's model ranking (the target test of "
+        f"a strategy selects give {target} against {reference} (the target test of "
         f"Table 2's k*). Test: {TEST_NAME} of the best a-priori configuration against random at the same k, "
         f"Holm-corrected over the a-priori configurations at that k, level {level:g}."
     ]

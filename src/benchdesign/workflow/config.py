@@ -7,7 +7,7 @@ from typing import Any
 
 from benchdesign.domains import BUILTIN_DOMAINS, NAME_PATTERN, Domain, get_domain
 from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
-from benchdesign.selection.protocol import strategy_options
+from benchdesign.selection.protocol import HOLDOUT_FRACTION, VARIATIONS, strategy_options
 from benchdesign.selection.strategies import DEFAULT_STRATEGIES, STRATEGIES, STRATEGY_REGISTRY
 
 PROTOCOL_DEFAULTS: dict[str, Any] = {
@@ -15,7 +15,8 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "alpha": 0.8,
     "k_min": 2,
     "k_max": 20,
-    "variations": ["dataset_pool", "model_pool"],
+    "variations": list(VARIATIONS),
+    "holdout_fraction": HOLDOUT_FRACTION,
     "strategies": list(DEFAULT_STRATEGIES),  # the curator baselines only when listed
     "kmeans_n_init": 3,
     "design_lambda": 1.0,
@@ -90,12 +91,15 @@ def domain_protocol(config: dict, domain: str | None) -> dict[str, Any]:
     return merged
 
 
-def trial_settings(config: dict, domain: str, strategy: str) -> dict[str, Any]:
-    """What the trials of one (domain, strategy) depend on, and nothing else (so that changing, say,
-    ``fafi_start`` reruns only the farthest-first trials): ks, n_trials, alpha, the strategy's own
-    options and, unless the strategy ignores the representation (random), ``standardize``."""
+def trial_settings(config: dict, domain: str, strategy: str, variation: str = "dataset_pool") -> dict[str, Any]:
+    """What the trials of one (variation, domain, strategy) depend on, and nothing else (so that changing, say,
+    ``fafi_start`` reruns only the farthest-first trials): ks, n_trials, alpha, ``holdout_fraction`` (model-holdout
+    variation only), the strategy's own options and, unless the strategy ignores the representation (random),
+    ``standardize``."""
     protocol = domain_protocol(config, domain)
     settings = {key: protocol[key] for key in ("ks", "n_trials", "alpha")}
+    if variation == "model_holdout":
+        settings["holdout_fraction"] = protocol["holdout_fraction"]
     settings["options"] = strategy_options(strategy, protocol["options"])
     if STRATEGY_REGISTRY[strategy].uses_representation:
         settings["standardize"] = protocol["standardize"]

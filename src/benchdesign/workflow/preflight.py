@@ -153,14 +153,22 @@ def check_protocol_against_data(config: dict, domain: str, protocol: Mapping, fa
     n = len(facts["datasets"])
     alpha, k_max = protocol["alpha"], protocol["k_max"]
     for variation in protocol["variations"]:
-        pool_of, total = ("datasets", n) if variation == "dataset_pool" else ("models", n_models)
+        if variation == "model_holdout":
+            fraction = protocol["holdout_fraction"]
+            held = max(2, int(np.floor(fraction * n_models)))
+            if held > n_models - 1:
+                raise ValueError(f"config key {_key(config, domain, 'holdout_fraction')}={fraction}: the "
+                                 f"model_holdout variation of {domain} holds out max(2, floor({fraction} x "
+                                 f"{n_models} models)) = {held} and sees none; use fewer or drop model_holdout")
+        pooled = variation in ("dataset_pool", "model_holdout")  # the pool is of datasets
+        pool_of, total = ("datasets", n) if pooled else ("models", n_models)
         size = int(np.floor(alpha * total))
         if size < 2:
             raise ValueError(f"config key {_key(config, domain, 'alpha')}={alpha}: the {variation} variation "
                              f"of {domain} draws floor({alpha} x {total} {pool_of}) = {size}; at least 2 needed")
-        limit = size if variation == "dataset_pool" else n
+        limit = size if pooled else n
         if k_max > limit:
-            what = f"a pool of floor({alpha} x {n}) = {size} datasets" if variation == "dataset_pool" else \
+            what = f"a pool of floor({alpha} x {n}) = {size} datasets" if pooled else \
                 f"{n} datasets"
             raise ValueError(f"config key {_key(config, domain, 'k_max')}={k_max}: the {variation} variation "
                              f"of {domain} selects from {what}; k_max must be <= {limit}")
