@@ -1,27 +1,33 @@
-"""Curator baselines (issue 22) against the paper's strategies on the dataset-pool protocol.
+"""Every selection strategy judged on models it never saw (issue 22): held-out Spearman rho per domain and k.
 
-Usage: python benchmarks/selection_baselines.py [--mirror ../shared/data] [--domains nlp recsys]
-       [--trials 100] [--ks 5 10] [--seed 0] [--with-dpp]
+Usage: python benchmarks/selection_baselines.py [--mirror ../shared/data] [--domains nlp recsys tsc]
+       [--variation model_holdout|dataset_pool] [--holdout-fraction 0.3] [--trials 100] [--ks 5 10] [--seed 0]
+       [--features-dir RESULTS/features] [--with-dpp]
 
-For each domain (its a-priori representation: NLP task metadata, RecSys interaction statistics) and each
-strategy, ``dataset_pool_trials`` (pools of floor(0.8 n) datasets, the paper's section 5.1) with the
-pipeline's default options; prints, per k, the share of trials whose Spearman rho between the subset's and
-the full benchmark's mean-rank vectors is >= 0.9, and the median rho.  ``stratified`` runs where the domain
-has a categorical metadata column (NLP: the MTEB task type).  ``--with-dpp`` also measures the greedy DPP
-MAP selector (``strategies.select_dpp``, not registered) by registering it in this process only.
+For each domain and strategy, ``model_holdout_trials`` with the pipeline's defaults (pools of floor(0.8 n)
+datasets, 30 % of the models held out; the trials, pools and held-out models are the same for every strategy):
+the a-priori strategies on the domain's a-priori representation (NLP task metadata, RecSys interaction
+statistics, TSC the feature tables of a finished pipeline run, ``--features-dir``), the a-posteriori peers on the
+oracle built from the seen models only (k-means, MMTEB-style backward elimination), k-medoids and greedy MI on
+the a-priori features with the seen models' ranks appended, and, for comparison, the
+oracle under the paper's protocol (all models choose and judge: ``dataset_pool_trials``, other draws).  Prints,
+per k, the median rho, its 10th percentile, the share of trials with rho >= 0.9 and the Holm-adjusted one-sided
+paired Wilcoxon p-values against random and against stratified random (NLP: by MTEB task type).
+``--variation dataset_pool`` runs the paper's protocol for every row instead.  ``--with-dpp`` adds the greedy
+DPP MAP selector (``strategies.select_dpp``, not registered) in this process only.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import yaml
-
-import sys
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from protocol import domain_inputs  # noqa: E402
@@ -30,21 +36,36 @@ from benchdesign.data.loaders import load_mteb_metadata  # noqa: E402
 from benchdesign.domains import load_representation  # noqa: E402
 from benchdesign.domains.registry import one_input  # noqa: E402
 from benchdesign.selection import strategies as S  # noqa: E402
-from benchdesign.selection.protocol import dataset_pool_trials  # noqa: E402
+from benchdesign.selection.options import HOLDOUT_FRACTION  # noqa: E402
+from benchdesign.selection.protocol import dataset_pool_trials, model_holdout_trials, score_cube  # noqa: E402
+from benchdesign.selection.statistics import holm, paired_wilcoxon  # noqa: E402
 from benchdesign.workflow.config import domain_protocol  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-APRIORI = {"nlp": "metadata", "recsys": "interaction", "tsc": "catch22"}
+APRIORI = {"nlp": ["metadata"], "recsys": ["interaction"], "tsc": ["simple", "summary", "landmarking_paper"]}
+APRIORI_STRATEGIES = ("random", "stratified", "kmeans", "kmedoids", "facility_location", "mutual_information",
+                      "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal")
+ORACLE_STRATEGIES = ("kmeans", "backward_elimination")
+SEEN_STRATEGIES = ("kmedoids", "mutual_information")
 
 
-def prepare(name: str, config: dict, mirror: str, cache: Path) -> dict:
-    """Mean ranks (n, M), the a-priori representation and (NLP) the task-type strata of one domain."""
-    domain, files, _, ranks = domain_inputs(name, config, mirror, cache)
-    X = load_representation(domain, APRIORI[name], files, ranks).to_numpy(dtype=float)
+def prepare(name: str, config: dict, mirror: str, cache: Path, features_dir: str | None) -> dict:
+    """Ranks, score cube, a-priori representations and (NLP) the task-type strata of one domain."""
+    domain, files, scores, ranks = domain_inputs(name, config, mirror, cache)
+    reps = {}
+    for rep in APRIORI[name]:
+        computed = Path(features_dir or "", name, f"{rep}.csv")
+        if rep in domain.computed and not (features_dir and computed.is_file()):
+            print(f"# {name}/{rep}: not computed here; run the pipeline and pass --features-dir", file=sys.stderr)
+            continue
+        features = pd.read_csv(computed, index_col=0) if rep in domain.computed else None
+        reps[rep] = load_representation(domain, rep, files, ranks, features).to_numpy(dtype=float)
     strata = None
     if name == "nlp":
         strata = load_mteb_metadata(one_input(files, "README.md", "nlp"))["type"].loc[ranks.index].to_numpy()
-    return {"ranks": ranks.to_numpy(), "X": X, "strata": strata}
+    cube = score_cube(scores, ranks.index, ranks.columns)
+    return {"ranks": ranks.to_numpy(), "cube": cube, "reps": reps, "strata": strata,
+            "higher": domain.higher_is_better}
 
 
 def register_dpp() -> None:
@@ -53,40 +74,92 @@ def register_dpp() -> None:
     S.STRATEGY_REGISTRY["dpp"], S.STRATEGIES["dpp"], S.PREFIX_ORDERS["dpp"] = dpp, dpp.select, dpp.order
 
 
-def measure(data: dict, strategy: str, ks: list[int], trials: int, seed: int, options: dict) -> dict:
-    frame = dataset_pool_trials(data["ranks"], data["X"], strategy, ks, trials, 0.8, seed,
-                                {**options, "strata": data["strata"]})
-    rho = frame[frame["metric"] == "spearman"]
-    return {k: ((block["value"] >= 0.9).mean(), block["value"].median()) for k, block in rho.groupby("k")}
+def rho(data: dict, strategy: str, X, variation: str, ks, trials: int, seed: int, options: dict,
+        with_seen_ranks: bool = False) -> pd.DataFrame:
+    """(trial, k) -> Spearman rho of one strategy; ``X=None`` is the oracle (of the seen models in model holdout)."""
+    options = {**options, "strata": data["strata"]}
+    if variation == "model_holdout":
+        frame = model_holdout_trials(data["cube"], data["higher"], X, strategy, ks, trials, 0.8, seed,
+                                     holdout_fraction=data["holdout_fraction"], options=options,
+                                     with_seen_ranks=with_seen_ranks)
+    else:
+        X = data["ranks"] if X is None else X
+        frame = dataset_pool_trials(data["ranks"], X, strategy, ks, trials, 0.8, seed, options)
+    return frame[frame["metric"] == "spearman"].pivot(index="trial", columns="k", values="value")
+
+
+def rows_of(name: str, data: dict, args, options: dict) -> list[tuple[str, str, pd.DataFrame, str]]:
+    """(strategy, representation, rho by trial x k, comparable) of every row of one domain."""
+    rows = []
+    names = [s for s in APRIORI_STRATEGIES if s != "stratified" or data["strata"] is not None]
+    names += ["dpp"] if "dpp" in S.STRATEGIES else []
+    for strategy in names:
+        uses = S.STRATEGY_REGISTRY[strategy].uses_representation
+        for rep, X in (data["reps"].items() if uses else [("none", np.zeros((len(data["ranks"]), 1)))]):
+            start = time.process_time()
+            rows.append((strategy, rep, rho(data, strategy, X, args.variation, args.ks, args.trials, args.seed,
+                                            options), "paired"))
+            print(f"# {name} {strategy}/{rep}: {time.process_time() - start:.1f} CPU-s", file=sys.stderr, flush=True)
+    if args.variation == "model_holdout":  # a priori for the held-out models: features + the seen models' ranks
+        for strategy in SEEN_STRATEGIES:
+            for rep, X in data["reps"].items():
+                rows.append((strategy, f"{rep} + seen models' ranks",
+                             rho(data, strategy, X, args.variation, args.ks, args.trials, args.seed, options, True),
+                             "paired"))
+    seen = "oracle (seen models)" if args.variation == "model_holdout" else "oracle"
+    for strategy in ORACLE_STRATEGIES:
+        rows.append((strategy, seen, rho(data, strategy, None, args.variation, args.ks, args.trials, args.seed,
+                                         options), "paired"))
+    if args.variation == "model_holdout":  # the paper's protocol: other draws, so no paired test
+        rows.append(("kmeans", "oracle (paper's protocol: all models choose and judge)",
+                     rho(data, "kmeans", None, "dataset_pool", args.ks, args.trials, args.seed, options), "unpaired"))
+    return rows
+
+
+def holm_against(rows, comparator: str, k: int) -> dict[int, float]:
+    """Holm-adjusted one-sided paired Wilcoxon p of every paired row (by index) against ``comparator``'s row."""
+    base = next((r[2][k] for r in rows if r[0] == comparator and r[1] == "none"), None)
+    if base is None:
+        return {}
+    tested = [i for i, r in enumerate(rows) if r[3] == "paired" and not (r[0] == comparator and r[1] == "none")]
+    raw = [paired_wilcoxon(rows[i][2][k].to_numpy(), base.to_numpy(), True) for i in tested]
+    return dict(zip(tested, holm(raw))) if raw else {}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirror", default=str(REPO.parent / "shared" / "data"))
     parser.add_argument("--config", default=str(REPO / "config/config.yaml"))
-    parser.add_argument("--domains", nargs="+", default=["nlp", "recsys"])
+    parser.add_argument("--domains", nargs="+", default=["nlp", "recsys", "tsc"])
+    parser.add_argument("--variation", choices=["model_holdout", "dataset_pool"], default="model_holdout")
+    parser.add_argument("--holdout-fraction", type=float, default=HOLDOUT_FRACTION)
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--ks", nargs="+", type=int, default=[5, 10])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--features-dir", help="results/features of a finished pipeline run (TSC feature tables)")
     parser.add_argument("--with-dpp", action="store_true")
     args = parser.parse_args()
     config = yaml.safe_load(Path(args.config).read_text())
     if args.with_dpp:
         register_dpp()
-    header = "".join(f" | rho>=0.9 k={k} | median k={k}" for k in args.ks)
-    print(f"| domain | strategy{header} | seconds |")
-    print("|---|---|" + "---|---|" * len(args.ks) + "---|")
+    cells = " | ".join(f"median k={k} | p10 k={k} | ρ≥0.9 k={k} | p vs random k={k} | p vs stratified k={k}"
+                       for k in args.ks)
+    print(f"| domain | strategy | representation | {cells} |")
+    print("|---|---|---|" + "---|" * 5 * len(args.ks))
     with tempfile.TemporaryDirectory() as cache:
         for name in args.domains:
-            data = prepare(name, config, args.mirror, Path(cache))
-            options = domain_protocol(config, name)["options"]
-            for strategy in S.STRATEGIES:
-                if strategy == "stratified" and data["strata"] is None:
-                    continue
-                start = time.process_time()
-                result = measure(data, strategy, args.ks, args.trials, args.seed, options)
-                cells = "".join(f" | {result[k][0]:.2f} | {result[k][1]:.3f}" for k in args.ks)
-                print(f"| {name} | {strategy}{cells} | {time.process_time() - start:.1f} |", flush=True)
+            data = prepare(name, config, args.mirror, Path(cache), args.features_dir)
+            data["holdout_fraction"] = args.holdout_fraction
+            rows = rows_of(name, data, args, domain_protocol(config, name)["options"])
+            tests = {k: (holm_against(rows, "random", k), holm_against(rows, "stratified", k)) for k in args.ks}
+            for i, (strategy, rep, values, _) in enumerate(rows):
+                out = []
+                for k in args.ks:
+                    v = values[k]
+                    p_random, p_strat = (t.get(i) for t in tests[k])
+                    out += [f"{v.median():.3f}", f"{v.quantile(0.1):.3f}", f"{(v >= 0.9).mean():.2f}",
+                            "—" if p_random is None else f"{p_random:.3g}", "—" if p_strat is None else f"{p_strat:.3g}"]
+                print(f"| {name} | {strategy} | {rep} | " + " | ".join(out) + " |", flush=True)
 
 
 if __name__ == "__main__":

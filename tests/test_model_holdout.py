@@ -33,15 +33,16 @@ def _selections(cube, X, strategy, **kw):
             for t, pool, held, subsets in model_holdout_subsets(cube, True, X, strategy, [2, 4], 5, 0.75, 11, **kw)]
 
 
-@pytest.mark.parametrize("strategy,rep", [("kmeans", None), ("fafi_cosine", None), ("backward_elimination", None),
-                                          ("kmeans", X), ("random", X)])
-def test_held_out_scores_never_reach_a_selection(strategy, rep):
-    clean = _selections(CUBE, rep, strategy, options={"n_init": 2})
+@pytest.mark.parametrize("strategy,rep,seen", [("kmeans", None, False), ("fafi_cosine", None, False),
+                                               ("backward_elimination", None, False), ("kmeans", X, False),
+                                               ("random", X, False), ("mutual_information", X, True)])
+def test_held_out_scores_never_reach_a_selection(strategy, rep, seen):
+    clean = _selections(CUBE, rep, strategy, options={"n_init": 2}, with_seen_ranks=seen)
     # trials hold out different models: poison each trial's own held-out models and compare that trial
     for t, pool, held, subsets in clean:
         poisoned = CUBE.copy()
         poisoned[:, :, held] = RNG.normal(scale=100.0, size=poisoned[:, :, held].shape)
-        again = _selections(poisoned, rep, strategy, options={"n_init": 2})[t]
+        again = _selections(poisoned, rep, strategy, options={"n_init": 2}, with_seen_ranks=seen)[t]
         assert again == (t, pool, held, subsets)
 
 
@@ -55,6 +56,11 @@ def test_seen_scores_do_reach_the_oracle():
         poisoned[:, :, seen[:3]] = RNG.normal(scale=100.0, size=(12, 2, 3))
         changed += _selections(poisoned, None, "fafi_cosine")[t] != clean[t]
     assert changed > 0
+
+
+def test_seen_ranks_are_appended_to_the_features():
+    plain = _selections(CUBE, X, "fafi_cosine")
+    assert _selections(CUBE, X, "fafi_cosine", with_seen_ranks=True) != plain  # the seen ranks take part
 
 
 def test_metrics_use_the_held_out_ranks_among_themselves():

@@ -238,12 +238,14 @@ def model_holdout_subsets(
     holdout_fraction: float = HOLDOUT_FRACTION,
     options: dict[str, Any] | None = None,
     standardize: str = "all",
+    with_seen_ranks: bool = False,
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray, dict[int, np.ndarray]]]:
     """The selections of the model-holdout variation, trial by trial: ``(trial, pool, held_out, {k: rows})``.
 
     Trial ``t`` draws, from ``default_rng([seed, 2, t])``, a pool of ``floor(alpha * n)`` datasets and
     :func:`holdout_size` held-out models.  ``X=None`` asks for the oracle: the (n, M_seen)
-    fold-averaged ranks of the *seen* models, recomputed among them; no held-out score reaches a selection.
+    fold-averaged ranks of the *seen* models, recomputed among them; ``with_seen_ranks`` appends those columns to
+    ``X`` (still a priori for the held-out models).  No held-out score reaches a selection.
     """
     _check_standardize(standardize)
     scores = np.asarray(scores, dtype=float)
@@ -251,17 +253,19 @@ def model_holdout_subsets(
     size, n_held = pool_size(n, alpha), holdout_size(n_models, holdout_fraction)
     ks = check_k_grid(ks, size, f"pool of {size} datasets")
     code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
-    X_all = None if X is None else standardize_rows(X)
+    per_pool = standardize == "pool"
+    X_all = None if X is None or with_seen_ranks else standardize_rows(X)
     for trial in range(n_trials):
         draw = np.random.default_rng([seed, 2, trial])
         pool = np.sort(draw.choice(n, size, replace=False))
         held = np.sort(draw.choice(n_models, n_held, replace=False))
-        if X is None:
+        if X is None or with_seen_ranks:
             seen = np.setdiff1d(np.arange(n_models), held)
             X_trial = fold_ranks(scores[:, :, seen], higher_is_better).mean(axis=1)
-            X_trial = standardize_rows(X_trial, pool if standardize == "pool" else None)
+            X_trial = X_trial if X is None else np.hstack([np.asarray(X, dtype=float), X_trial])
+            X_trial = standardize_rows(X_trial, pool if per_pool else None)
         else:
-            X_trial = standardize_rows(X, pool) if standardize == "pool" else X_all
+            X_trial = standardize_rows(X, pool) if per_pool else X_all
         rng = np.random.default_rng([seed, 2, trial, code])
         yield trial, pool, held, selection_orders(strategy, X_trial, pool, ks, rng, options)
 
@@ -278,6 +282,7 @@ def model_holdout_trials(
     holdout_fraction: float = HOLDOUT_FRACTION,
     options: dict[str, Any] | None = None,
     standardize: str = "all",
+    with_seen_ranks: bool = False,
 ) -> pd.DataFrame:
     """Model-holdout variation: select from a random dataset pool seeing only some models, judge on the others.
 
@@ -291,6 +296,7 @@ def model_holdout_trials(
     scores : (n, F, M) score cube; ``higher_is_better`` gives its direction.
     X : (n, p) raw representation, or None for the oracle built from the seen models' ranks.
     holdout_fraction : share of the models held out in every trial (:func:`holdout_size`).
+    with_seen_ranks : append the seen models' ranks to ``X`` as extra features (see :func:`model_holdout_subsets`).
     Other parameters as in :func:`dataset_pool_trials`.
 
     Returns a long frame with columns ``trial, k, metric, value``.
@@ -299,8 +305,8 @@ def model_holdout_trials(
     if X is not None and np.shape(X)[0] != scores.shape[0]:
         raise ValueError(f"X has {np.shape(X)[0]} rows but the score cube has {scores.shape[0]} datasets")
     rows: list[tuple] = []
-    for trial, _, held, subsets in model_holdout_subsets(scores, higher_is_better, X, strategy, ks, n_trials,
-                                                         alpha, seed, holdout_fraction, options, standardize):
+    for trial, _, held, subsets in model_holdout_subsets(scores, higher_is_better, X, strategy, ks, n_trials, alpha,
+                                                         seed, holdout_fraction, options, standardize, with_seen_ranks):
         ranks = fold_ranks(scores[:, :, held], higher_is_better).mean(axis=1)
         reference = mean_ranks(ranks)
         for k, chosen in subsets.items():
