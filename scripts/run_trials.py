@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from benchdesign.domains.table import read_strata
 from benchdesign.workflow.logs import start_log
 from benchdesign.selection.protocol import dataset_pool_trials, model_holdout_trials, model_pool_trials, score_cube
 from benchdesign.workflow.io import read_representation, write_csv
@@ -18,7 +19,9 @@ settings = dict(
     n_trials=protocol["n_trials"],
     alpha=protocol["alpha"],
     seed=snakemake.params.seed,
-    options=protocol["options"],
+    options={**protocol["options"], **(  # the stratified strategy's labels
+        {"strata": read_strata(snakemake.input.strata, protocol["strata_column"], ranks.index)}
+        if "strata" in snakemake.input.keys() else {})},
     standardize=protocol.get("standardize", "all"),  # random ignores the representation
 )
 log.info("%s %s/%s/%s: %d trials, k=%d..%d", wc.variation, wc.domain, wc.representation,

@@ -74,19 +74,12 @@ def _strata_option(spec: str | None, datasets, strategies) -> dict:
         if "stratified" in strategies:
             raise ValueError("the 'stratified' strategy needs --strata FILE:COLUMN (a label per dataset)")
         return {}
-    from benchdesign.domains.table import _read_csv
+    from benchdesign.domains.table import read_strata
 
     path, sep, column = spec.rpartition(":")
     if not sep or not path or not column:
         raise ValueError(f"--strata {spec!r} must be FILE:COLUMN")
-    frame = _read_csv(path, "strata file")
-    if column not in frame.columns:
-        raise ValueError(f"strata file {path!r} has no column {column!r}; columns: {list(frame.columns)}")
-    labels = frame.drop_duplicates("dataset").set_index("dataset")[column].str.strip()
-    missing = [d for d in datasets if d not in labels.index or labels[d] == ""]
-    if missing:
-        raise ValueError(f"strata file {path!r}: no {column!r} label for dataset(s) {missing[:5]}")
-    return {"strata": labels.loc[list(datasets)].to_numpy()}
+    return {"strata": read_strata(path, column, list(datasets))}
 
 
 def _select_command(args: argparse.Namespace) -> int:

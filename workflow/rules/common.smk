@@ -7,6 +7,7 @@ from benchdesign.workflow.config import (
     domain_entry,
     domain_protocol,
     domain_representations,
+    domain_strata,
     feature_representations,
     enabled_domains,
     synthetic_protocol,
@@ -114,6 +115,8 @@ def trial_inputs(wc):
         "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
         "scores": f"results/prepared/{wc.domain}/scores.csv",
     }
+    if wc.strategy == "stratified":
+        inputs["strata"] = domain_strata(config, wc.domain)["file"]
     # the model-holdout oracle is rebuilt from the seen models' scores in every trial
     held_out_oracle = wc.variation == "model_holdout" and wc.representation == "oracle"
     if wc.representation != "none" and not held_out_oracle:

@@ -26,6 +26,7 @@ from benchdesign.domains.table import (
     file_provenance,
     read_feature_table,
     read_scores_table,
+    read_strata,
     table_domain,
 )
 from benchdesign.domains.tsc import TSC
@@ -33,7 +34,7 @@ from benchdesign.domains.tsc import TSC
 __all__ = [
     "Domain", "REGISTRY", "BUILTIN_DOMAINS", "DOMAIN_LABELS", "KINDS", "NAME_PATTERN", "get_domain", "register_domain",
     "domain_source_paths", "load_scores", "load_representation", "common_datasets", "restrict_datasets",
-    "read_scores_table", "read_feature_table", "table_domain", "file_provenance",
+    "read_scores_table", "read_feature_table", "read_strata", "table_domain", "file_provenance",
 ]
 
 for _domain in (TSC, RECSYS, NLP):

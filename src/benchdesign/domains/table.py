@@ -142,6 +142,19 @@ def read_feature_table(path: str | os.PathLike) -> pd.DataFrame:
     return out
 
 
+def read_strata(path: str | os.PathLike, column: str, datasets: Sequence[str]) -> np.ndarray:
+    """One label per entry of ``datasets`` (their order) from ``column`` of a CSV with a 'dataset' column: the
+    strata of the ``stratified`` strategy.  ValueError naming the file when the column or a label is missing."""
+    frame = _read_csv(path, "strata file")
+    if column not in frame.columns:
+        raise ValueError(f"strata file {str(path)!r} has no column {column!r}; columns: {list(frame.columns)}")
+    labels = frame.drop_duplicates("dataset").set_index("dataset")[column].astype(str).str.strip()
+    missing = [d for d in datasets if d not in labels.index or labels[d] in ("", "nan")]
+    if missing:
+        raise ValueError(f"strata file {str(path)!r}: no {column!r} label for dataset(s) {missing[:5]}")
+    return labels.loc[list(datasets)].to_numpy()
+
+
 def file_provenance(paths: Sequence[str | os.PathLike]) -> list[dict[str, object]]:
     """Path, size and sha256 of each file: what a result was computed from."""
     return [{"path": str(p), "bytes": Path(p).stat().st_size, "sha256": sha256_file(p)} for p in paths]
@@ -151,7 +164,8 @@ def table_domain(name: str, entry: Mapping[str, object]) -> Domain:
     """The :class:`Domain` of a config entry of kind ``table``.
 
     ``entry`` holds ``scores`` (path), ``higher_is_better`` (bool), ``features`` (representation
-    name -> path).  The domain's label is its name.
+    name -> path) and optionally ``strata`` (``{file, column}``: the labels of the ``stratified`` strategy).
+    The domain's label is its name.
     """
     for key in ("scores", "higher_is_better", "features"):
         if key not in entry:
@@ -173,6 +187,6 @@ def table_domain(name: str, entry: Mapping[str, object]) -> Domain:
         label=name,
         higher_is_better=higher,
         load_scores=lambda files, models: read_scores_table(files.get(scores, scores), higher, models),
-        inputs=(scores, *features.values()),
+        inputs=(scores, *features.values(), *([str(entry["strata"]["file"])] if entry.get("strata") else [])),
         builders={rep: builder(path) for rep, path in features.items()},
     )

@@ -33,7 +33,7 @@ SYNTHETIC_KEYS = (
 UNTRACKED_CONFIG = ("mirror", "allow_download", "features.tsc.raw_wheels")
 
 
-TABLE_KEYS = ("kind", "scores", "higher_is_better", "features")
+TABLE_KEYS = ("kind", "scores", "higher_is_better", "features", "strata")
 """Keys of a ``kind: table`` domain entry that define the domain (the rest are run settings)."""
 
 
@@ -98,12 +98,25 @@ def trial_settings(config: dict, domain: str, strategy: str, variation: str = "d
     ``standardize``."""
     protocol = domain_protocol(config, domain)
     settings = {key: protocol[key] for key in ("ks", "n_trials", "alpha")}
+    if strategy == "stratified":
+        settings["strata_column"] = domain_strata(config, domain)["column"]
     if variation == "model_holdout":
         settings["holdout_fraction"] = protocol["holdout_fraction"]
     settings["options"] = strategy_options(strategy, protocol["options"])
     if STRATEGY_REGISTRY[strategy].uses_representation:
         settings["standardize"] = protocol["standardize"]
     return settings
+
+
+def domain_strata(config: dict, domain: str) -> dict[str, str]:
+    """``{file, column}`` of a domain's strata (``domains.<d>.strata``); ValueError naming the key when the
+    ``stratified`` strategy runs on a domain without them."""
+    strata = ((config.get("domains") or {}).get(domain) or {}).get("strata")
+    if not strata:
+        raise ValueError(f"strategy 'stratified' needs config key domains.{domain}.strata: {{file, column}} (a label "
+                         f"per dataset, e.g. a task type); the built-in domains have none (NLP's task types: "
+                         f"benchmarks/selection_baselines.py)")
+    return dict(strata)
 
 
 def domain_representations(config: dict, domain: str) -> list[str]:
@@ -129,6 +142,8 @@ def trial_combinations(config: dict) -> list[tuple[str, str, str, str]]:
     for domain in enabled_domains(config):
         protocol = domain_protocol(config, domain)
         reps = domain_representations(config, domain)
+        if "stratified" in protocol["strategies"]:
+            domain_strata(config, domain)
         for variation in protocol["variations"]:
             for strategy in protocol["strategies"]:
                 uses = STRATEGY_REGISTRY[strategy].uses_representation
