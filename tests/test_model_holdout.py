@@ -162,3 +162,22 @@ def test_changing_holdout_fraction_reruns_only_model_holdout_jobs(tiny_run, mirr
     counts = Counter(rule for rule, _, _ in jobs)
     assert counts["model_holdout_tables"] == 1 and "dataset_pool_tables" not in counts
     assert "model_pool_table" not in counts and "coverage" not in counts
+
+
+def test_evaluate_with_seen_ranks_runs_features_plus_seen_ranks():
+    from benchdesign.selection.api import evaluate_benchmark
+
+    names = [f"d{i}" for i in range(12)]
+    scores = pd.DataFrame([(names[d], f"m{m}", f, CUBE[d, f, m]) for d in range(12) for f in range(2)
+                           for m in range(8)], columns=["dataset", "model", "fold", "score"])
+    features = {"meta": pd.DataFrame(X, index=names)}
+    settings = dict(strategies=["mutual_information"], n_trials=4, alpha=0.75, ks=[2, 3], seed=11, oracle=False)
+    result = evaluate_benchmark(scores, features, True, with_seen_ranks=True, **settings)
+    trials = result.frames["trials"]
+    assert set(trials["representation"]) == {"meta", "meta+seen"} and set(trials["variation"]) == {"model_holdout"}
+    got = trials[trials["representation"] == "meta+seen"][["trial", "k", "metric", "value"]].reset_index(drop=True)
+    ref = model_holdout_trials(CUBE, True, X, "mutual_information", [2, 3], 4, 0.75, 11, with_seen_ranks=True,
+                               options={"n_init": 3, "lam": 1.0, "start": "nearest"})
+    pd.testing.assert_frame_equal(got, ref)
+    with pytest.raises(ValueError, match="with_seen_ranks needs variation='model_holdout'"):
+        evaluate_benchmark(scores, features, True, with_seen_ranks=True, variation="dataset_pool", **settings)

@@ -182,7 +182,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         alpha=args.alpha, ks=range(k_min, k_max + 1), seed=args.seed, progress=progress, n_jobs=args.jobs,
         fafi_start=args.fafi_start, standardize=args.standardize, k_targets=args.k_target,
         options=_strata_option(args.strata, rank_scores(scores, args.higher_is_better).index, args.strategies),
-        variation=args.variation, holdout_fraction=args.holdout_fraction,
+        variation=args.variation, holdout_fraction=args.holdout_fraction, with_seen_ranks=args.with_seen_ranks,
     )
     progress("figures")
     figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
@@ -203,7 +203,8 @@ def _evaluate_command(args: argparse.Namespace) -> int:
                   "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,
                   "k": [k_min, k_max], "seed": args.seed, "fafi_start": args.fafi_start,
                   "standardize": args.standardize, "variation": args.variation,
-                  **({"holdout_fraction": args.holdout_fraction} if args.variation == "model_holdout" else {}),
+                  **({"holdout_fraction": args.holdout_fraction, "with_seen_ranks": args.with_seen_ranks}
+                     if args.variation == "model_holdout" else {}),
                   **({"strata": args.strata} if args.strata else {}),
                   "strategies": sorted(set(result.frames["trials"]["strategy"]))}
     files["provenance.json"] = (json.dumps(provenance, indent=2) + "\n").encode()
@@ -246,6 +247,9 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--holdout-fraction", type=float, default=HOLDOUT_FRACTION,
                    help=f"share of the models held out in every model_holdout trial (default {HOLDOUT_FRACTION}; "
                         "at least 2 models)")
+    p.add_argument("--with-seen-ranks", action="store_true",
+                   help="model_holdout: also run every feature table NAME as NAME+seen, the features with the seen "
+                        "models' ranks appended (a priori for the held-out models)")
     p.add_argument("--trials", type=int, default=200, help="number of trials T (default 200)")
     p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),

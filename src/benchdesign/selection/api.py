@@ -280,16 +280,18 @@ class VerdictCache:
 
 def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout):
     """(trial, pool, {k: rows}, ranks that judge them) of the dataset-pool trials (``holdout`` None: all models
-    judge) or of the model-holdout trials (``holdout = (cube, higher_is_better, fraction, oracle)``: the held-out
-    models judge, ranked among themselves; ``oracle`` rebuilds X from the seen models in every trial)."""
+    judge) or of the model-holdout trials (``holdout = (cube, higher_is_better, fraction, oracle, with_seen)``:
+    the held-out models judge, ranked among themselves; ``oracle`` rebuilds X from the seen models in every trial,
+    ``with_seen`` appends their ranks to X)."""
     if holdout is None:
         for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
                                                           standardize):
             yield trial, pool, subsets, ranks
         return
-    cube, higher_is_better, fraction, oracle = holdout
+    cube, higher_is_better, fraction, oracle, with_seen = holdout
     for trial, pool, held, subsets in model_holdout_subsets(cube, higher_is_better, None if oracle else X, strategy,
-                                                            ks, n_trials, alpha, seed, fraction, options, standardize):
+                                                            ks, n_trials, alpha, seed, fraction, options, standardize,
+                                                            with_seen):
         yield trial, pool, subsets, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1)
 
 
@@ -301,7 +303,8 @@ def run_configuration(
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
     """One (strategy, representation) in one pass over the trials (each selection made once): the trial
     metrics (as :func:`~benchdesign.selection.protocol.dataset_pool_trials`, or with ``holdout = (cube,
-    higher_is_better, holdout_fraction, oracle)`` as :func:`~benchdesign.selection.protocol.model_holdout_trials`),
+    higher_is_better, holdout_fraction, oracle, with_seen_ranks)`` as
+    :func:`~benchdesign.selection.protocol.model_holdout_trials`),
     the conclusion stability (all models) at ``stability_ks`` and the covering radii of the selections in every
     representation of ``coverage`` (name -> raw features; z-scored over all datasets). ``standardize``:
     z-score X over all datasets ("all") or over each trial's pool rows ("pool", the paper's code)."""
@@ -361,6 +364,7 @@ def evaluate_benchmark(
     k_targets: Sequence[int] | None = None,
     variation: str = "model_holdout",
     holdout_fraction: float = HOLDOUT_FRACTION,
+    with_seen_ranks: bool = False,
 ) -> Evaluation:
     """The selection protocol on a user's benchmark: trials of every strategy on every feature table (and the
     oracle, which uses the models' scores), Tables 1-3, the covering radii and p_eff of farthest-first, random
@@ -372,6 +376,9 @@ def evaluate_benchmark(
     the selection sees only the others (the oracle is rebuilt from their ranks) and the held-out models judge it
     -- will the subset rank models not run yet as the full benchmark would?  ``variation="dataset_pool"``: the
     paper's protocol, where the models that judge a selection are those whose scores the oracle used.
+    ``with_seen_ranks`` (model holdout only) adds, for every feature table ``name``, the representation
+    ``name+seen``: the features with the seen models' ranks appended (still a priori for the held-out models; on
+    MTEB with greedy MI the best of ``benchmarks/selection_baselines.py``).
 
     ``fafi_start`` ("nearest" or "farthest", the paper's code) and ``standardize`` ("all" or "pool", the
     paper's code) as in the pipeline's ``protocol`` settings. ``n_jobs`` processes run the (strategy,
@@ -397,6 +404,10 @@ def evaluate_benchmark(
     targets = None if k_targets is None else check_k_targets(k_targets, ks, pool, len(ranks))
     reps = {rep: check_representation(_aligned(f, ranks.index, rep)).to_numpy(dtype=float)
             for rep, f in features.items()}
+    if with_seen_ranks and variation != "model_holdout":
+        raise ValueError("with_seen_ranks needs variation='model_holdout' (the seen models are those not held out)")
+    if with_seen_ranks:
+        reps.update({f"{rep}+seen": X for rep, X in list(reps.items())})
     if oracle:
         reps["oracle"] = oracle_representation(ranks).to_numpy(dtype=float)
     n_ranks = ranks.to_numpy(dtype=float)
@@ -411,7 +422,8 @@ def evaluate_benchmark(
         for rep, X in (reps.items() if uses else [("none", np.zeros((len(ranks), 1)))]):
             # random ignores X, so its subsets are the same on every representation
             cover = {} if strategy not in COVERAGE_STRATEGIES else (reps if not uses else {rep: X})
-            holdout = None if cube is None else (cube, higher_is_better, holdout_fraction, rep == "oracle")
+            holdout = None if cube is None else (cube, higher_is_better, holdout_fraction, rep == "oracle",
+                                                 rep.endswith("+seen"))
             jobs.append((strategy, rep, (n_ranks, X, strategy, ks, n_trials, alpha, seed, options, S,
                                          higher_is_better, STABILITY_KS, cover, standardize, holdout)))
     say(f"{len(jobs)} configurations x {n_trials} trials, k = {ks[0]}..{ks[-1]}, {n_jobs} process(es)")
