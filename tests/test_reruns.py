@@ -40,11 +40,12 @@ def test_changing_one_domain_parameter_reruns_only_its_jobs(tiny_run, mirror_dir
     out = result.stdout + result.stderr
     jobs = dry_run_jobs(out)
     counts = Counter(rule for rule, _, _ in jobs)
-    # nlp trials: 2 variations x (random + 5 strategies x 2 representations); the table rules read every
-    # domain; curve_figure redraws the 2 nlp figures only; nothing upstream of the trials and no
+    # nlp trials: 3 variations x (random + 5 strategies x 2 representations); the table rules read every
+    # domain; curve_figure redraws the 3 nlp figures only; nothing upstream of the trials and no
     # synthetic job reruns; the nlp covering radii (2 representations), their figures, the p_eff table
     # and the nlp conclusions rerun.
-    assert counts == {"trials": 22, "dataset_pool_tables": 1, "model_pool_table": 1, "curve_figure": 2,
+    assert counts == {"trials": 33, "dataset_pool_tables": 1, "model_pool_table": 1, "model_holdout_tables": 1,
+                      "curve_figure": 3,
                       "coverage": 2, "coverage_figure": 2, "p_eff_table": 1, "conclusions": 1,
                       "all": 1}, out[-5000:]
     for rule, wildcards, reason in jobs:
