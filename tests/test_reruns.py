@@ -162,27 +162,27 @@ def test_interrupted_run_completes_on_rerun_with_identical_tables(tmp_path, mirr
 
 
 # One change per top-level config block, and the jobs it must rerun (rule -> count) on the finished tiny run:
-# a value reruns exactly the jobs that use it, and nothing else. 56 trial files = tsc 2 x (random + 5 x 1
-# representation) + recsys and nlp 2 x (random + 5 x 2); 4 synthetic jobs = 2 regimes x 2 strategies.
-TABLES = {"dataset_pool_tables": 1, "model_pool_table": 1, "all": 1}
+# a value reruns exactly the jobs that use it, and nothing else. 84 trial files = tsc 3 variations x (random + 5 x 1
+# representation) + recsys and nlp 3 x (random + 5 x 2); 4 synthetic jobs = 2 regimes x 2 strategies.
+TABLES = {"dataset_pool_tables": 1, "model_pool_table": 1, "model_holdout_tables": 1, "all": 1}
 GUARANTEE = {"coverage": 5, "coverage_figure": 5, "p_eff_table": 1, "conclusions": 3}
 RERUNS = {
     "mirror": ("mirror: /nonexistent/elsewhere\n", {}),
     "allow_download": ("allow_download: true\n", {}),
     # the covering radii (5 representations), their figures, the p_eff table and the conclusions (3 domains)
     # come from the trials' draws too
-    "seed": ("seed: 8\n", {"trials": 56, "curve_figure": 6, "synthetic_trials": 4, "synthetic_table": 1,
+    "seed": ("seed: 8\n", {"trials": 84, "curve_figure": 9, "synthetic_trials": 4, "synthetic_table": 1,
                           **GUARANTEE, **TABLES}),
     # the shared n_trials: every domain's trials, not the synthetic jobs (which do not use it)
-    "protocol": ("protocol:\n  n_trials: 4\n", {"trials": 56, "curve_figure": 6, **GUARANTEE, **TABLES}),
+    "protocol": ("protocol:\n  n_trials: 4\n", {"trials": 84, "curve_figure": 9, **GUARANTEE, **TABLES}),
     "domains": ("domains:\n  tsc:\n    models: [HC2, ROCKET, 1NN-DTW, STC, TDE]\n",
-                {"prepare_scores": 1, "representation": 1, "trials": 12, "curve_figure": 2, "coverage": 1,
+                {"prepare_scores": 1, "representation": 1, "trials": 18, "curve_figure": 3, "coverage": 1,
                  "coverage_figure": 1, "p_eff_table": 1, "conclusions": 1, **TABLES}),
     # n_seeds and trials_per_seed reach the synthetic jobs through their params (they were read from the config)
     "synthetic": ("synthetic:\n  n_seeds: 4\n", {"synthetic_trials": 4, "synthetic_table": 1, "all": 1}),
     "features": ("features:\n  nlp:\n    svd_components: 3\n", {}),  # no feature representation in the tiny run
     "molecules": ("molecules:\n  repeats: 2\n", {}),  # disabled in the tiny run
-    "thresholds": ("thresholds:\n  mae: 1.0\n", {"dataset_pool_tables": 1, "all": 1}),
+    "thresholds": ("thresholds:\n  mae: 1.0\n", {"dataset_pool_tables": 1, "model_holdout_tables": 1, "all": 1}),
 }
 
 
@@ -216,3 +216,117 @@ def test_a_splitting_change_reruns_the_split(tmp_path):
         out = snakemake(tmp_path, "--dry-run", target, configfiles=(base, changed))
         text = out.stdout + out.stderr
         assert dict(Counter(rule for rule, _, _ in dry_run_jobs(text))) == expected, (change, text[-3000:])
+
+
+# ---- batched jobs (benchdesign.workflow.batches): a changed value reruns exactly the batches that use it
+
+TSC_BATCH_DATASETS = ["ArrowHead", "GunPoint", "ItalyPowerDemand", "Rock"]  # Rock: in no offline source
+
+
+def _tsc_workdir(path: Path, batching: dict) -> Path:
+    """A workflow of the TSC feature rules alone (aeon's bundled datasets: no mirror, wheels nor download)."""
+    from workflow_helpers import REPO
+
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "Snakefile").write_text(
+        'configfile: "config.yaml"\n'
+        f'include: "{REPO / "workflow" / "rules" / "tsc_features.smk"}"\n'
+        "rule all:\n"
+        "    input: expand('results/features/tsc/{r}.csv', r=['simple', 'summary'])\n")
+    (path / "config.yaml").write_text(yaml.safe_dump({
+        "seed": 5, "mirror": None, "allow_download": False,
+        "features": {"tsc": {"datasets": TSC_BATCH_DATASETS, "max_series": 60}},
+        "batching": batching}))
+    return path
+
+
+def _tsc_snakemake(workdir: Path, *args: str, configfiles=()) -> str:
+    import sys
+
+    command = [sys.executable, "-m", "snakemake", "--cores", "2", "--directory", str(workdir),
+               "--snakefile", str(workdir / "Snakefile"), *args]
+    if configfiles:
+        command += ["--configfile", str(workdir / "config.yaml"), *map(str, configfiles)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=900,
+                         env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
+    return run.stdout + run.stderr
+
+
+@pytest.fixture(scope="module")
+def tsc_batched_run(tmp_path_factory) -> Path:
+    """The TSC feature rules run in batches of 2 datasets (3 available: 2 raw-data jobs, 2 feature jobs per
+    representation); do not modify it."""
+    pytest.importorskip("aeon")
+    workdir = _tsc_workdir(tmp_path_factory.mktemp("tsc_batched_run"), {"tsc_raw_data": 2, "tsc_features": 2})
+    out = _tsc_snakemake(workdir)
+    counts = Counter(rule for rule, _, _ in dry_run_jobs(out))
+    assert counts == {"tsc_available": 1, "tsc_raw_data": 2, "tsc_dataset_features": 4, "tsc_gather_features": 2,
+                      "all": 1}, out[-4000:]
+    return workdir
+
+
+# change -> the jobs it must rerun: a representation's option reruns its batches only; a batch size reruns the
+# batched jobs of that rule and what reads them, not the raw data when only the feature batches change
+TSC_BATCH_RERUNS = {
+    "summary option": ("features:\n  tsc:\n    datasets: [ArrowHead, GunPoint, ItalyPowerDemand, Rock]\n"
+                       "    max_series: 30\n",
+                       {"tsc_dataset_features": 2, "tsc_gather_features": 1, "all": 1}),
+    "feature batch size": ("batching:\n  tsc_features: 1\n",
+                           {"tsc_dataset_features": 6, "tsc_gather_features": 2, "all": 1}),
+    "one representation's batch size": ("batching:\n  tsc_features_by_representation: {simple: 3}\n",
+                                        {"tsc_dataset_features": 1, "tsc_gather_features": 1, "all": 1}),
+    "raw batch size": ("batching:\n  tsc_raw_data: 4\n",
+                       {"tsc_raw_data": 1, "tsc_dataset_features": 4, "tsc_gather_features": 2, "all": 1}),
+    "the same batches": ("batching:\n  tsc_raw_data: '2'\n  tsc_features: '2'\n", {}),  # as --config passes them
+}
+
+
+@pytest.mark.parametrize("change", list(TSC_BATCH_RERUNS))
+def test_a_change_reruns_exactly_the_batches_that_use_it(change, tsc_batched_run):
+    text, expected = TSC_BATCH_RERUNS[change]
+    override = tsc_batched_run.parent / f"tsc_rerun_{change.replace(' ', '_')}.yaml"   # outside the run directory
+    override.write_text(text)
+    out = _tsc_snakemake(tsc_batched_run, "--dry-run", configfiles=(override,))
+    assert dict(Counter(rule for rule, _, _ in dry_run_jobs(out))) == expected, out[-4000:]
+    if not expected:
+        assert "Nothing to be done" in out, out[-3000:]
+
+
+def test_batched_features_equal_one_job_per_dataset(tsc_batched_run, tmp_path):
+    """The gathered matrices do not depend on the batch sizes: byte for byte those of one job per dataset."""
+    single = _tsc_workdir(tmp_path / "single", {"tsc_raw_data": 1, "tsc_features": 1})
+    out = _tsc_snakemake(single)
+    assert Counter(rule for rule, _, _ in dry_run_jobs(out))["tsc_dataset_features"] == 6
+    for name in ("simple.csv", "summary.csv", "simple_datasets.txt", "summary_datasets.txt"):
+        batched = (tsc_batched_run / "results/features/tsc" / name).read_bytes()
+        assert (single / "results/features/tsc" / name).read_bytes() == batched, name
+    # one job per dataset keeps the per-dataset layout: a folder and a vector per dataset
+    assert (single / "resources/tsc_raw/GunPoint/GunPoint_TRAIN.tsv").is_file()
+    assert (single / "results/features/tsc/simple/GunPoint.csv").is_file()
+    assert sorted(p.name for p in (tsc_batched_run / "resources/tsc_raw").iterdir()) == [
+        "ArrowHead-GunPoint", "ItalyPowerDemand-Rock"]
+
+
+def test_models_of_a_split_in_one_job_score_as_one_job_per_model(tmp_path, mirror_dir):
+    """batching.mol_models: per_split fits every model of a split in one job: the same scores (all but the
+    seconds) as one job per model, and one job per split in the plan."""
+    import json
+
+    from workflow_helpers import MOLECULES
+
+    targets = [f"results/molecules/qm8/scores/random/0/{m}.json" for m in ("rf", "svm")]
+    per_split = tmp_path / "per_split.yaml"
+    per_split.write_text("batching:\n  mol_models: per_split\n")
+    scores = {}
+    for mode, configs in (("per_model", (TINY, MOLECULES)), ("per_split", (TINY, MOLECULES, per_split))):
+        workdir = tmp_path / mode
+        workdir.mkdir()
+        plan = snakemake(workdir, "--dry-run", *targets, "--config", f"mirror={mirror_dir}", configfiles=configs)
+        counts = Counter(rule for rule, _, _ in dry_run_jobs(plan.stdout + plan.stderr))
+        assert counts["mol_model"] == (1 if mode == "per_split" else 2), counts
+        snakemake(workdir, *targets, "--config", f"mirror={mirror_dir}", configfiles=configs)
+        scores[mode] = [{k: v for k, v in json.loads((workdir / t).read_text()).items() if k != "seconds"}
+                        for t in targets]
+    assert scores["per_split"] == scores["per_model"]
+    assert (tmp_path / "per_split/logs/benchmarks/molecules/qm8/scores/random/0/models.tsv").is_file()
