@@ -5,7 +5,7 @@ dataset-pool tables (``table1_auc.csv``, ``table3_summary.csv``). Prints Markdow
 of every (strategy, representation) in every run (``-`` where a run lacks the pair), then each run's
 Table 3 line (best a-priori method, its gain over random, Holm p).
 
-    python benchmarks/compare_settings.py --domain tsc project=/work/tsctab/project paper=/work/tsctab/paper
+    python benchmarks/compare_settings.py --domain tsc project=runs/project paper=runs/paper
 """
 
 from __future__ import annotations

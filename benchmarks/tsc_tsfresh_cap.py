@@ -3,8 +3,8 @@ at a small cap lies from the geometry at a larger one.
 
 Usage (from the repository root; raw .tsv files as the pipeline writes them, resources/tsc_raw/<name>/):
 
-    python benchmarks/tsc_tsfresh_cap.py --raw /work/tscrun2/resources/tsc_raw --caps 5 10 40 \
-        --datasets 20 --out /tmp/tsfresh_cap.csv
+    python benchmarks/tsc_tsfresh_cap.py --raw resources/tsc_raw --caps 5 10 40 \
+        --datasets 20 --out tsfresh_cap.csv
 
 For the `--datasets` cheapest datasets (fewest values at the largest cap), computes `tsfresh_paper` at every
 cap (seeded sub-samples, as the pipeline draws them), applies the paper's column filter to each matrix, keeps
@@ -18,8 +18,8 @@ AUC: the dataset-pool protocol (the paper code's settings by default: farthest s
 sub-benchmark of the chosen datasets, once per cap, and for every strategy the AUC(MAE) and AUC(rho) at each cap,
 their difference to the largest cap and a paired Wilcoxon p-value over the trials (the pools are the same):
 
-    python benchmarks/tsc_tsfresh_cap.py --raw DIR --caps 10 40 --datasets 20 --cache /tmp/capcache \
-        --scores results/prepared/tsc/scores.csv --k 2 12 --out /tmp/tsfresh_cap.csv
+    python benchmarks/tsc_tsfresh_cap.py --raw resources/tsc_raw --caps 10 40 --datasets 20 --cache capcache \
+        --scores results/prepared/tsc/scores.csv --k 2 12 --out tsfresh_cap.csv
 
 `--cache` keeps each cap's dataset vectors (one CSV per cap), so a rerun computes only the missing caps.
 """
