@@ -4,7 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
 
-from benchdesign.splitting.evaluate import leakage_shard_inputs  # noqa: E402
+from benchdesign.splitting.leakage_report import leakage_shard_inputs  # noqa: E402
 
 inp, r = snakemake.input, snakemake.params.read  # noqa: F821
 n = leakage_shard_inputs(

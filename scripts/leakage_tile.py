@@ -4,7 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
 
-from benchdesign.splitting.evaluate import leakage_shard_from_inputs  # noqa: E402
+from benchdesign.splitting.leakage_report import leakage_shard_from_inputs  # noqa: E402
 
 par = snakemake.params  # noqa: F821
 n = leakage_shard_from_inputs(snakemake.input[0], par.shard, par.n_shards, snakemake.output[0],  # noqa: F821

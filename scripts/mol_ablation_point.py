@@ -5,7 +5,7 @@ import time
 
 from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.datasets import dataset_info, load_molecules, subsample_rows
-from benchdesign.molexp.experiment import experiment_from_molecules, run_split
+from benchdesign.molexp.experiment import experiment_from_molecules, run_molecule_split
 from benchdesign.molexp.features import molecule_fingerprints
 from benchdesign.workflow.io import cached_inputs, write_text
 
@@ -21,8 +21,8 @@ start = time.perf_counter()
 bits = molecule_fingerprints(table["smiles"].tolist())
 fingerprint_seconds = time.perf_counter() - start
 data = experiment_from_molecules(info, table, bits)
-_, record = run_split(data, point["method"], 0, snakemake.params.fractions, snakemake.params.seed,
-                      point["options"])
+_, record = run_molecule_split(data, point["method"], 0, snakemake.params.fractions, snakemake.params.seed,
+                               point["options"])
 record = {k: v for k, v in point.items() if k not in ("options", "max_molecules")} | {
     "n_molecules": len(table), "scaled_leakage": record["scaled_leakage"], "status": record["status"],
     # our own methods get the fingerprints' time added: the competitors compute theirs inside the call

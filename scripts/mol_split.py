@@ -5,8 +5,8 @@ import json
 import pandas as pd
 
 from benchdesign.workflow.logs import start_log
-from benchdesign.molexp.experiment import fold_labels, load_experiment, run_split
-from benchdesign.workflow.io import write_csv, write_text
+from benchdesign.molexp.experiment import fold_labels, load_experiment, run_molecule_split
+from benchdesign.workflow.jobio import write_csv, write_text
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
@@ -15,8 +15,8 @@ data = load_experiment(wc.dataset, snakemake.input.samples, snakemake.input.mole
                        snakemake.input.features)
 log.info("%s: split %s, repeat %s, %d samples, %d molecules", wc.dataset, wc.method, wc.repeat,
          len(data.samples), len(data.molecules))
-folds, record = run_split(data, wc.method, int(wc.repeat), snakemake.params.fractions, snakemake.params.seed,
-                          snakemake.params.options)
+folds, record = run_molecule_split(data, wc.method, int(wc.repeat), snakemake.params.fractions,
+                                   snakemake.params.seed, snakemake.params.options)
 log.info("status %s: %d train, %d test, %d dropped, scaled L = %.4f, %.1f s", record["status"], record["n_train"],
          record["n_test"], record["n_dropped"], record["scaled_leakage"], record["seconds"])
 write_csv(pd.DataFrame({"id": data.samples["id"], "split": fold_labels(folds)}), snakemake.output.folds,

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from benchdesign.workflow.logs import start_log
-from benchdesign.molexp.evaluation import leakage_table, performance_table, summary_markdown
+from benchdesign.molexp.scoring import leakage_table, performance_table, summary_markdown
 from benchdesign.workflow.io import write_csv, write_text
 
 snakemake = globals()["snakemake"]

@@ -37,7 +37,7 @@ CODE_DEFAULTS = {
     "features.nlp": ("benchdesign.domains.nlp.descriptions", "DEFAULT_SETTINGS"),
 }
 # Sections whose keys are the split options: their help text is the meaning (benchdesign.splitting.options).
-SPLIT_OPTION_SECTIONS = ("splitting", "molecules.s1")
+SPLIT_OPTION_SECTIONS = ("splitting", "molecules.ilp")
 MARKER = re.compile(r"^<!-- generated: (?P<what>[\w-]+)(?: (?P<arg>[\w.]+))? -->$", re.M)
 
 

@@ -244,7 +244,7 @@ def _leakage_compare_command(args: argparse.Namespace) -> int:
     import json
 
     from benchdesign.files import write_atomic
-    from benchdesign.splitting.evaluate import compare_split_files, format_comparison
+    from benchdesign.splitting.leakage_report import compare_split_files, format_comparison
 
     report = compare_split_files(
         args.input, args.compare, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
@@ -264,7 +264,7 @@ def _leakage_command(args: argparse.Namespace) -> int:
     import json
 
     from benchdesign.files import check_output_paths, write_atomic
-    from benchdesign.splitting.evaluate import evaluate_split_files, format_report, leakage_shard_files
+    from benchdesign.splitting.leakage_report import evaluate_split_files, format_report, leakage_shard_files
 
     check_output_paths({"--json": args.json, "--shard-out": args.shard_out},
                        {"--input": args.input, "--split": args.split, "--matrix": args.matrix,
@@ -303,7 +303,7 @@ def _leakage_pairs_command(args: argparse.Namespace) -> int:
     import json
 
     from benchdesign.files import write_atomic
-    from benchdesign.splitting.evaluate import evaluate_pair_split_files, format_pair_report
+    from benchdesign.splitting.leakage_report import evaluate_pair_split_files, format_pair_report
     from benchdesign.splitting.pipeline import EntityInput, PairInputs
 
     if not (args.interactions and args.input_b):

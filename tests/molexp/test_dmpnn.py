@@ -114,7 +114,7 @@ def test_run_model_trains_dmpnn_on_smiles():
 def test_config_switch_needs_the_extra(monkeypatch):
     import importlib.util
 
-    from benchdesign.molexp.workflow import mol_settings
+    from benchdesign.molexp.settings import mol_settings
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "chemprop" else real(name, *a))

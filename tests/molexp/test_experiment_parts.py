@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from benchdesign.molexp.datasets import dataset_info, load_molecules, load_pairs, subsample_rows
-from benchdesign.molexp.evaluation import molecule_leakage, pair_leakage, summary_table
+from benchdesign.molexp.scoring import molecule_leakage, pair_leakage, summary_table
 from benchdesign.molexp.experiment import entity_fold_labels, fold_labels, read_folds
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
-from benchdesign.molexp.workflow import ablation_points, dataset_methods, mol_settings, split_options
+from benchdesign.molexp.settings import ablation_points, dataset_methods, mol_settings, split_options
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, MatrixSimilarity, scaled_leakage
 
 SMILES = ["CCO", "CCCO", "CCCCO", "c1ccccc1", "c1ccccc1O", "c1ccccc1N", "CC(=O)O", "CC(=O)OC", "CCN", "CCCN",
@@ -86,7 +86,7 @@ def test_molecule_leakage_is_eq20_on_assigned():
 
 def test_s1_leaks_less_than_random_on_molecules():
     sim = FingerprintSimilarity.from_smiles(SMILES)
-    options = {"s1": {"clusters": 4, "time_limit": 10}}
+    options = {"ilp": {"clusters": 4, "time_limit": 10}}
     s1, report = split_molecules("s1", SMILES, sim, None, (0.75, 0.25), 1, options)
     rnd, _ = split_molecules("random", SMILES, sim, None, (0.75, 0.25), 1, options)
     assert report["task"] == "S1" and set(s1) == {0, 1} and (s1 == 1).sum() == 3
@@ -99,7 +99,7 @@ def test_stratified_random_split_keeps_class_fractions():
     sim = FingerprintSimilarity.from_smiles(SMILES * 2)
     y = np.array([1, 0, 0, 0] * 6, dtype=bool)
     classes = np.stack([~y, y], axis=1)
-    folds, report = split_molecules("random", SMILES * 2, sim, classes, (0.5, 0.5), 0, {"s1": {"delta": 0.0}})
+    folds, report = split_molecules("random", SMILES * 2, sim, classes, (0.5, 0.5), 0, {"ilp": {"delta": 0.0}})
     assert report["task"] == "I1"
     assert (y & (folds == 1)).sum() == 3 and (~y & (folds == 1)).sum() == 9
 
@@ -108,7 +108,7 @@ def test_split_pairs_i2_drops_cross_fold_pairs():
     drugs = FingerprintSimilarity.from_smiles(SMILES[:6])
     targets = KmerSimilarity.from_sequences(["MKVLA", "MKVLG", "GGGGA", "GGGGC"])
     di, ti = np.repeat(np.arange(6), 4), np.tile(np.arange(4), 6)
-    folds, report = split_pairs("i2", di, ti, drugs, targets, (0.5, 0.5), 0, {"s1": {"epsilon": 0.5}})
+    folds, report = split_pairs("i2", di, ti, drugs, targets, (0.5, 0.5), 0, {"ilp": {"epsilon": 0.5}})
     assert report["task"] == "I2"
     for f in (0, 1):  # every kept pair has drug and target in the same fold
         kept = folds == f
@@ -135,16 +135,16 @@ def test_fold_label_round_trip_and_entity_labels(tmp_path):
 
 
 def test_settings_and_job_expansion():
-    settings = mol_settings({"molecules": {"datasets": ["tox21", "davis"], "s1": {"clusters": 20},
+    settings = mol_settings({"molecules": {"datasets": ["tox21", "davis"], "ilp": {"clusters": 20},
                                            "max_peer_molecules": {"datasail_s1": 5000},
                                            "ablation": {"clusters": [5, 10], "solvers": ["HIGHS"]}}})
     assert dataset_methods(settings, "davis") == ["random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2"]
     assert "scaffold" in dataset_methods(settings, "tox21")
-    assert split_options(settings, "tox21", "datasail_s1") == {"s1": {"clusters": 20}, "datasail_s1": {},
-                                                                "max_molecules": 5000}
+    assert split_options(settings, "tox21", "datasail_s1") == {"ilp": {"clusters": 20}, "datasail_s1": {},
+                                                                 "max_molecules": 5000}
     points = ablation_points(settings)
     assert sorted(points["clusters"]) == ["K10_HIGHS", "K5_HIGHS"]
-    assert points["clusters"]["K5_HIGHS"]["options"]["s1"] == {"clusters": 5, "solver": "HIGHS"}
+    assert points["clusters"]["K5_HIGHS"]["options"]["ilp"] == {"clusters": 5, "solver": "HIGHS"}
     assert "eps0p1_delta0p05" in points["margins"]
     with pytest.raises(ValueError, match="unknown molecular dataset 'zinc'"):
         mol_settings({"molecules": {"datasets": ["zinc"]}})
@@ -177,24 +177,24 @@ def _tiny_experiment():
     return experiment_from_molecules(dataset_info("sr_are"), table, molecule_fingerprints(SMILES))
 
 
-def test_run_split_records_a_failing_competitor(monkeypatch):
+def test_run_molecule_split_records_a_failing_competitor(monkeypatch):
     import benchdesign.molexp.splitters as splitters
-    from benchdesign.molexp.experiment import run_split
+    from benchdesign.molexp.experiment import run_molecule_split
 
     def no_split(*args, **kwargs):
         raise ValueError("No solution is found")
 
     monkeypatch.setattr(splitters, "lohi_split", no_split)
     data = _tiny_experiment()
-    folds, record = run_split(data, "lohi", 0, (0.75, 0.25), 1, {"lohi": {}})
+    folds, record = run_molecule_split(data, "lohi", 0, (0.75, 0.25), 1, {"lohi": {}})
     assert record["status"] == "failed: ValueError: No solution is found" and (folds == -1).all()
     assert np.isnan(record["scaled_leakage"]) and record["n_dropped"] == len(SMILES)
-    _, skipped = run_split(data, "lohi", 0, (0.75, 0.25), 1, {"lohi": {}, "max_molecules": 5})
+    _, skipped = run_molecule_split(data, "lohi", 0, (0.75, 0.25), 1, {"lohi": {}, "max_molecules": 5})
     assert skipped["status"].startswith("skipped: 12 molecules > max_peer_molecules 5")
     monkeypatch.setattr(splitters, "scaffold_split", no_split)  # this project's own methods are not excused
     with pytest.raises(ValueError, match="No solution"):
-        run_split(data, "scaffold", 0, (0.75, 0.25), 1, {"scaffold": {}})
-    folds, record = run_split(data, "s1", 0, (0.75, 0.25), 1, {"s1": {"clusters": 6, "delta": 0.5}})
+        run_molecule_split(data, "scaffold", 0, (0.75, 0.25), 1, {"scaffold": {}})
+    folds, record = run_molecule_split(data, "s1", 0, (0.75, 0.25), 1, {"ilp": {"clusters": 6, "delta": 0.5}})
     assert record["status"] == "ok" and record["n_test"] > 0 and 0 < record["scaled_leakage"] < 1
 
 

@@ -23,13 +23,13 @@ def _splitting_schema() -> dict:
     return SCHEMA["properties"]["splitting"]["properties"]
 
 
-def _molexp_s1_schema() -> dict:
+def _molexp_ilp_schema() -> dict:
     found = []
 
     def walk(node):
         if isinstance(node, dict):
-            if "s1" in node.get("properties", {}):
-                found.append(node["properties"]["s1"]["properties"])
+            if "ilp" in node.get("properties", {}):
+                found.append(node["properties"]["ilp"]["properties"])
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
@@ -37,7 +37,7 @@ def _molexp_s1_schema() -> dict:
                 walk(value)
 
     walk(SCHEMA)
-    assert len(found) == 1, "expected one s1 options block in the schema"
+    assert len(found) == 1, "expected one ilp options block in the schema"
     return found[0]
 
 
@@ -51,7 +51,7 @@ def test_schema_defaults_are_the_option_defaults():
 
 
 def test_molecular_experiments_take_every_split_option_but_the_seed():
-    assert set(_molexp_s1_schema()) == {o.name for o in SPLIT_OPTIONS} - {"seed"}
+    assert set(_molexp_ilp_schema()) == {o.name for o in SPLIT_OPTIONS} - {"seed"}
 
 
 def test_cli_defaults_and_flags_come_from_the_table():
@@ -103,7 +103,7 @@ def test_from_options_layout_types_and_errors():
 def test_molexp_spec_keeps_an_explicit_none():
     spec = ilp_spec({"fraction_tolerance": None, "clusters": 10}, (0.8, 0.2), seed=4)
     assert (spec.fraction_tolerance, spec.clusters, spec.seed, spec.names) == (None, 10, 4, ("train", "test"))
-    with pytest.raises(ValueError, match=r"unknown s1 option\(s\) \['seed'\]"):
+    with pytest.raises(ValueError, match=r"unknown ilp option\(s\) \['seed'\]"):
         ilp_spec({"seed": 1}, (0.8, 0.2), seed=4)
 
 

@@ -23,7 +23,7 @@ from benchdesign.selection.options import VARIATIONS
 from benchdesign.selection.strategies import STRATEGIES
 from benchdesign.selection.synthetic import REGIMES
 from benchdesign.molexp.datasets import dataset_info, source_paths
-from benchdesign.molexp.workflow import (
+from benchdesign.molexp.settings import (
     MODEL_NAMES,
     ablation_points,
     dataset_methods,

@@ -13,12 +13,12 @@ import pandas as pd
 
 from benchdesign.molexp.datasets import MolDataset, dataset_info
 from benchdesign.molexp.features import pair_features
-from benchdesign.molexp.evaluation import molecule_leakage, pair_leakage
+from benchdesign.molexp.scoring import molecule_leakage, pair_leakage
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, SplitResult
 from benchdesign.splitting.tasks import UNASSIGNED
 
-__all__ = ["ExperimentData", "load_experiment", "run_split", "read_folds", "run_model", "FOLD_NAMES",
+__all__ = ["ExperimentData", "load_experiment", "run_molecule_split", "read_folds", "run_model", "FOLD_NAMES",
            "experiment_from_molecules", "entity_fold_labels", "fold_labels"]
 
 FOLD_NAMES = ("train", "test")
@@ -99,8 +99,8 @@ def _classes(data: ExperimentData) -> np.ndarray | None:
     return np.stack([y == v for v in values], axis=1)
 
 
-def run_split(data: ExperimentData, method: str, repeat: int, fractions: Sequence[float], seed: int,
-              options: Mapping[str, object]) -> tuple[np.ndarray, dict]:
+def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions: Sequence[float], seed: int,
+                       options: Mapping[str, object]) -> tuple[np.ndarray, dict]:
     """Folds of one (method, repeat) split and its record for split_leakage.csv (+ status and report).
 
     A competitor tool (LoHi, datasail) is skipped when the data has more molecules than

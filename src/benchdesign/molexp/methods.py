@@ -37,10 +37,10 @@ def repeat_seed(seed: int, dataset: str, method: str, repeat: int) -> int:
 
 
 def ilp_spec(options: Mapping[str, object], fractions: Sequence[float], seed: int) -> SplitSpec:
-    """SplitSpec of this library's R/I/S tasks from the experiment's ``s1`` options."""
+    """SplitSpec of this library's R/I/S tasks from the experiment's ``ilp`` options."""
     unknown = set(options) - set(_ILP_KEYS)
     if unknown:
-        raise ValueError(f"unknown s1 option(s) {sorted(unknown)}; allowed: {', '.join(_ILP_KEYS)}")
+        raise ValueError(f"unknown ilp option(s) {sorted(unknown)}; allowed: {', '.join(_ILP_KEYS)}")
     names = ("train", "test") if len(fractions) == 2 else tuple(f"fold{i}" for i in range(len(fractions)))
     return SplitSpec.from_options({**options, "fractions": fractions, "names": names, "seed": seed})
 
@@ -57,7 +57,7 @@ def split_molecules(
     """Folds of one 1-D split of valid molecules.
 
     classes : (n, C) bool class membership for stratification (eq. 4), or None
-    options : per-method option blocks, e.g. {"s1": {"clusters": 50, ...}, "lohi": {...}}
+    options : per-method option blocks, e.g. {"ilp": {"clusters": 50, ...}, "lohi": {...}}
     """
     options = options or {}
     opts = dict(options.get(method, {}))
@@ -66,7 +66,7 @@ def split_molecules(
         names = tuple(f"class{j}" for j in range(classes.shape[1])) if classes is not None else ()
         entities = EntitySet(ids=np.arange(len(smiles)).astype(str), valid=np.ones(len(smiles), bool),
                              similarity=similarity, classes=classes, class_names=names)
-        result = split_entities(task, entities, ilp_spec(options.get("s1", {}), fractions, seed))
+        result = split_entities(task, entities, ilp_spec(options.get("ilp", {}), fractions, seed))
         return result.fold, {"task": task, **_short_report(result.report)}
     if method == "scaffold":
         from benchdesign.molexp.splitters import scaffold_split
@@ -101,7 +101,7 @@ def split_pairs(
                       similarity=drug_similarity)
     targets = EntitySet(ids=np.arange(target_similarity.n).astype(str), valid=np.ones(target_similarity.n, bool),
                         similarity=target_similarity)
-    spec = ilp_spec((options or {}).get("s1", {}), fractions, seed)
+    spec = ilp_spec((options or {}).get("ilp", {}), fractions, seed)
     result = split_interactions(task, drug_index, target_index, drugs, targets, spec, side=side)
     return result.fold, {"task": task, "side": side, **_short_report(result.report)}
 

@@ -47,7 +47,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import rankdata
 
 from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS
 
@@ -247,6 +246,13 @@ def kmeans(
 
     Lloyd stops when the assignment no longer changes (or after ``max_iter`` rounds); an empty
     cluster is re-seeded at the point farthest from its centre.
+
+    Not :func:`benchdesign.splitting.clustering.kmeans`, on purpose: this one serves the ``kmeans``
+    selection strategy (a few pool rows, the trial's rng; greedy k-means++ with 2 + ln k candidates per
+    seed, an empty cluster's centre moved onto the farthest point, centres returned for the
+    nearest-row step), the other one the spectral clustering of the splitter (plain k-means++, an empty
+    cluster given the worst-fitted point, labels only). Merging them would change the selections
+    (and so the paper's tables) or the splits.
 
     Parameters
     ----------
@@ -824,6 +830,8 @@ RIDGE = 1.0
 
 
 def _spearman(a: NDArray, b: NDArray) -> float:
+    from scipy.stats import rankdata  # here: the command line builds its parsers from this module without scipy
+
     ra, rb = rankdata(a) - (a.size + 1) / 2.0, rankdata(b) - (b.size + 1) / 2.0
     denom = np.sqrt((ra * ra).sum() * (rb * rb).sum())
     return float((ra * rb).sum() / denom) if denom > 0 else -1.0

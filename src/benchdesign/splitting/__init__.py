@@ -3,7 +3,7 @@
 Pipeline: similarity (:mod:`.similarity`) -> clustering into K clusters (:mod:`.clustering`) ->
 ILP of eqs. (12)-(18) over the clusters (:mod:`.ilp`) -> folds (:mod:`.tasks`); leakage measures of
 eqs. (1), (2) and (20) in :mod:`.leakage` (exact tile by tile, shardable; or sampled with an interval;
-of any split file: :mod:`.evaluate`); file-level entry point in :mod:`.pipeline`, whose stage timings
+of any split file: :mod:`.leakage_report`); file-level entry point in :mod:`.pipeline`, whose stage timings
 come from :mod:`.progress`. Around it: the split's certificate (:mod:`.certificate`), the hard
 similarity threshold (:mod:`.threshold`), alignment identity of protein sequences (:mod:`.alignment`)
 and scikit-learn cross-validators (:mod:`.crossval`).
@@ -20,7 +20,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "certificate": ("split_certificate",),
     "clustering": ("Clustering", "GroupSimilarity", "cluster_entities"),
     "crossval": ("LeakageKFold", "LeakageSplit", "build_similarity", "nested_cross_validate"),
-    "evaluate": ("compare_split_files", "evaluate_split", "evaluate_split_files"),
+    "leakage_report": ("compare_split_files", "evaluate_split", "evaluate_split_files"),
     "ilp": ("ClusterInstance", "IlpResult", "InfeasibleSplitError", "solve_split_ilp"),
     "inputs": ("entities_from_table", "index_interactions", "pair_indices", "read_table"),
     "leakage": (

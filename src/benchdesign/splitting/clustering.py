@@ -401,6 +401,12 @@ def kmeans(points: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 1
 
     An emptied cluster is re-seeded with the point farthest from its centre, so all k labels stay in use
     whenever the points hold at least k distinct rows.
+
+    Not :func:`benchdesign.selection.strategies.kmeans`, on purpose: this one clusters the spectral
+    embedding of :func:`spectral_labels` (plain k-means++ seeding, the worst-fitted point moved into an
+    empty cluster, labels only), the other one serves the ``kmeans`` selection strategy (greedy
+    k-means++, an empty cluster's centre moved onto the farthest point, centres returned). They draw
+    differently from the rng, so merging them would change the splits or the selections.
     """
     x = np.asarray(points, dtype=np.float64)
     m = x.shape[0]

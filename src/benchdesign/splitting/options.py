@@ -26,7 +26,7 @@ class SplitOption:
     """One option of a split: its one spelling, default, type and help.
 
     ``name`` is the key everywhere: the config's ``splitting:`` block, ``SplitSpec`` (a field of that
-    name), ``SplitSpec.from_options``, the molecular experiments' ``s1:`` options, the cross-validators'
+    name), ``SplitSpec.from_options``, the molecular experiments' ``ilp:`` options, the cross-validators'
     keyword arguments, and the command line's ``--name-with-dashes`` (for a boolean that defaults to
     True: ``--no-name``). ``nullable``: None is allowed ("none" on the command line).
     """

@@ -70,7 +70,7 @@ from benchdesign.splitting.tasks import (
 
 __all__ = [
     "EntityInput", "PairInputs", "PairTables", "SplitJob", "check_job", "clusters_table", "entity_folds_table",
-    "load_entities", "load_pairs", "run_split",
+    "load_pairs", "run_split",
     "similarity_entry", "similarity_lines", "solver_summary", "summarize", "summary_words",
     "write_atomic", "write_split_tsv",
 ]
@@ -188,12 +188,6 @@ def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) ->
         drop_invalid=job.drop_invalid, metric=inp.metric, radius=job.radius, n_bits=job.n_bits, kmer=job.kmer,
         what=what, sequence_similarity=inp.sequence_similarity,
     )
-
-
-def load_entities(inp: EntityInput, job: SplitJob, what: str) -> tuple[pd.DataFrame, EntitySet]:
-    """Read one entity table and build its :class:`EntitySet`."""
-    df = _read_side(inp, job, what)
-    return df, _build_side(df, inp, job, what)
 
 
 @dataclass(frozen=True)

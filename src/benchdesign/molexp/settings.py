@@ -27,7 +27,7 @@ MOL_DEFAULTS: dict[str, Any] = {
     "models": list(MODELS),
     "model_options": {},
     "fingerprint_bits": 1024,
-    "s1": {},
+    "ilp": {},  # the options of every method of this library (random, s1, i2, ...): a SplitSpec
     "method_options": {},
     "max_peer_molecules": {},
     "tsne_points": 2000,
@@ -69,9 +69,9 @@ def dataset_methods(settings: dict, dataset: str) -> list[str]:
 
 
 def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:
-    """Options one split job needs: the S1 block, the method's own options and, for a competitor tool,
+    """Options one split job needs: the ``ilp`` block, the method's own options and, for a competitor tool,
     the size above which it is skipped (recorded as skipped, not run)."""
-    options: dict[str, Any] = {"s1": dict(settings["s1"])}
+    options: dict[str, Any] = {"ilp": dict(settings["ilp"])}
     if method not in ("random", "s1") and dataset_info(dataset).kind == "1d":
         options[method] = dict(settings["method_options"].get(method, {}))
     limit = settings["max_peer_molecules"].get(method) if method in COMPETITOR_TOOLS else None
@@ -87,17 +87,17 @@ def _number_tag(x: float) -> str:
 def ablation_points(settings: dict) -> dict[str, dict[str, dict[str, Any]]]:
     """Every point of the three Fig. 6 sweeps: sweep -> point id -> settings of that run."""
     ab = settings["ablation"]
-    s1 = dict(settings["s1"])
+    ilp = dict(settings["ilp"])
     cap = {"max_molecules": ab["max_molecules"]}
     clusters = {
         f"K{k}_{solver}": {"dataset": ab["clusters_dataset"], "method": "s1", "clusters": k, "solver": solver, **cap,
-                           "options": {"s1": {**s1, "clusters": k, "solver": solver}}}
+                           "options": {"ilp": {**ilp, "clusters": k, "solver": solver}}}
         for k in ab["clusters"] for solver in ab["solvers"]
     }
     margins = {
         f"eps{_number_tag(e)}_delta{_number_tag(d)}": {
             "dataset": ab["margins_dataset"], "method": "s1", "epsilon": e, "delta": d, **cap,
-            "options": {"s1": {**s1, "epsilon": e, "delta": d}}}
+            "options": {"ilp": {**ilp, "epsilon": e, "delta": d}}}
         for e in ab["epsilons"] for d in ab["deltas"]
     }
     size = {
