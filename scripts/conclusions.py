@@ -10,9 +10,16 @@ from benchdesign.workflow.logs import start_log
 from benchdesign.selection.aggregation import trial_auc
 from benchdesign.selection.markdown import to_markdown
 from benchdesign.selection.tables import reference_auc, table3, table3_summary
-from benchdesign.selection.api import (CD_NOTE, STABILITY_KS, best_config, cd_diagrams_available,
-                                       critical_difference_subsets, run_configuration)
-from benchdesign.selection.conclusions import cd_titles, dataset_scores, plot_critical_difference
+from benchdesign.selection.api import critical_difference_subsets, run_configuration
+from benchdesign.selection.conclusions import (
+    CD_NOTE,
+    STABILITY_KS,
+    best_config,
+    cd_diagrams_available,
+    cd_titles,
+    dataset_scores,
+    plot_critical_difference,
+)
 from benchdesign.selection.frames import config_label
 from benchdesign.selection.plotting import plot_stability, save_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from benchdesign.workflow.logs import start_log
-from benchdesign.selection.api import COVERAGE_STRATEGIES, coverage_curves
+from benchdesign.selection.guarantee import COVERAGE_STRATEGIES, coverage_curves
 from benchdesign.workflow.io import read_representation, write_csv
 
 snakemake = globals()["snakemake"]

@@ -4,7 +4,7 @@ import pandas as pd
 
 from benchdesign.workflow.logs import start_log
 from benchdesign.selection.markdown import to_markdown
-from benchdesign.selection.api import p_eff_table
+from benchdesign.selection.guarantee import p_eff_table
 from benchdesign.workflow.io import write_csv, write_text
 
 snakemake = globals()["snakemake"]

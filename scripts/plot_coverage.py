@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchdesign.workflow.logs import start_log
-from benchdesign.selection.api import p_eff_table
+from benchdesign.selection.guarantee import p_eff_table
 from benchdesign.selection.plotting import plot_coverage, save_figure
 
 snakemake = globals()["snakemake"]

@@ -10,7 +10,8 @@ import pytest
 from benchdesign.data.loaders import load_mteb_metadata, load_recsys
 from benchdesign.domains.nlp.metadata import nlp_metadata_representation
 from benchdesign.domains.recsys.features import RECSYS_SIZE_COLUMNS, recsys_interaction_representation
-from benchdesign.selection.representations import check_same_datasets, oracle_representation, standardize
+from benchdesign.selection.protocol import standardize_rows
+from benchdesign.selection.representations import check_representation, check_same_datasets, oracle_representation
 
 FIX = Path(__file__).resolve().parent / "fixtures"
 
@@ -21,11 +22,18 @@ def _frame(seed=0, n=6, p=4):
                         index=[f"d{i}" for i in range(n)], columns=list("abcd"))
 
 
-# ----------------------------------------------------------------------------------- standardize
+def _protocol_z(X: pd.DataFrame) -> pd.DataFrame:
+    """What the protocol does to a representation: :func:`check_representation` (checks, constant columns
+    dropped), then ``standardize_rows`` over all datasets, as a frame with the kept columns."""
+    R = check_representation(X)
+    return pd.DataFrame(standardize_rows(R.to_numpy(dtype=float)), index=R.index, columns=R.columns)
+
+
+# ------------------------------------------------- check_representation + protocol.standardize_rows
 
 def test_standardize_matches_textbook_formula():
     X = _frame()
-    Z = standardize(X)
+    Z = _protocol_z(X)
     expected = (X - X.mean()) / X.std(ddof=0)
     pd.testing.assert_frame_equal(Z, expected)
     np.testing.assert_allclose(Z.mean().to_numpy(), 0, atol=1e-12)
@@ -34,18 +42,18 @@ def test_standardize_matches_textbook_formula():
 
 def test_standardize_invariances():
     X = _frame()
-    Z = standardize(X)
+    Z = _protocol_z(X)
     # positive affine rescaling of a column does not change the result
     X2 = X.assign(b=X["b"] * 7.5 + 3)
-    pd.testing.assert_frame_equal(standardize(X2), Z)
+    pd.testing.assert_frame_equal(_protocol_z(X2), Z)
     # permuting rows permutes the output rows
     perm = X.index[[3, 0, 5, 1, 4, 2]]
-    pd.testing.assert_frame_equal(standardize(X.loc[perm]), Z.loc[perm])
+    pd.testing.assert_frame_equal(_protocol_z(X.loc[perm]), Z.loc[perm])
 
 
 def test_standardize_drops_constant_columns():
     X = _frame().assign(c=0.1, flag=True)
-    Z = standardize(X)
+    Z = _protocol_z(X)
     assert list(Z.columns) == ["a", "b", "d"]
 
 
@@ -54,21 +62,21 @@ def test_standardize_nan_names_columns():
     X.loc["d2", "b"] = np.nan
     X.loc["d4", "d"] = np.nan
     with pytest.raises(ValueError, match=r"column\(s\) with NaN: \['b', 'd'\]"):
-        standardize(X)
+        _protocol_z(X)
 
 
 def test_standardize_rejects_all_constant_and_non_numeric():
     with pytest.raises(ValueError, match="every column is constant"):
-        standardize(pd.DataFrame({"a": [1.0, 1.0], "b": [2, 2]}, index=["x", "y"]))
+        _protocol_z(pd.DataFrame({"a": [1.0, 1.0], "b": [2, 2]}, index=["x", "y"]))
     with pytest.raises(ValueError, match=r"non-numeric column\(s\) \['s'\]"):
-        standardize(pd.DataFrame({"a": [1.0, 2.0], "s": ["u", "v"]}, index=["x", "y"]))
+        _protocol_z(pd.DataFrame({"a": [1.0, 2.0], "s": ["u", "v"]}, index=["x", "y"]))
 
 
 def test_standardize_duplicate_index():
     X = _frame()
     X.index = ["d0", "d0", "d2", "d3", "d4", "d5"]
     with pytest.raises(ValueError, match="duplicate dataset name"):
-        standardize(X)
+        _protocol_z(X)
 
 
 # --------------------------------------------------------------------------------------- oracle
@@ -143,7 +151,7 @@ def test_nlp_metadata_representation_on_mirror(mirror_dir):
     R = nlp_metadata_representation(md)
     assert R.shape[0] == 56 and not R.isna().any().any()
     assert "n_langs" in R.columns  # MassiveIntent etc. have 51 languages
-    Z = standardize(R)
+    Z = _protocol_z(R)
     assert Z.shape[0] == 56
 
 
@@ -151,7 +159,7 @@ def test_nlp_metadata_representation_on_mirror(mirror_dir):
 def test_recsys_representation_on_mirror(mirror_dir):
     _, f = load_recsys(mirror_dir / "recsys" / "orig__results_datasets_statistics_Datafeatures_and_metrics.csv")
     assert set(RECSYS_SIZE_COLUMNS) <= set(f.columns)
-    Z = standardize(recsys_interaction_representation(f))
+    Z = _protocol_z(recsys_interaction_representation(f))
     assert Z.shape == (30, 18)
 
 

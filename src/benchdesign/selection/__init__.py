@@ -17,7 +17,7 @@ importing only the ones above it (none imports :mod:`benchdesign.domains`, which
 * :mod:`~benchdesign.selection.tables`      Tables 1-4 as frames (sections 6.1-6.4);
 * :mod:`~benchdesign.selection.markdown`    Tables 1-4 as paper-style Markdown;
 * :mod:`~benchdesign.selection.verdicts`    which strategy for k: share of pools meeting the target vs random;
-* :mod:`~benchdesign.selection.guarantee`   covering radius and its bound (Appendix A.2, A.5), p_eff;
+* :mod:`~benchdesign.selection.guarantee`   covering radius and its bound (Appendix A.2, A.5), p_eff, coverage curves;
 * :mod:`~benchdesign.selection.conclusions` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
 * :mod:`~benchdesign.selection.api`         select / evaluate / agreement on a user's benchmark;
 * :mod:`~benchdesign.selection.synthetic`   the synthetic oracle-vs-broken benchmark (section 6.4);
@@ -46,7 +46,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
                 "rank_metrics", "spearman"),
     "protocol": ("HOLDOUT_FRACTION", "VARIATIONS", "dataset_pool_trials", "model_holdout_trials", "model_pool_trials",
                  "score_cube", "selection_orders", "standardize_rows"),
-    "representations": ("check_representation", "oracle_representation", "standardize"),
+    "representations": ("check_representation", "oracle_representation"),
     "statistics": ("holm", "mcnemar_exact", "paired_wilcoxon", "signed_rank_pvalues"),
     "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "meets_target", "pool_shares",
                     "trial_auc"),

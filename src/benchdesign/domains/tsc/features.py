@@ -27,13 +27,23 @@ Giraud-Carrier, ICML 2000.
 from __future__ import annotations
 
 import warnings
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from benchdesign.domains.tsc import paper_features as paper
+from benchdesign.domains.tsc.minirocket import minirocket_features
+from benchdesign.domains.tsc.series import (
+    check_labels,
+    check_series,
+    class_entropy,
+    class_gini,
+    dataset_rng,
+    subsample_indices,
+)
 
 __all__ = [
     "LANDMARKING_PROBES",
@@ -190,51 +200,8 @@ def minirocket_fit_options(settings: dict) -> dict:
             "n_kernels": settings["minirocket_kernels"], "seed": settings["seed"]}
 
 
-# ------------------------------------------------------------------------------------ validation
-
-def _check_series(X, what: str = "X") -> np.ndarray:
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"{what}: expected a non-empty 2-d array (n_series, length), got shape "
-                         f"{X.shape}")
-    if not np.isfinite(X).all():
-        bad = int((~np.isfinite(X)).any(axis=1).sum())
-        raise ValueError(f"{what}: {bad} series hold NaN or infinite values; equal-length series "
-                         f"without missing values are required")
-    return X
-
-
-def _check_labels(y, n: int | None = None, what: str = "y") -> np.ndarray:
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] == 0:
-        raise ValueError(f"{what}: expected a non-empty 1-d array of labels, got shape {y.shape}")
-    if n is not None and y.shape[0] != n:
-        raise ValueError(f"{what}: {y.shape[0]} labels for {n} series")
-    return y
-
-
 # --------------------------------------------------------------------------------------- helpers
-
-def dataset_rng(seed: int, dataset: str, stream: int = 0) -> np.random.Generator:
-    """Generator seeded by (``seed``, CRC32 of ``dataset``[, ``stream``]): independent of the order of
-    datasets; ``stream`` > 0 gives further independent draws of the same dataset."""
-    key = [int(seed), zlib.crc32(dataset.encode("utf-8"))] + ([int(stream)] if stream else [])
-    return np.random.default_rng(key)
-
-
-def subsample_indices(n: int, max_series: int | None, rng: np.random.Generator) -> np.ndarray:
-    """Sorted indices of at most ``max_series`` of ``n`` series, drawn without replacement.
-
-    ``max_series=None`` (or >= n) keeps all of them, in order, and draws nothing from ``rng``.
-    """
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    if max_series is not None and max_series < 1:
-        raise ValueError(f"max_series must be >= 1 or None, got {max_series}")
-    if max_series is None or max_series >= n:
-        return np.arange(n)
-    return np.sort(rng.choice(n, size=max_series, replace=False))
-
+# (the series and label checks, dataset_rng, subsample_indices, class_gini and class_entropy: series.py)
 
 def average_series_features(F: pd.DataFrame, keep_infinite: bool = False) -> pd.Series:
     """Mean of each column over the series (rows), ignoring NaN and (unless ``keep_infinite``)
@@ -255,29 +222,6 @@ def average_series_features(F: pd.DataFrame, keep_infinite: bool = False) -> pd.
 
 # ------------------------------------------------------------------------------------------ simple
 
-def _class_proportions(y) -> np.ndarray:
-    _, counts = np.unique(np.asarray(y), return_counts=True)
-    return counts / counts.sum()
-
-
-def class_gini(y) -> float:
-    """Gini index of the class distribution, 1 - sum_k p_k^2 (0 = one class; 1 - 1/K = balanced)."""
-    p = _class_proportions(_check_labels(y))
-    return float(1.0 - np.sum(p ** 2))
-
-
-def class_entropy(y, normalise: bool = False) -> float:
-    """Shannon entropy of the class distribution in bits, -sum_k p_k log2 p_k.
-
-    With ``normalise=True`` divided by log2(K) (1 = balanced; defined as 1 for a single class).
-    """
-    p = _class_proportions(_check_labels(y))
-    h = float(-np.sum(p * np.log2(p)))
-    if normalise:
-        return h / np.log2(p.size) if p.size > 1 else 1.0
-    return h
-
-
 def simple_features(y_train, y_test, series_length: int) -> pd.Series:
     """Sizes and class structure of one dataset (labels of TRAIN and TEST pooled).
 
@@ -287,8 +231,8 @@ def simple_features(y_train, y_test, series_length: int) -> pd.Series:
     ``class_gini`` (:func:`class_gini`), ``class_entropy`` (bits), ``class_entropy_norm``
     (entropy / log2 K) and ``imbalance_ratio`` (largest / smallest class count).
     """
-    y_train = _check_labels(y_train, what="y_train")
-    y_test = _check_labels(y_test, what="y_test")
+    y_train = check_labels(y_train, what="y_train")
+    y_test = check_labels(y_test, what="y_test")
     if series_length < 1:
         raise ValueError(f"series_length must be >= 1, got {series_length}")
     y = np.concatenate([y_train.astype(str), y_test.astype(str)])
@@ -335,7 +279,7 @@ def summary_series_features(X, acf_lags: Sequence[int] = (1, 2, 3, 4, 5, 10)) ->
     0.5, 0.75, 0.95 (linear interpolation), skew and excess kurtosis (biased, scipy defaults; NaN for
     a constant series), ``acf_<lag>``.
     """
-    X = _check_series(X)
+    X = check_series(X)
     lags = [int(k) for k in acf_lags]
     if any(k < 1 for k in lags):
         raise ValueError(f"acf_lags must be >= 1, got {lags}")
@@ -359,7 +303,7 @@ def catch22_series_features(X, catch24: bool = False) -> pd.DataFrame:
     """The 22 catch22 features of every series (pycatch22); with ``catch24`` also mean and sd."""
     import pycatch22  # optional dependency (extra "tsc-features")
 
-    X = _check_series(X)
+    X = check_series(X)
     rows, names = [], None
     for series in X:
         out = pycatch22.catch22_all(series.tolist(), catch24=catch24)
@@ -399,7 +343,7 @@ def tsfresh_series_features(X, parameters: str | dict = "efficient", n_jobs: int
     """
     from tsfresh import extract_features  # optional dependency (extra "tsc-features")
 
-    X = _check_series(X)
+    X = check_series(X)
     n, m = X.shape
     long = pd.DataFrame({"id": np.repeat(np.arange(n), m), "time": np.tile(np.arange(m), n),
                          "value": X.ravel()})
@@ -466,8 +410,8 @@ def landmarking_features(X, y, n_splits: int = 5, n_bootstrap: int = 10,
     """
     from sklearn.model_selection import StratifiedKFold
 
-    X = _check_series(X)
-    y = _check_labels(y, X.shape[0]).astype(str)
+    X = check_series(X)
+    y = check_labels(y, X.shape[0]).astype(str)
     if n_splits < 2:
         raise ValueError(f"n_splits must be >= 2, got {n_splits}")
     if n_bootstrap < 2:
@@ -544,15 +488,13 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
     -------
     Series of floats named ``dataset``; NaN where a feature is undefined for every series.
     """
-    from benchdesign.domains.tsc import paper_features as paper
-
     spec = _representation(representation)
-    X_train = _check_series(X_train, "X_train")
-    X_test = _check_series(X_test, "X_test")
+    X_train = check_series(X_train, "X_train")
+    X_test = check_series(X_test, "X_test")
     if X_train.shape[1] != X_test.shape[1]:
         raise ValueError(f"X_train and X_test lengths differ: {X_train.shape[1]} vs {X_test.shape[1]}")
-    y_train = _check_labels(y_train, X_train.shape[0], "y_train")
-    y_test = _check_labels(y_test, X_test.shape[0], "y_test")
+    y_train = check_labels(y_train, X_train.shape[0], "y_train")
+    y_test = check_labels(y_test, X_test.shape[0], "y_test")
     if spec.family == "minirocket" and minirocket_parameters is None:
         raise ValueError("minirocket needs the shared transform: pass minirocket_parameters "
                          "(benchdesign.domains.tsc.minirocket.fit_minirocket / load_parameters)")
@@ -581,8 +523,6 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
         out = average(tsfresh_series_features(X, "comprehensive" if spec.paper else tsfresh_parameters,
                                               n_jobs))
     else:
-        from benchdesign.domains.tsc.minirocket import minirocket_features
-
         out = average(minirocket_features(X, minirocket_parameters, n_threads=n_jobs))
     out.name = dataset
     return out
@@ -628,9 +568,7 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence
                              f"not matching the vectors")
         matrix = matrix.loc[order]
     if column_filter == "paper":
-        from benchdesign.domains.tsc.paper_features import paper_column_filter
-
-        matrix, dropped = paper_column_filter(matrix)
+        matrix, dropped = paper.paper_column_filter(matrix)
         return matrix, dropped, {}
     values = matrix.to_numpy()
     gaps = ~np.isfinite(values)

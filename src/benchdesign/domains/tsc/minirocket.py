@@ -25,6 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchdesign.domains.tsc.series import dataset_rng, subsample_indices
+from benchdesign.files import write_atomic
+
 __all__ = [
     "MiniRocketParameters",
     "fit_minirocket",
@@ -102,8 +105,6 @@ def fit_sample(series: Mapping[str, np.ndarray], per_dataset: int, length: int,
     -------
     array (sum_d min(per_dataset, n_d), length).
     """
-    from benchdesign.domains.tsc.features import dataset_rng, subsample_indices
-
     if not series:
         raise ValueError("fit_sample: no datasets given")
     if per_dataset < 1:
@@ -167,8 +168,6 @@ def minirocket_features(X, parameters: MiniRocketParameters, n_threads: int = 1)
 
 def save_parameters(parameters: MiniRocketParameters, path) -> None:
     """Write the fitted transform as an uncompressed ``.npz`` of plain arrays (no pickle)."""
-    from benchdesign.files import write_atomic
-
     buffer = io.BytesIO()
     np.savez(buffer, length=np.int64(parameters.length), **{f: getattr(parameters, f) for f in _FIELDS})
     write_atomic(path, buffer.getvalue())

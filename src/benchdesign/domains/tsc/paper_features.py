@@ -27,6 +27,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from benchdesign.domains.tsc.series import check_labels, check_series, class_entropy, class_gini
+
 __all__ = [
     "PAPER_PROBES",
     "landmarking_paper_features",
@@ -52,8 +54,6 @@ def simple_paper_features(y_train, y_test) -> pd.Series:
     classes; the paper's column ``number_of_classes``) and ``log_n_series`` (natural log of the
     number of series; the paper logs its ``size`` column before the selection).
     """
-    from benchdesign.domains.tsc.features import class_entropy, class_gini
-
     y = np.concatenate([np.asarray(y_train).astype(str), np.asarray(y_test).astype(str)])
     if y.size == 0:
         raise ValueError("simple_paper_features: no labels")
@@ -105,9 +105,7 @@ def summary_paper_series_features(X) -> pd.DataFrame:
     constant series), ``spectral_entropy`` (:func:`spectral_entropy`), ``acf_1..acf_5``
     (lag correlations).
     """
-    from benchdesign.domains.tsc.features import _check_series
-
-    X = _check_series(X)
+    X = check_series(X)
     q25, median, q75 = np.quantile(X, [0.25, 0.5, 0.75], axis=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # constant series: NaN, as scipy gives
@@ -191,10 +189,8 @@ def landmarking_paper_features(X, y, random_state: int = 42, n_bootstrap: int = 
     the series, each split 70/30; ranks by ``np.argsort`` order, so ties go to the earlier probe),
     ``n_objects`` and ``series_len_mean``.
     """
-    from benchdesign.domains.tsc.features import _check_labels, _check_series
-
-    X = _check_series(X)
-    y = _check_labels(y, X.shape[0]).astype(str)
+    X = check_series(X)
+    y = check_labels(y, X.shape[0]).astype(str)
     n = X.shape[0]
     probes = _probes(random_state)
     names = list(probes)
