@@ -2,12 +2,12 @@
 
 Usage: python benchmarks/selection_baselines.py [--mirror ../shared/data] [--domains nlp recsys tsc]
        [--variation model_holdout|dataset_pool] [--holdout-fraction 0.3] [--trials 100] [--ks 5 10] [--seed 0]
-       [--features-dir RESULTS/features] [--with-dpp]
+       [--prepared-dir RESULTS/prepared] [--with-dpp]
 
 For each domain and strategy, ``model_holdout_trials`` with the pipeline's defaults (pools of floor(0.8 n)
 datasets, 30 % of the models held out; the trials, pools and held-out models are the same for every strategy):
 the a-priori strategies on the domain's a-priori representation (NLP task metadata, RecSys interaction
-statistics, TSC the feature tables of a finished pipeline run, ``--features-dir``), the a-posteriori peers on the
+statistics, TSC the feature tables of a finished pipeline run, ``--prepared-dir``), the a-posteriori peers on the
 oracle built from the seen models only (k-means, MMTEB-style backward elimination), k-medoids and greedy MI on
 the a-priori features with the seen models' ranks appended, and, for comparison, the
 oracle under the paper's protocol (all models choose and judge: ``dataset_pool_trials``, other draws).  Prints,
@@ -39,7 +39,7 @@ from benchdesign.selection import strategies as S  # noqa: E402
 from benchdesign.selection.options import HOLDOUT_FRACTION  # noqa: E402
 from benchdesign.selection.protocol import dataset_pool_trials, model_holdout_trials, score_cube  # noqa: E402
 from benchdesign.selection.statistics import holm, paired_wilcoxon  # noqa: E402
-from benchdesign.workflow.config import domain_protocol  # noqa: E402
+from benchdesign.workflow.config import config_domain, domain_protocol  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 APRIORI = {"nlp": ["metadata"], "recsys": ["interaction"], "tsc": ["simple", "summary", "landmarking_paper"]}
@@ -49,14 +49,28 @@ ORACLE_STRATEGIES = ("kmeans", "backward_elimination")
 SEEN_STRATEGIES = ("kmedoids", "mutual_information")
 
 
+def prepared(name: str, directory: str, reps: list[str]) -> dict:
+    """A domain as a finished pipeline run prepared it (``results/prepared/<domain>``: scores, representations)."""
+    folder = Path(directory, name)
+    scores = pd.read_csv(folder / "scores.csv")
+    ranks = pd.read_csv(folder / "dataset_ranks.csv", index_col=0)
+    X = {rep: pd.read_csv(folder / f"representation_{rep}.csv", index_col=0).loc[ranks.index].to_numpy(dtype=float)
+         for rep in reps if (folder / f"representation_{rep}.csv").is_file()}
+    higher = config_domain({"domains": {name: {}}}, name).higher_is_better
+    return {"ranks": ranks.to_numpy(), "cube": score_cube(scores, ranks.index, ranks.columns), "reps": X,
+            "strata": None, "higher": higher}
+
+
 def prepare(name: str, config: dict, mirror: str, cache: Path, features_dir: str | None) -> dict:
     """Ranks, score cube, a-priori representations and (NLP) the task-type strata of one domain."""
+    if features_dir and name in APRIORI and any(r in config_domain(config, name).computed for r in APRIORI[name]):
+        return prepared(name, features_dir, APRIORI[name])
     domain, files, scores, ranks = domain_inputs(name, config, mirror, cache)
     reps = {}
     for rep in APRIORI[name]:
         computed = Path(features_dir or "", name, f"{rep}.csv")
         if rep in domain.computed and not (features_dir and computed.is_file()):
-            print(f"# {name}/{rep}: not computed here; run the pipeline and pass --features-dir", file=sys.stderr)
+            print(f"# {name}/{rep}: not computed here; run the pipeline and pass --prepared-dir", file=sys.stderr)
             continue
         features = pd.read_csv(computed, index_col=0) if rep in domain.computed else None
         reps[rep] = load_representation(domain, rep, files, ranks, features).to_numpy(dtype=float)
@@ -136,7 +150,9 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--ks", nargs="+", type=int, default=[5, 10])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--features-dir", help="results/features of a finished pipeline run (TSC feature tables)")
+    parser.add_argument("--prepared-dir", dest="features_dir",
+                        help="results/prepared of a finished pipeline run: its TSC scores and feature tables (the "
+                             "datasets every feature covers)")
     parser.add_argument("--with-dpp", action="store_true")
     args = parser.parse_args()
     config = yaml.safe_load(Path(args.config).read_text())
