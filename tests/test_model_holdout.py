@@ -125,6 +125,16 @@ def test_trial_settings_carry_holdout_fraction_only_for_model_holdout():
     assert "holdout_fraction" not in trial_settings(config, "nlp", "kmeans", "dataset_pool")
 
 
+def test_coverage_settings_ignore_holdout_fraction():
+    from benchdesign.workflow.config import coverage_settings
+
+    base = {"protocol": {}, "domains": {"nlp": {}}}
+    changed = {"protocol": {"holdout_fraction": 0.4, "variations": ["dataset_pool"]}, "domains": {"nlp": {}}}
+    assert coverage_settings(base, "nlp") == coverage_settings(changed, "nlp")
+    assert coverage_settings(base, "nlp") != coverage_settings({"protocol": {"n_trials": 4}, "domains": {"nlp": {}}},
+                                                               "nlp")
+
+
 def test_preflight_refuses_a_holdout_of_fewer_than_two_models():
     config = {"protocol": {"holdout_fraction": 0.2}, "domains": {"tsc": {"models": ["m0", "m1"]}}}
     protocol = {**PROTOCOL_DEFAULTS, "holdout_fraction": 0.2, "variations": ["model_holdout"], "k_max": 5}

@@ -4,6 +4,7 @@ from snakemake.utils import validate
 
 from benchdesign.workflow.config import (
     config_domain,
+    coverage_settings,
     domain_entry,
     domain_protocol,
     domain_representations,

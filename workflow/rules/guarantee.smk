@@ -12,7 +12,8 @@ rule coverage:
     output:
         "results/guarantee/{domain}/coverage_{representation}.csv",
     params:
-        protocol=lambda wc: domain_protocol(config, wc.domain),
+        # what the dataset-pool draws use, so that e.g. holdout_fraction does not rerun them
+        protocol=lambda wc: coverage_settings(config, wc.domain),
         seed=config["seed"],
     log:
         "logs/guarantee/coverage_{domain}/{representation}.log",

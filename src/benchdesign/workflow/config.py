@@ -108,6 +108,13 @@ def trial_settings(config: dict, domain: str, strategy: str, variation: str = "d
     return settings
 
 
+def coverage_settings(config: dict, domain: str) -> dict[str, Any]:
+    """What the covering radii of a domain's dataset-pool selections depend on: ks, n_trials, alpha, the strategy
+    options and ``standardize`` (not the variations, the strategy list or ``holdout_fraction``)."""
+    protocol = domain_protocol(config, domain)
+    return {key: protocol[key] for key in ("ks", "n_trials", "alpha", "options", "standardize")}
+
+
 def domain_strata(config: dict, domain: str) -> dict[str, str]:
     """``{file, column}`` of a domain's strata (``domains.<d>.strata``); ValueError naming the key when the
     ``stratified`` strategy runs on a domain without them."""
