@@ -172,9 +172,9 @@ def _default_split(proteins: dict, args) -> tuple[dict, np.ndarray]:
 def alignment(args) -> dict:
     from scipy.stats import pearsonr, spearmanr
 
+    from benchdesign.splitting.leakage import leakage_summary
     from benchdesign.splitting.similarity import MatrixSimilarity
     from benchdesign.splitting.tasks import EntitySet, SplitSpec, split_entities
-    from benchdesign.splitting.leakage import leakage_summary
 
     seq_file = mirror_root() / "mol" / f"deepdta_{args.proteins}" / "proteins.txt"
     if not seq_file.is_file():

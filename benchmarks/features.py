@@ -36,10 +36,23 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from benchdesign.domains.tsc.data import UCR112, available_datasets, load_checksums, locate_dataset, \
-    materialise_dataset, read_ucr_tsv
-from benchdesign.domains.tsc.features import DEFAULT_SETTINGS, REPRESENTATIONS, dataset_features, \
-    minirocket_fit_options, representation_names, representation_options, resolve_settings
+from benchdesign.domains.tsc.data import (
+    UCR112,
+    available_datasets,
+    load_checksums,
+    locate_dataset,
+    materialise_dataset,
+    read_ucr_tsv,
+)
+from benchdesign.domains.tsc.features import (
+    DEFAULT_SETTINGS,
+    REPRESENTATIONS,
+    dataset_features,
+    minirocket_fit_options,
+    representation_names,
+    representation_options,
+    resolve_settings,
+)
 from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, minirocket_features
 
 

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
 from vs_datasail import mirror_root  # same folder: run as a script
 
 FILES = {"qm8": "qm8.csv.gz", "muv": "muv.csv.gz"}

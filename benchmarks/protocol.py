@@ -21,12 +21,12 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from benchdesign.workflow.config import config_domain, domain_protocol, synthetic_settings, trial_combinations
 from benchdesign.data.sources import fetch, load_manifest
 from benchdesign.domains import domain_source_paths, load_representation, load_scores
 from benchdesign.selection.protocol import dataset_pool_trials, model_holdout_trials, model_pool_trials, score_cube
 from benchdesign.selection.ranking import rank_scores
 from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
+from benchdesign.workflow.config import config_domain, domain_protocol, synthetic_settings, trial_combinations
 
 REPO = Path(__file__).resolve().parents[1]
 

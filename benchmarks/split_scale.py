@@ -30,7 +30,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
 from vs_datasail import mirror_root, run_measured  # same folder: run as a script
 
 REPO = Path(__file__).resolve().parents[1]

@@ -120,8 +120,8 @@ def main(argv=None) -> int:
 def auc_by_cap(args, chosen, matrices, caps) -> pd.DataFrame:
     """AUC(MAE) and AUC(rho) of every strategy at every cap on the chosen datasets' sub-benchmark, the
     difference to the largest cap and a paired Wilcoxon p-value over the trials."""
-    from benchdesign.selection.api import evaluate_benchmark
     from benchdesign.selection.aggregation import trial_auc
+    from benchdesign.selection.api import evaluate_benchmark
 
     scores = pd.read_csv(args.scores)
     scores = scores[scores["dataset"].isin(chosen)]

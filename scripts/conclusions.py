@@ -6,10 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.aggregation import trial_auc
-from benchdesign.selection.markdown import to_markdown
-from benchdesign.selection.tables import reference_auc, table3, table3_summary
 from benchdesign.selection.api import critical_difference_subsets, run_configuration
 from benchdesign.selection.conclusions import (
     CD_NOTE,
@@ -21,9 +18,12 @@ from benchdesign.selection.conclusions import (
     plot_critical_difference,
 )
 from benchdesign.selection.frames import config_label
+from benchdesign.selection.markdown import to_markdown
 from benchdesign.selection.plotting import plot_stability, save_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
+from benchdesign.selection.tables import reference_auc, table3, table3_summary
 from benchdesign.workflow.io import read_representation, read_trials, write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

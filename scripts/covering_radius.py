@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.guarantee import COVERAGE_STRATEGIES, coverage_curves
 from benchdesign.workflow.io import read_representation, write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -5,8 +5,8 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by Snakemake)
 
-from benchdesign.splitting.leakage import reduce_leakage_shards  # noqa: E402
 from benchdesign.files import write_atomic  # noqa: E402
+from benchdesign.splitting.leakage import reduce_leakage_shards  # noqa: E402
 
 s = reduce_leakage_shards(list(snakemake.input))[0]  # noqa: F821
 report = {"leakage": s.leakage, "total_similarity": s.total, "scaled_leakage": s.scaled,

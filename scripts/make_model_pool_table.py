@@ -2,12 +2,13 @@
 
 import pandas as pd
 
-from benchdesign.domains import BUILTIN_DOMAINS as ORDER, DOMAIN_LABELS as LABELS
+from benchdesign.domains import BUILTIN_DOMAINS as ORDER
+from benchdesign.domains import DOMAIN_LABELS as LABELS
 from benchdesign.selection.aggregation import curves
 from benchdesign.selection.markdown import table1_markdown
 from benchdesign.selection.tables import table1
-from benchdesign.workflow.logs import start_log
 from benchdesign.workflow.io import read_trials, write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -3,8 +3,8 @@
 import pandas as pd
 
 from benchdesign.domains import get_domain, load_representation
-from benchdesign.workflow.logs import start_log
 from benchdesign.workflow.io import domain_inputs, write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -3,11 +3,11 @@
 from pathlib import Path
 
 from benchdesign.selection.markdown import table4_markdown
-from benchdesign.selection.tables import table4
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.plotting import plot_synthetic, save_figure
 from benchdesign.selection.synthetic import seeds_note
+from benchdesign.selection.tables import table4
 from benchdesign.workflow.io import read_trials, write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -3,11 +3,12 @@
 
 import pandas as pd
 
-from benchdesign.domains import BUILTIN_DOMAINS as ORDER, DOMAIN_LABELS as LABELS
+from benchdesign.domains import BUILTIN_DOMAINS as ORDER
+from benchdesign.domains import DOMAIN_LABELS as LABELS
 from benchdesign.selection import aggregation, markdown, tables
 from benchdesign.selection.verdicts import FULL_REFERENCE, strategy_verdicts, verdict_text
-from benchdesign.workflow.logs import start_log
 from benchdesign.workflow.io import read_trials, write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -3,11 +3,11 @@
 import json
 import time
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.datasets import dataset_info, load_molecules, subsample_rows
 from benchdesign.molexp.experiment import experiment_from_molecules, run_molecule_split
 from benchdesign.molexp.features import molecule_fingerprints
 from benchdesign.workflow.io import cached_inputs, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

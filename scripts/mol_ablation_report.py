@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.plots import ablation_figure
 from benchdesign.selection.plotting import save_figure
 from benchdesign.workflow.io import write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

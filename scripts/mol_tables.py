@@ -3,9 +3,9 @@
 import json
 from pathlib import Path
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.scoring import leakage_table, performance_table, summary_markdown
 from benchdesign.workflow.io import write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

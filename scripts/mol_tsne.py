@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.experiment import entity_fold_labels, load_experiment, read_folds
 from benchdesign.molexp.plots import fingerprint_tsne, tsne_figure
 from benchdesign.selection.plotting import save_figure
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -1,8 +1,8 @@
 """Embed the structured MTEB task descriptions -> results/features/nlp/description.csv."""
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.domains.nlp.descriptions import description_texts, encode_descriptions
 from benchdesign.workflow.io import write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,10 +2,10 @@
 
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
-from benchdesign.selection.markdown import to_markdown
 from benchdesign.selection.guarantee import p_eff_table
+from benchdesign.selection.markdown import to_markdown
 from benchdesign.workflow.io import write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

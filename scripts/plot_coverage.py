@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.guarantee import p_eff_table
 from benchdesign.selection.plotting import plot_coverage, save_figure
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -4,9 +4,9 @@ from pathlib import Path
 
 from benchdesign.domains import DOMAIN_LABELS
 from benchdesign.selection.aggregation import curves
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.plotting import plot_curves, save_figure
 from benchdesign.workflow.io import read_trials
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

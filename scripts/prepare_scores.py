@@ -5,9 +5,9 @@ import json
 from pathlib import Path
 
 from benchdesign.domains import common_datasets, file_provenance, get_domain, load_scores, restrict_datasets
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.ranking import rank_scores
 from benchdesign.workflow.io import domain_inputs, write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

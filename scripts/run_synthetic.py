@@ -3,9 +3,9 @@
 import pandas as pd
 
 from benchdesign.selection.aggregation import trial_auc
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.synthetic import SyntheticSettings, seed_trials
 from benchdesign.workflow.io import write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

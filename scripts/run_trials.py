@@ -3,9 +3,9 @@
 import pandas as pd
 
 from benchdesign.domains.table import read_strata
-from benchdesign.workflow.logs import start_log
 from benchdesign.selection.protocol import dataset_pool_trials, model_holdout_trials, model_pool_trials, score_cube
 from benchdesign.workflow.io import read_representation, write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

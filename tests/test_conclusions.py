@@ -4,16 +4,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from markers import needs_aeon
 from scipy.stats import wilcoxon
 
-from benchdesign.selection.statistics import EXACT_SIGN_FLIPS_MAX_N, holm, signed_rank_pvalues
 from benchdesign.selection.conclusions import (
     conclusion_stability,
     dataset_scores,
     pairwise_verdicts,
     plot_critical_difference,
 )
-from markers import needs_aeon
+from benchdesign.selection.statistics import EXACT_SIGN_FLIPS_MAX_N, holm, signed_rank_pvalues
 
 
 def _scores():

@@ -2,10 +2,10 @@
 
 import pytest
 import yaml
+from workflow_helpers import REPO
 
 from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
 from benchdesign.workflow.config import PROTOCOL_DEFAULTS, domain_protocol, enabled_domains, trial_combinations
-from workflow_helpers import REPO
 
 CONFIG = {
     "protocol": {"n_trials": 10},

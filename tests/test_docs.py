@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from workflow_helpers import REPO
 
 DOCS = REPO / "docs"

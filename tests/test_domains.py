@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchdesign.workflow.config import config_domain, domain_representations, enabled_domains, trial_combinations
+from benchdesign.data.sources import sha256_file
 from benchdesign.domains import (
     BUILTIN_DOMAINS,
     REGISTRY,
@@ -18,10 +18,10 @@ from benchdesign.domains import (
     read_scores_table,
     register_domain,
 )
-from benchdesign.data.sources import sha256_file
-from benchdesign.selection.tables import table1
 from benchdesign.selection.protocol import dataset_pool_trials
 from benchdesign.selection.ranking import rank_scores
+from benchdesign.selection.tables import table1
+from benchdesign.workflow.config import config_domain, domain_representations, enabled_domains, trial_combinations
 
 
 def _write(path, text):
@@ -60,7 +60,8 @@ def test_long_and_wide_layouts_agree(tmp_path):
     ("dataset,model,score\nx,a,1\nx,b,\ny,a,1\ny,b,2\n", r"line 3 \(dataset 'x'\), column 'score': missing"),
     ("dataset,a,b\nx,1,nan\ny,1,2\n", r"line 2 .*column 'b': missing"),
     ("dataset,a,b\nx,1,abc\ny,1,2\n", r"column 'b': not a number: 'abc'"),
-    ("dataset,model,score\nx,a,1\nx,a,2\nx,b,1\ny,a,1\ny,b,1\n", r"duplicate \(dataset, model\) rows, e.g. dataset 'x', model 'a'"),
+    ("dataset,model,score\nx,a,1\nx,a,2\nx,b,1\ny,a,1\ny,b,1\n",
+     r"duplicate \(dataset, model\) rows, e.g. dataset 'x', model 'a'"),
     ("dataset,model,fold,score\nx,a,0,1\nx,a,0,2\nx,b,0,1\ny,a,0,1\ny,b,0,1\n", r"duplicate \(dataset, model, fold\)"),
     ("dataset,a\nx,1\ny,2\n", r"1 model\(s\) \['a'\]; need at least 2"),
     ("dataset,a,b\nx,1,2\n", r"1 dataset\(s\); need at least 2"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 
 import pytest
-
 from workflow_helpers import REPO
 
 SRC = REPO / "src" / "benchdesign"

@@ -17,8 +17,8 @@ import yaml
 from test_slurm import CI_FLAGS, PROFILE, skip_or_fail, slurm_missing
 from workflow_helpers import REPO
 
-from benchdesign.splitting.leakage_report import read_split_inputs, split_codes
 from benchdesign.splitting.leakage import leakage_summary
+from benchdesign.splitting.leakage_report import read_split_inputs, split_codes
 
 pytestmark = pytest.mark.workflow
 

@@ -360,7 +360,7 @@ def test_mirror_mteb_table11_matches_derived_tables(mirror_dir):
     s2 = load_mteb_table11(tex, models=others).pivot(index="dataset", columns="model", values="score")
     np.testing.assert_allclose(s2.loc[raw.index, others].to_numpy(), raw[others].to_numpy(), atol=0.005)
     # the per-model means reproduce the table's Average row (which leaves Ada empty)
-    avg_line = next(l for l in tex.read_text().splitlines() if l.startswith("Average"))
+    avg_line = next(line for line in tex.read_text().splitlines() if line.startswith("Average"))
     avg = [c.strip() for c in avg_line.rstrip("\\ ").split("&")[2:]]
     header = [c.strip() for c in tex.read_text().splitlines()[0].rstrip("\\ ").split("&")[2:]]
     for m, v in zip(header, avg):

@@ -6,11 +6,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from markers import needs_aeon
 from matplotlib.figure import Figure
 
-from benchdesign.selection import aggregation, frames, tables
-from benchdesign.selection import plotting
-from markers import needs_aeon
+from benchdesign.selection import aggregation, frames, plotting, tables
 
 
 def curves_frame(rng: np.random.Generator) -> pd.DataFrame:

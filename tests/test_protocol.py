@@ -4,10 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import rankdata
-
 from sklearn.preprocessing import StandardScaler
 
-from benchdesign.workflow.config import trial_settings
 from benchdesign.selection.metrics import rank_metrics
 from benchdesign.selection.protocol import (
     dataset_pool_trials,
@@ -18,6 +16,7 @@ from benchdesign.selection.protocol import (
     selection_orders,
     standardize_rows,
 )
+from benchdesign.workflow.config import trial_settings
 
 
 def _ranks(rng, n=12, m=5):

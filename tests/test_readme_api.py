@@ -10,7 +10,6 @@ import importlib
 import re
 
 import pytest
-
 from workflow_helpers import REPO
 
 FENCE = re.compile(r"^```(?P<lang>\w*)\n(?P<code>.*?)^```", re.M | re.S)

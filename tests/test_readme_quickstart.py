@@ -19,7 +19,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from workflow_helpers import REPO
 
 README = REPO / "README.md"

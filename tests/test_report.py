@@ -8,7 +8,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from workflow_helpers import MOLECULE_CAPTIONS, REPO, snakemake
 
 CAPTIONS = REPO / "workflow" / "report"

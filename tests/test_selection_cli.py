@@ -6,14 +6,14 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from markers import needs_aeon
 
 from benchdesign.cli import main
-from benchdesign.selection import farthest_first_order, rank_metrics, mean_ranks, rank_scores
+from benchdesign.selection import farthest_first_order, mean_ranks, rank_metrics, rank_scores
 from benchdesign.selection.api import run_configuration, select_datasets, subset_agreement
 from benchdesign.selection.conclusions import dataset_scores
 from benchdesign.selection.guarantee import covering_radius
 from benchdesign.selection.protocol import dataset_pool_trials, standardize_rows
-from markers import needs_aeon
 
 N, M, F = 12, 4, 3
 

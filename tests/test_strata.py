@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from workflow_helpers import REPO, snakemake
 
 from benchdesign.domains import read_strata
 from benchdesign.selection.protocol import dataset_pool_trials
 from benchdesign.selection.ranking import rank_scores
 from benchdesign.workflow.config import trial_combinations, trial_settings
-from workflow_helpers import REPO, snakemake
 
 NAMES = [f"set{d}" for d in range(10)]
 TYPES = ["a"] * 6 + ["b"] * 4

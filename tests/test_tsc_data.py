@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from markers import needs_aeon
 
 from benchdesign.domains.tsc import data as tsc_data

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from markers import needs_aeon, needs_catch22, needs_tsfresh
 from scipy import stats
 

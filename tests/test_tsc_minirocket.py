@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from markers import needs_aeon
 
 from benchdesign.domains.tsc.features import dataset_features, dataset_rng, subsample_indices

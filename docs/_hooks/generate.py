@@ -16,9 +16,9 @@ and ``mkdocs build --strict`` then fails on the unresolved reference.
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 import io
-import fnmatch
 import json
 import os
 import re

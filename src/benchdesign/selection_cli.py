@@ -84,8 +84,8 @@ def _strata_option(spec: str | None, datasets, strategies) -> dict:
 
 def _select_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_feature_table
-    from benchdesign.selection.api import select_datasets
     from benchdesign.files import check_output_paths, write_atomic
+    from benchdesign.selection.api import select_datasets
 
     check_output_paths({"--out": args.out, "--report": args.report or (f"{args.out}.json" if args.out else None)},
                        {"--features": args.features})
@@ -162,10 +162,10 @@ def _figure_bytes(fig, fmt: str) -> bytes:
 
 def _evaluate_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import file_provenance, read_scores_table
+    from benchdesign.files import write_atomic
     from benchdesign.selection.api import evaluate_benchmark, evaluation_figures
     from benchdesign.selection.conclusions import dataset_scores
     from benchdesign.selection.ranking import rank_scores
-    from benchdesign.files import write_atomic
 
     k_min, k_max = args.k
     if k_min > k_max:
@@ -271,11 +271,9 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def _agreement_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_scores_table
-    from benchdesign.selection.markdown import to_markdown
+    from benchdesign.files import check_output_paths, write_atomic
     from benchdesign.selection.api import subset_agreement
-    from benchdesign.files import write_atomic
-
-    from benchdesign.files import check_output_paths
+    from benchdesign.selection.markdown import to_markdown
 
     check_output_paths({"--json": args.json}, {"--scores": args.scores, "--subset": args.subset})
     if not Path(args.subset).is_file():

@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from markers import needs
 
 needs_chemprop = needs("chemprop", "chemprop", "torch")

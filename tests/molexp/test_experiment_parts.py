@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from benchdesign.molexp.datasets import dataset_info, load_molecules, load_pairs, subsample_rows
-from benchdesign.molexp.scoring import molecule_leakage, pair_leakage, summary_table
 from benchdesign.molexp.experiment import entity_fold_labels, fold_labels, read_folds
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
+from benchdesign.molexp.scoring import molecule_leakage, pair_leakage, summary_table
 from benchdesign.molexp.settings import ablation_points, dataset_methods, mol_settings, split_options
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, MatrixSimilarity, scaled_leakage
 
@@ -68,8 +68,10 @@ def _brute_pair_leakage(sd, st, di, ti, folds):
 
 def test_pair_leakage_equals_brute_force_over_pairs():
     rng = np.random.default_rng(0)
-    sd = rng.random((5, 5)); sd = (sd + sd.T) / 2; np.fill_diagonal(sd, 1)
-    st = rng.random((4, 4)); st = (st + st.T) / 2; np.fill_diagonal(st, 1)
+    sd, st = rng.random((5, 5)), rng.random((4, 4))
+    sd, st = (sd + sd.T) / 2, (st + st.T) / 2
+    np.fill_diagonal(sd, 1)
+    np.fill_diagonal(st, 1)
     di, ti = rng.integers(0, 5, 30), rng.integers(0, 4, 30)
     folds = rng.integers(-1, 2, 30)
     got = pair_leakage(MatrixSimilarity(sd), MatrixSimilarity(st), di, ti, folds)

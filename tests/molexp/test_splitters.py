@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from markers import needs_datasail, needs_lohi
 from rdkit import Chem, DataStructs
 from rdkit.Chem import rdFingerprintGenerator

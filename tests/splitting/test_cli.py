@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
 import importlib
+import shutil
 import subprocess
 import sys
 

@@ -11,8 +11,8 @@ from rdkit import Chem, DataStructs
 from rdkit.Chem import rdFingerprintGenerator
 
 from benchdesign.cli import main
-from benchdesign.splitting.leakage_report import evaluate_split, leakage_shard_from_inputs, leakage_shard_inputs
 from benchdesign.splitting.inputs import entities_from_table
+from benchdesign.splitting.leakage_report import evaluate_split, leakage_shard_from_inputs, leakage_shard_inputs
 
 
 def rdkit_similarity(smiles):

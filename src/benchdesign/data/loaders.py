@@ -453,7 +453,7 @@ def _unlink(cell: str) -> str:
 def _read_readme_task_table(path: Path) -> pd.DataFrame:
     lines = path.read_text(encoding="utf-8").splitlines()
     try:
-        start = next(i for i, l in enumerate(lines) if l.strip().lower().startswith("## available tasks"))
+        start = next(i for i, line in enumerate(lines) if line.strip().lower().startswith("## available tasks"))
     except StopIteration:
         raise ValueError(f"{path}: no '## Available tasks' section") from None
     i = start + 1

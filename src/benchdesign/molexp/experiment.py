@@ -13,8 +13,8 @@ import pandas as pd
 
 from benchdesign.molexp.datasets import MolDataset, dataset_info
 from benchdesign.molexp.features import pair_features
-from benchdesign.molexp.scoring import molecule_leakage, pair_leakage
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
+from benchdesign.molexp.scoring import molecule_leakage, pair_leakage
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, SplitResult
 from benchdesign.splitting.tasks import UNASSIGNED
 

@@ -231,7 +231,7 @@ def _import_lohi():
     return lohi_splitter, mip
 
 
-def neighborhood_graph(smiles: Sequence[str], threshold: float, block_size: int = 2048) -> "networkx.Graph":
+def neighborhood_graph(smiles: Sequence[str], threshold: float, block_size: int = 2048) -> "networkx.Graph":  # noqa: F821 (networkx: the lohi extra, imported inside)
     """LoHi's ``get_neighborhood_graph`` (edge i-j iff ECFP4 Tanimoto > threshold), built block-wise.
 
     Same nodes, edges (self-loops included), insertion order and float64 ``weight`` attributes as

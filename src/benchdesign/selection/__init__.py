@@ -34,7 +34,7 @@ from benchdesign.lazy import lazy_exports
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "api": ("select_datasets", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures",
             "recommendation", "subset_agreement"),
-    "options": ("FAFI_STARTS", "STANDARDIZATIONS"),
+    "options": ("FAFI_STARTS", "HOLDOUT_FRACTION", "STANDARDIZATIONS", "VARIATIONS"),
     "strategies": (
         "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order", "d_optimal_order",
         "fafi_cosine_order", "fafi_euclidean_order", "farthest_first_order", "kmeans", "random_order",
@@ -44,7 +44,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "ranking": ("mean_ranks", "rank_scores", "rerank"),
     "metrics": ("METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper",
                 "rank_metrics", "spearman"),
-    "protocol": ("HOLDOUT_FRACTION", "VARIATIONS", "dataset_pool_trials", "model_holdout_trials", "model_pool_trials",
+    "protocol": ("dataset_pool_trials", "model_holdout_trials", "model_pool_trials",
                  "score_cube", "selection_orders", "standardize_rows"),
     "representations": ("check_representation", "oracle_representation"),
     "statistics": ("holm", "mcnemar_exact", "paired_wilcoxon", "signed_rank_pvalues"),

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
-from benchdesign.selection.protocol import VARIATIONS
+from benchdesign.selection.options import VARIATIONS
 from benchdesign.selection.strategies import STRATEGIES, STRATEGY_REGISTRY
 
 VARIATION_ORDER = VARIATIONS

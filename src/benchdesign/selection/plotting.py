@@ -31,8 +31,8 @@ from benchdesign.selection.frames import (
     sort_frame,
 )
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
-from benchdesign.selection.tables import table4
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
+from benchdesign.selection.tables import table4
 
 METRIC_AXIS_LABELS = {
     "mae": "MAE of mean ranks ↓",
@@ -297,7 +297,8 @@ def plot_stability(stability: pd.DataFrame, title: str, n_models: int | None = N
     markers = _representation_markers(stability["representation"])
     for i, ((strategy, rep), line) in enumerate(stability.groupby(["strategy", "representation"], sort=False)):
         line = line.sort_values("k")
-        ax.plot(line["k"], line["mean"], color=_color(strategy, i), marker=markers[rep], ms=4, lw=1.3, ls="--" if rep in REFERENCE_REPRESENTATIONS else "-",
+        ax.plot(line["k"], line["mean"], color=_color(strategy, i), marker=markers[rep], ms=4, lw=1.3,
+                ls="--" if rep in REFERENCE_REPRESENTATIONS else "-",
                 label=_reference_label(strategy, rep))
     ax.set_xlabel("subset size k")
     ax.set_ylabel("share of pairs with the full verdict")

@@ -24,7 +24,7 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from benchdesign.selection.metrics import METRICS, rank_metrics
-from benchdesign.selection.options import HOLDOUT_FRACTION, STANDARDIZATIONS, VARIATIONS
+from benchdesign.selection.options import HOLDOUT_FRACTION, STANDARDIZATIONS
 from benchdesign.selection.ranking import mean_ranks
 from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 

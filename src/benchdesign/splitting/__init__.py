@@ -31,7 +31,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "progress": ("Progress",),
     "similarity": (
         "FingerprintSimilarity", "KmerSimilarity", "MatrixSimilarity", "SimilaritySource", "VectorSimilarity",
-        "describe_similarity", "detect_string_kind", "morgan_fingerprints", "packed_fingerprints", "packed_tanimoto", "smiles_fingerprints",
+        "describe_similarity", "detect_string_kind", "morgan_fingerprints", "packed_fingerprints", "packed_tanimoto",
+        "smiles_fingerprints",
     ),
     "tasks": (
         "TASKS", "EntitySet", "SplitResult", "SplitSpec", "kfold_spec", "split_entities", "split_groups",

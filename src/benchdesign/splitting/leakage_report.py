@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchdesign.splitting.options import DEFAULT_QUANTILES, DEFAULT_SEQUENCE_SIMILARITY
 from benchdesign.splitting.inputs import entities_from_table, load_matrix, read_table
 from benchdesign.splitting.leakage import (
     UNASSIGNED_LABELS,
@@ -28,6 +27,7 @@ from benchdesign.splitting.leakage import (
     max_train_similarity,
     sampled_leakage,
 )
+from benchdesign.splitting.options import DEFAULT_QUANTILES, DEFAULT_SEQUENCE_SIMILARITY
 from benchdesign.splitting.pipeline import PairInputs, PairTables, _usage_lines, load_pairs, similarity_entry
 from benchdesign.splitting.similarity import FingerprintSimilarity, describe_similarity, describe_text
 from benchdesign.splitting.tasks import KFOLD_NAME, EntitySet, SplitResult, fold_usage

@@ -47,7 +47,6 @@ from benchdesign.splitting.inputs import (
     require_columns,
 )
 from benchdesign.splitting.leakage import sampled_leakage
-from benchdesign.splitting.similarity import describe_similarity, describe_text
 from benchdesign.splitting.options import (
     DEFAULT_SEQUENCE_SIMILARITY,
     GROUP_TASKS,
@@ -56,6 +55,7 @@ from benchdesign.splitting.options import (
     TASK_TABLE,
 )
 from benchdesign.splitting.progress import Progress, stage
+from benchdesign.splitting.similarity import describe_similarity, describe_text
 from benchdesign.splitting.tasks import (
     TASKS,
     UNASSIGNED,

@@ -31,17 +31,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchdesign.splitting.options import PAIR_SCHEMES, SPLIT_DEFAULTS, SPLIT_OPTIONS, TASK_TABLE, TASKS
+from benchdesign.splitting.certificate import random_baselines, split_certificate, star_lower_bound
 from benchdesign.splitting.clustering import LINKAGES, cluster_entities, group_similarity, leader_labels
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     available_milp_solvers,
     lower_bounds,
-    upper_bounds,
     solve_group_counts,
     solve_split_ilp,
+    upper_bounds,
 )
-from benchdesign.splitting.certificate import random_baselines, split_certificate, star_lower_bound
+from benchdesign.splitting.options import PAIR_SCHEMES, SPLIT_DEFAULTS, SPLIT_OPTIONS, TASK_TABLE, TASKS
 from benchdesign.splitting.refine import refine_assignment
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 from benchdesign.splitting.threshold import (

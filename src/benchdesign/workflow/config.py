@@ -6,8 +6,8 @@ import re
 from typing import Any
 
 from benchdesign.domains import BUILTIN_DOMAINS, NAME_PATTERN, Domain, get_domain
-from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
-from benchdesign.selection.protocol import HOLDOUT_FRACTION, VARIATIONS, strategy_options
+from benchdesign.selection.options import FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS, VARIATIONS
+from benchdesign.selection.protocol import strategy_options
 from benchdesign.selection.strategies import DEFAULT_STRATEGIES, STRATEGIES, STRATEGY_REGISTRY
 
 PROTOCOL_DEFAULTS: dict[str, Any] = {

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchdesign.files import read_csv, write_atomic
 from benchdesign.data.sources import ArchiveMember, PackageFile, SourceFile
 from benchdesign.domains import Domain
-from benchdesign.workflow.preflight import verify_cached
+from benchdesign.files import read_csv, write_atomic
 from benchdesign.selection.representations import check_same_datasets
+from benchdesign.workflow.preflight import verify_cached
 
 
 def read_representation(path: str | None, datasets: Sequence[str]) -> np.ndarray:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from benchdesign.data.loaders import SCORES_HIGHER_IS_BETTER, load_mteb_metadata, load_mteb_table11
-from benchdesign.domains.registry import Domain, one_input
 from benchdesign.domains.nlp.metadata import nlp_metadata_representation
+from benchdesign.domains.registry import Domain, one_input
 
 
 def _ada_dir(files: Mapping[str, str]) -> str:

@@ -4,8 +4,8 @@ interaction statistics of the same table as the a-priori representation."""
 from __future__ import annotations
 
 from benchdesign.data.loaders import SCORES_HIGHER_IS_BETTER, load_recsys
-from benchdesign.domains.registry import Domain, one_input
 from benchdesign.domains.recsys.features import recsys_interaction_representation
+from benchdesign.domains.registry import Domain, one_input
 
 RECSYS_TABLE = "Datafeatures_and_metrics.csv"
 

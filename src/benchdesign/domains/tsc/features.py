@@ -313,8 +313,7 @@ def catch22_series_features(X, catch24: bool = False) -> pd.DataFrame:
 
 
 def _tsfresh_parameters(parameters):
-    from tsfresh.feature_extraction import (ComprehensiveFCParameters, EfficientFCParameters,
-                                            MinimalFCParameters)
+    from tsfresh.feature_extraction import ComprehensiveFCParameters, EfficientFCParameters, MinimalFCParameters
 
     if isinstance(parameters, dict):
         return parameters
