@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
-from benchdesign.workflow.config import untracked
 from benchdesign.data.sources import fetch
 from benchdesign.files import cached_sha256
+from benchdesign.workflow.config import untracked
+from benchdesign.workflow.io import source_file_from_dict
 from benchdesign.workflow.logs import start_log
 from benchdesign.workflow.preflight import CHECKS_DIR
-from benchdesign.workflow.io import source_file_from_dict
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.domains.tsc.features import gather_features
 from benchdesign.workflow.io import write_csv, write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.datasets import dataset_info, load_molecules, load_pairs, subsample_rows
 from benchdesign.workflow.io import cached_inputs, write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

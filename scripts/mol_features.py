@@ -5,9 +5,9 @@ import io
 import numpy as np
 import pandas as pd
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.features import molecule_fingerprints, protein_features
 from benchdesign.workflow.io import write_bytes
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

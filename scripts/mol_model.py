@@ -2,9 +2,9 @@
 
 import json
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.molexp.experiment import load_experiment, read_folds, run_model
 from benchdesign.workflow.io import write_text
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -4,10 +4,10 @@ import time
 
 from threadpoolctl import threadpool_limits
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.domains.tsc.data import read_ucr_tsv
 from benchdesign.domains.tsc.features import REPRESENTATIONS, dataset_features
 from benchdesign.workflow.io import write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

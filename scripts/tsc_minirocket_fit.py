@@ -5,9 +5,9 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from benchdesign.workflow.logs import start_log
 from benchdesign.domains.tsc.data import read_ucr_tsv
 from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, save_parameters
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -2,11 +2,10 @@
 
 import pandas as pd
 
+from benchdesign.domains.tsc.data import CHECKSUM_COLUMNS, available_datasets, load_checksums, locate_dataset, materialise_dataset
 from benchdesign.workflow.config import untracked
-from benchdesign.workflow.logs import start_log
-from benchdesign.domains.tsc.data import (CHECKSUM_COLUMNS, available_datasets, load_checksums,
-                                  locate_dataset, materialise_dataset)
 from benchdesign.workflow.io import write_csv
+from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])

@@ -8,7 +8,6 @@ import json
 import pandas as pd
 import pytest
 import yaml
-
 from markers import has, needs
 from test_report import plain
 from workflow_helpers import MOLECULE_CAPTIONS, MOLECULES, REPO, TINY, snakemake

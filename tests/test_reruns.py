@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from workflow_helpers import TINY, snakemake, snakemake_cmd
 
 pytestmark = pytest.mark.workflow
