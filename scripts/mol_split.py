@@ -5,7 +5,7 @@ import json
 import pandas as pd
 
 from benchdesign.molexp.experiment import fold_labels, load_experiment, run_molecule_split
-from benchdesign.workflow.jobio import write_csv, write_text
+from benchdesign.workflow.io import write_csv, write_text
 from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
