@@ -15,6 +15,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
+include: "workflow/rules/tsc_common.smk"
 include: "workflow/rules/tsc_features.smk"
 include: "workflow/rules/nlp_features.smk"
 include: "workflow/rules/features.smk"
@@ -23,11 +24,14 @@ include: "workflow/rules/reports.smk"
 include: "workflow/rules/guarantee.smk"
 include: "workflow/rules/synthetic.smk"
 include: "workflow/rules/molecules.smk"
+
+
 # Leakage-reduced splitting of one dataset (DataSAIL method): runs when the config has a
 # `splitting:` block (see config/splitting.yaml), e.g. --configfile config/splitting.yaml.
 if config.get("splitting"):
 
     include: "workflow/rules/splitting.smk"
+
 
 # Exact leakage of one split file as SLURM-friendly tile jobs: runs when the config has a
 # `leakage_tiles:` block; target results/leakage/<name>.exact.json.
@@ -44,7 +48,7 @@ onerror:
 
 
 rule all:
+    default_target: True
     input:
         final_targets(),
         mol_targets(),
-    default_target: True

@@ -326,6 +326,7 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     """Run the real rules (no wheels, no mirror, no download) and check the gathered matrices."""
     (tmp_path / "Snakefile").write_text(
         'configfile: "config.yaml"\n'
+        f'include: "{REPO / "workflow" / "rules" / "tsc_common.smk"}"\n'
         f'include: "{REPO / "workflow" / "rules" / "tsc_features.smk"}"\n'
         "rule all:\n"
         "    input: expand('results/features/tsc/{r}.csv', r="

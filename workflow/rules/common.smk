@@ -34,7 +34,6 @@ from benchdesign.molexp.settings import (
 from benchdesign.workflow.preflight import check_cached_files, check_protocol_against_data, domain_facts
 from benchdesign.workflow.io import source_file_to_dict
 
-
 validate(config, "../schemas/config.schema.yaml")
 
 MANIFEST = load_manifest(workflow.source_path("../../data/sources.yaml"))
@@ -48,13 +47,14 @@ for _domain in DOMAINS:
     _spec = config_domain(config, _domain)
     if not _spec.sources:  # a domain of the user's own files: its loader checks them in the job
         continue
-    _facts = domain_facts(_domain, [MANIFEST[p] for p in domain_source_paths(_spec, MANIFEST)], DATA_CACHE,
-                          config["mirror"])
+    _facts = domain_facts(_domain, [MANIFEST[p] for p in domain_source_paths(_spec, MANIFEST)], DATA_CACHE, config["mirror"])
     if _facts is not None:
         check_protocol_against_data(config, _domain, domain_protocol(config, _domain), _facts)
 if config["synthetic"]["enabled"]:  # dataset-pool trials on synthetic.n_datasets datasets
     check_protocol_against_data(
-        config, "synthetic", {**domain_protocol(config, None), "variations": ["dataset_pool"]},
+        config,
+        "synthetic",
+        {**domain_protocol(config, None), "variations": ["dataset_pool"]},
         {"datasets": range(config["synthetic"]["n_datasets"]), "models": range(config["synthetic"]["n_models"])},
     )
 
@@ -121,9 +121,7 @@ def trial_inputs(wc):
     # the model-holdout oracle is rebuilt from the seen models' scores in every trial
     held_out_oracle = wc.variation == "model_holdout" and wc.representation == "oracle"
     if wc.representation != "none" and not held_out_oracle:
-        inputs["representation"] = (
-            f"results/prepared/{wc.domain}/representation_{wc.representation}.csv"
-        )
+        inputs["representation"] = f"results/prepared/{wc.domain}/representation_{wc.representation}.csv"
     return inputs
 
 
@@ -143,8 +141,7 @@ def conclusion_inputs(wc):
         "ranks": f"results/prepared/{wc.domain}/dataset_ranks.csv",
         "trials": trial_files("dataset_pool", wc.domain),  # this domain's only: the best strategy
         "representations": [
-            f"results/prepared/{wc.domain}/representation_{r}.csv"
-            for r in domain_representations(config, wc.domain)
+            f"results/prepared/{wc.domain}/representation_{r}.csv" for r in domain_representations(config, wc.domain)
         ],
     }
 
@@ -155,9 +152,7 @@ def guarantee_targets():
         return []
     domains = [d for d in DOMAINS if trial_files("dataset_pool", d)]
     targets = ["results/guarantee/p_eff.md"]
-    targets += [
-        f"results/figures/coverage_{d}/{r}.png" for d in domains for r in domain_representations(config, d)
-    ]
+    targets += [f"results/figures/coverage_{d}/{r}.png" for d in domains for r in domain_representations(config, d)]
     targets += expand("results/conclusions/{domain}/stability.md", domain=domains)
     targets += expand("results/figures/cd_{domain}", domain=domains)
     return targets

@@ -2,10 +2,6 @@ rule fetch:
     """Materialise one input file: mirror, else package data, else the URL; sha256 verified."""
     output:
         "resources/data/{path}",
-    params:
-        # The manifest entry fixes the content (sha256 or git blob id), so the mirror location is read from the
-        # config in the script and changing it does not rerun anything.
-        entry=lambda wc: source_file_to_dict(MANIFEST[wc.path]),
     log:
         "logs/fetch/{path}.log",
     wildcard_constraints:
@@ -13,5 +9,9 @@ rule fetch:
     localrule: True
     conda:
         "../envs/benchdesign.yaml"
+    params:
+        # The manifest entry fixes the content (sha256 or git blob id), so the mirror location is read from the
+        # config in the script and changing it does not rerun anything.
+        entry=lambda wc: source_file_to_dict(MANIFEST[wc.path]),
     script:
         "../../scripts/fetch.py"

@@ -9,16 +9,16 @@ rule prepare_scores:
         ranks="results/prepared/{domain}/dataset_ranks.csv",
         datasets="results/prepared/{domain}/datasets_used.txt",
         provenance="results/prepared/{domain}/provenance.json",
-    params:
-        domain=lambda wc: domain_entry(config, wc.domain),
-        models=lambda wc: config["domains"][wc.domain].get("models"),
     log:
         "logs/prepare_scores/{domain}.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        domain=lambda wc: domain_entry(config, wc.domain),
+        models=lambda wc: config["domains"][wc.domain].get("models"),
     script:
         "../../scripts/prepare_scores.py"
 
@@ -31,14 +31,14 @@ rule representation:
         features=lambda wc: feature_matrix(wc.domain, wc.representation),
     output:
         "results/prepared/{domain}/representation_{representation}.csv",
-    params:
-        domain=lambda wc: domain_entry(config, wc.domain),
     log:
         "logs/representation/{domain}_{representation}.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        domain=lambda wc: domain_entry(config, wc.domain),
     script:
         "../../scripts/make_representation.py"

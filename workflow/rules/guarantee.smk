@@ -11,17 +11,17 @@ rule coverage:
         representation="results/prepared/{domain}/representation_{representation}.csv",
     output:
         "results/guarantee/{domain}/coverage_{representation}.csv",
+    log:
+        "logs/guarantee/coverage_{domain}/{representation}.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    resources:
+        mem_mb=1500,
+        runtime=30,
     params:
         # what the dataset-pool draws use, so that e.g. holdout_fraction does not rerun them
         protocol=lambda wc: coverage_settings(config, wc.domain),
         seed=config["seed"],
-    log:
-        "logs/guarantee/coverage_{domain}/{representation}.log",
-    resources:
-        mem_mb=1500,
-        runtime=30,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/covering_radius.py"
 
@@ -39,11 +39,11 @@ rule coverage_figure:
         pdf="results/figures/coverage_{domain}/{representation}.pdf",
     log:
         "logs/figures/coverage_{domain}/{representation}.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/plot_coverage.py"
 
@@ -57,11 +57,11 @@ rule p_eff_table:
         md=report("results/guarantee/p_eff.md", caption="../report/p_eff.rst", category="Guarantee"),
     log:
         "logs/guarantee/p_eff.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/p_eff_table.py"
 
@@ -76,26 +76,24 @@ rule conclusions:
         stability_md=report(
             "results/conclusions/{domain}/stability.md", caption="../report/stability.rst", category="Conclusions"
         ),
-        figure=report(
-            "results/figures/stability_{domain}.png", caption="../report/stability.rst", category="Conclusions"
-        ),
+        figure=report("results/figures/stability_{domain}.png", caption="../report/stability.rst", category="Conclusions"),
         cd=report(
             directory("results/figures/cd_{domain}"),
             patterns=["{name}.png"],
             caption="../report/cd.rst",
             category="Conclusions",
         ),
+    log:
+        "logs/conclusions/{domain}.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=60,
     params:
         protocols=lambda wc: {s: trial_settings(config, wc.domain, s) for s in domain_protocol(config, wc.domain)["strategies"]},
         representations=lambda wc: domain_representations(config, wc.domain),
         higher_is_better=lambda wc: config_domain(config, wc.domain).higher_is_better,
         seed=config["seed"],
-    log:
-        "logs/conclusions/{domain}.log",
-    resources:
-        mem_mb=2000,
-        runtime=60,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/conclusions.py"

@@ -19,15 +19,17 @@ rule leakage_fingerprints:
         f"{LEAKAGE_DIR}/fingerprints.npz",
     log:
         f"logs/leakage/{LEAKAGE_TILES['name']}/fingerprints.log",
-    params:
-        read={k: LEAKAGE_TILES[k] for k in ("id_col", "smiles_col", "split_id_col", "split_col", "drop_invalid",
-                                            "fp_radius", "fp_bits")},
+    conda:
+        "../envs/benchdesign.yaml"
     threads: 2
     resources:
         mem_mb=LEAKAGE_TILES["mem_mb"],
         runtime=LEAKAGE_TILES["runtime"],
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        read={
+            k: LEAKAGE_TILES[k]
+            for k in ("id_col", "smiles_col", "split_id_col", "split_col", "drop_invalid", "fp_radius", "fp_bits")
+        },
     script:
         "../../scripts/leakage_fingerprints.py"
 
@@ -40,16 +42,16 @@ rule leakage_tile:
         f"{LEAKAGE_DIR}/shard_{{shard}}_of_{LEAKAGE_TILES['shards']}.npz",
     log:
         f"logs/leakage/{LEAKAGE_TILES['name']}/shard_{{shard}}.log",
-    params:
-        shard=lambda wildcards: int(wildcards.shard),
-        n_shards=LEAKAGE_TILES["shards"],
-        block_size=LEAKAGE_TILES["block_size"],
+    conda:
+        "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=LEAKAGE_TILES["mem_mb"],
         runtime=LEAKAGE_TILES["runtime"],
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        shard=lambda wildcards: int(wildcards.shard),
+        n_shards=LEAKAGE_TILES["shards"],
+        block_size=LEAKAGE_TILES["block_size"],
     script:
         "../../scripts/leakage_tile.py"
 
@@ -57,17 +59,16 @@ rule leakage_tile:
 rule leakage_reduce:
     """Exact L(pi) and scaled L(pi) from all shards."""
     input:
-        expand(f"{LEAKAGE_DIR}/shard_{{shard}}_of_{LEAKAGE_TILES['shards']}.npz",
-               shard=range(LEAKAGE_TILES["shards"])),
+        expand(f"{LEAKAGE_DIR}/shard_{{shard}}_of_{LEAKAGE_TILES['shards']}.npz", shard=range(LEAKAGE_TILES["shards"])),
     output:
         f"results/leakage/{LEAKAGE_TILES['name']}.exact.json",
     log:
         f"logs/leakage/{LEAKAGE_TILES['name']}/reduce.log",
+    conda:
+        "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/leakage_reduce.py"

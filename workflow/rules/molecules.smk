@@ -2,6 +2,7 @@
 # one split job per (dataset, method, repeat) -> one model job per (dataset, method, repeat, model)
 # -> tables split_leakage.csv / split_performance.csv and figures; plus the Fig. 6 ablations.
 
+
 wildcard_constraints:
     dataset="[a-z0-9_]+",
     method="[a-z0-9_]+",
@@ -20,16 +21,16 @@ rule mol_dataset:
         dropped="results/molecules/{dataset}/dropped.csv",
         molecules="results/molecules/{dataset}/molecules.csv",
         proteins="results/molecules/{dataset}/proteins.csv",
-    params:
-        max_rows=lambda wc: MOL["max_molecules"].get(wc.dataset),
-        seed=config["seed"],
     log:
         "logs/molecules/{dataset}/dataset.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        max_rows=lambda wc: MOL["max_molecules"].get(wc.dataset),
+        seed=config["seed"],
     script:
         "../../scripts/mol_dataset.py"
 
@@ -41,17 +42,17 @@ rule mol_features:
         proteins="results/molecules/{dataset}/proteins.csv",
     output:
         "results/molecules/{dataset}/features.npz",
-    params:
-        n_bits=MOL["fingerprint_bits"],
     log:
         "logs/molecules/{dataset}/features.log",
     benchmark:
         "logs/benchmarks/molecules/{dataset}/features.tsv"
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        n_bits=MOL["fingerprint_bits"],
     script:
         "../../scripts/mol_features.py"
 
@@ -64,20 +65,20 @@ rule mol_split:
     output:
         folds="results/molecules/{dataset}/splits/{method}/{repeat}.tsv",
         record="results/molecules/{dataset}/splits/{method}/{repeat}.json",
-    params:
-        fractions=MOL["fractions"],
-        seed=config["seed"],
-        options=lambda wc: split_options(MOL, wc.dataset, wc.method),
     log:
         "logs/molecules/{dataset}/splits/{method}/{repeat}.log",
     benchmark:
         "logs/benchmarks/molecules/{dataset}/splits/{method}/{repeat}.tsv"
+    conda:
+        "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=lambda wc: 12000 if wc.method in ("datasail_s1", "lohi") else 4000,
         runtime=lambda wc: 120 if wc.method in ("datasail_s1", "lohi") else 30,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        fractions=MOL["fractions"],
+        seed=config["seed"],
+        options=lambda wc: split_options(MOL, wc.dataset, wc.method),
     script:
         "../../scripts/mol_split.py"
 
@@ -90,19 +91,19 @@ rule mol_model:
         folds="results/molecules/{dataset}/splits/{method}/{repeat}.tsv",
     output:
         "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json",
-    params:
-        options=lambda wc: MOL["model_options"].get(wc.model, {}),
-        seed=config["seed"],
     log:
         "logs/molecules/{dataset}/scores/{method}/{repeat}/{model}.log",
     benchmark:
         "logs/benchmarks/molecules/{dataset}/scores/{method}/{repeat}/{model}.tsv"
+    conda:
+        "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=60,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        options=lambda wc: MOL["model_options"].get(wc.model, {}),
+        seed=config["seed"],
     script:
         "../../scripts/mol_model.py"
 
@@ -113,10 +114,12 @@ rule mol_tables:
         splits=lambda wc: [f for d in MOL["datasets"] for f in mol_split_files(d) if f.endswith(".json")],
         scores=lambda wc: [f for d in MOL["datasets"] for f in mol_score_files(d)],
     output:
-        leakage=report("results/tables/split_leakage.csv", caption="../report/split_leakage.rst",
-                       category="Leakage-reduced splits"),
-        performance=report("results/tables/split_performance.csv", caption="../report/split_performance.rst",
-                           category="Leakage-reduced splits"),
+        leakage=report(
+            "results/tables/split_leakage.csv", caption="../report/split_leakage.rst", category="Leakage-reduced splits"
+        ),
+        performance=report(
+            "results/tables/split_performance.csv", caption="../report/split_performance.rst", category="Leakage-reduced splits"
+        ),
         summary="results/tables/split_summary.md",
     log:
         "logs/molecules/tables.log",
@@ -133,16 +136,19 @@ rule mol_figure:
         leakage="results/tables/split_leakage.csv",
         performance="results/tables/split_performance.csv",
     output:
-        png=report("results/figures/molecules_{dataset}.png", caption="../report/molecules_figure.rst",
-                   category="Leakage-reduced splits"),
+        png=report(
+            "results/figures/molecules_{dataset}.png",
+            caption="../report/molecules_figure.rst",
+            category="Leakage-reduced splits",
+        ),
         pdf="results/figures/molecules_{dataset}.pdf",
     log:
         "logs/molecules/{dataset}/figure.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/mol_figure.py"
 
@@ -158,21 +164,20 @@ rule mol_tsne:
             if m in ("random", "s1", "s2")
         ],
     output:
-        png=report("results/figures/tsne_{dataset}.png", caption="../report/tsne.rst",
-                   category="Leakage-reduced splits"),
+        png=report("results/figures/tsne_{dataset}.png", caption="../report/tsne.rst", category="Leakage-reduced splits"),
         pdf="results/figures/tsne_{dataset}.pdf",
-    params:
-        max_points=MOL["tsne_points"],
-        seed=config["seed"],
     log:
         "logs/molecules/{dataset}/tsne.log",
     benchmark:
         "logs/benchmarks/molecules/{dataset}/tsne.tsv"
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=3000,
         runtime=20,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        max_points=MOL["tsne_points"],
+        seed=config["seed"],
     script:
         "../../scripts/mol_tsne.py"
 
@@ -183,20 +188,20 @@ rule mol_ablation_point:
         lambda wc: [f"{DATA_CACHE}/{p}" for p in source_paths([ablation_points(MOL)[wc.sweep][wc.point]["dataset"]])],
     output:
         "results/molecules/ablation/{sweep}/{point}.json",
-    params:
-        point=lambda wc: ablation_points(MOL)[wc.sweep][wc.point],
-        fractions=MOL["fractions"],
-        seed=config["seed"],
     log:
         "logs/molecules/ablation/{sweep}/{point}.log",
     benchmark:
         "logs/benchmarks/molecules/ablation/{sweep}/{point}.tsv"
+    conda:
+        "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=12000,
         runtime=120,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        point=lambda wc: ablation_points(MOL)[wc.sweep][wc.point],
+        fractions=MOL["fractions"],
+        seed=config["seed"],
     script:
         "../../scripts/mol_ablation_point.py"
 
@@ -210,17 +215,18 @@ rule mol_ablation_report:
             for point in points
         ],
     output:
-        tables=[report(f"results/tables/ablation_{s}.csv", caption="../report/ablation.rst",
-                       category="Leakage-reduced splits") for s in ("clusters", "margins", "size")],
-        png=report("results/figures/fig6_ablation.png", caption="../report/ablation.rst",
-                   category="Leakage-reduced splits"),
+        tables=[
+            report(f"results/tables/ablation_{s}.csv", caption="../report/ablation.rst", category="Leakage-reduced splits")
+            for s in ("clusters", "margins", "size")
+        ],
+        png=report("results/figures/fig6_ablation.png", caption="../report/ablation.rst", category="Leakage-reduced splits"),
         pdf="results/figures/fig6_ablation.pdf",
     log:
         "logs/molecules/ablation/report.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/mol_ablation_report.py"

@@ -18,19 +18,19 @@ rule nlp_description_features:
         descriptions=str(default_descriptions_path()),
     output:
         "results/features/nlp/description.csv",
+    log:
+        "logs/features/nlp_description_features.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    threads: 1
+    resources:
+        mem_mb=lambda wc: 1000 if NLP_FEATURES["encoder"] == "tfidf" else 4000,
+        runtime=lambda wc: 5 if NLP_FEATURES["encoder"] == "tfidf" else 30,
     params:
         encoder=NLP_FEATURES["encoder"],
         svd_components=NLP_FEATURES["svd_components"],
         max_length=NLP_FEATURES["max_length"],
         batch_size=NLP_FEATURES["batch_size"],
         seed=NLP_FEATURES["seed"],
-    log:
-        "logs/features/nlp_description_features.log",
-    threads: 1
-    resources:
-        mem_mb=lambda wc: 1000 if NLP_FEATURES["encoder"] == "tfidf" else 4000,
-        runtime=lambda wc: 5 if NLP_FEATURES["encoder"] == "tfidf" else 30,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/nlp_description_features.py"

@@ -33,16 +33,16 @@ rule dataset_pool_tables:
             category="Tables",
         ),
         recommendation_csv="results/tables/recommendation.csv",
-    params:
-        thresholds=config["thresholds"],
-        alpha={d: domain_protocol(config, d)["alpha"] for d in DOMAINS},
     log:
         "logs/tables/dataset_pool.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=4000,
         runtime=20,
-    conda:
-        "../envs/benchdesign.yaml"
+    params:
+        thresholds=config["thresholds"],
+        alpha={d: domain_protocol(config, d)["alpha"] for d in DOMAINS},
     script:
         "../../scripts/make_tables.py"
 
@@ -82,17 +82,17 @@ rule model_holdout_tables:
             category="Tables (model holdout)",
         ),
         recommendation_csv="results/tables/model_holdout/recommendation.csv",
+    log:
+        "logs/tables/model_holdout.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=20,
     params:
         thresholds=config["thresholds"],
         reference=HOLDOUT_REFERENCE,
         alpha={d: domain_protocol(config, d)["alpha"] for d in DOMAINS},
-    log:
-        "logs/tables/model_holdout.log",
-    resources:
-        mem_mb=4000,
-        runtime=20,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/make_tables.py"
 
@@ -112,11 +112,11 @@ rule model_pool_table:
         ),
     log:
         "logs/tables/model_pool.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=4000,
         runtime=20,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/make_model_pool_table.py"
 
@@ -135,10 +135,10 @@ rule curve_figure:
         pdf="results/figures/curves_{domain}_{variation}.pdf",
     log:
         "logs/figures/curves_{domain}_{variation}.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/plot_curves.py"

@@ -26,6 +26,12 @@ rule split_dataset:
         report=f"results/splitting/{config['splitting']['name']}.report.json",
     log:
         f"logs/splitting/{config['splitting']['name']}.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    threads: config["splitting"]["threads"]
+    resources:
+        mem_mb=config["splitting"]["mem_mb"],
+        runtime=config["splitting"]["runtime"],
     params:
         task=config["splitting"]["task"],
         id_col=config["splitting"]["id_col"],
@@ -73,11 +79,5 @@ rule split_dataset:
         metric_b=config["splitting"]["metric_b"],
         class_cols_b=config["splitting"]["class_cols_b"],
         sep=config["splitting"]["sep"],
-    threads: config["splitting"]["threads"]
-    resources:
-        mem_mb=config["splitting"]["mem_mb"],
-        runtime=config["splitting"]["runtime"],
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/split.py"

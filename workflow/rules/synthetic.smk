@@ -2,17 +2,17 @@ rule synthetic_trials:
     """Per-seed AUCs of one (regime, strategy) on freshly drawn synthetic benchmarks (section 6.4)."""
     output:
         "results/synthetic/{regime}/{strategy}.csv",
+    log:
+        "logs/synthetic/{regime}_{strategy}.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    resources:
+        mem_mb=1500,
+        runtime=30,
     params:
         settings=synthetic_settings(config),
         protocol=synthetic_protocol(config),
         seed=config["seed"],
-    log:
-        "logs/synthetic/{regime}_{strategy}.log",
-    resources:
-        mem_mb=1500,
-        runtime=30,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/run_synthetic.py"
 
@@ -40,10 +40,10 @@ rule synthetic_table:
         pdf="results/figures/synthetic.pdf",
     log:
         "logs/synthetic/table.log",
+    conda:
+        "../envs/benchdesign.yaml"
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/benchdesign.yaml"
     script:
         "../../scripts/make_synthetic_table.py"
