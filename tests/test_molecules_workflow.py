@@ -4,10 +4,13 @@ dataset, one repeat, rf + svm), checking the contents of the tables and that eve
 from __future__ import annotations
 
 import json
+import re
+import shutil
 
 import pandas as pd
 import pytest
 import yaml
+
 from markers import has, needs
 from test_report import plain
 from workflow_helpers import MOLECULE_CAPTIONS, MOLECULES, REPO, TINY, snakemake
@@ -126,18 +129,29 @@ def test_report_holds_the_molecule_tables_figures_and_captions(mol_run, mirror_d
 
 
 @needs("chemprop", "chemprop", "torch")
-def test_dmpnn_switch_runs_chemprop_jobs(tmp_path, mirror_dir):
-    """Listing dmpnn under models adds one chemprop job per split, scored like the other models."""
+def test_dmpnn_switch_runs_chemprop_jobs(mol_run, tmp_path, mirror_dir):
+    """Listing dmpnn under models adds one chemprop job per split, scored like the other models (on a copy of
+    the finished run: only the chemprop jobs run)."""
+    work = tmp_path / "run"
+    shutil.copytree(mol_run, work, symlinks=True, ignore=shutil.ignore_patterns("locks", "incomplete"))
     switch = tmp_path / "dmpnn.yaml"
     switch.write_text(yaml.safe_dump({"molecules": {"models": ["dmpnn"], "model_options": {"dmpnn": {"epochs": 5}}}}))
     targets = [f"results/molecules/{d}/scores/{m}/0/dmpnn.json" for d in ("sr_are", "davis") for m in ("random", "s1")]
-    snakemake(tmp_path, *targets, "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES, switch))
+    result = snakemake(work, *targets, "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES, switch))
+    counts = _job_counts(result.stdout + result.stderr)
+    assert counts.get("mol_model") == 4 and "mol_split" not in counts, counts  # the copy's splits were reused
     for target in targets:
-        record = json.loads((tmp_path / target).read_text())
+        record = json.loads((work / target).read_text())
         assert record["model"] == "dmpnn" and record["status"] == "ok", target
         assert record["metric"] == METRIC[target.split("/")[2]]
         assert 0 < record["value"] < (1 if record["metric"] == "roc_auc" else 10), target
         assert record["n_train"] > 3 * record["n_test"] > 0
+
+
+def _job_counts(output: str) -> dict[str, int]:
+    """Rule -> number of jobs from the 'Job stats' table snakemake prints (the total left out)."""
+    table = output.split("Job stats:")[1].split("total")[0]
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", table, re.M)}
 
 
 def _lp_pdbbind_like(mirror_dir, n_pairs: int) -> pd.DataFrame:

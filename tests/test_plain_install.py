@@ -1,14 +1,18 @@
-"""A plain install (``pip install .``: the core dependencies, no extras) in a fresh venv: ``benchdesign
-evaluate`` and a RecSys-only pipeline run write every output, with the note "install benchdesign[plots] for
-the CD diagrams" instead of the critical-difference diagrams (aeon is in the extra ``plots``).
+"""A plain install: the project's wheel installed (not editable, the core dependencies, no extras) into a
+fresh venv, used outside the source tree. The package imports from that venv with its package data, the CLI
+splits and scores a split, ``benchdesign evaluate`` and a RecSys-only pipeline run write every output, with
+the note "install benchdesign[plots] for the CD diagrams" instead of the critical-difference diagrams (aeon is
+in the extra ``plots``), and the pipeline's split and NLP-description rules read the installed package data.
 
-Needs PyPI (skipped offline). Measured: the install ~4 min, evaluate ~20 s, the RecSys-only run ~2 min.
+The venv is built by ``.ci/wheel_check.sh`` (``.ci/run`` builds it while the CI venv installs and passes it as
+BENCHDESIGN_PLAIN_VENV=DIR/venv); without that variable the fixture builds one, which needs PyPI (skipped
+offline unless BENCHDESIGN_FRESH_VENV=1). Measured: the install ~3-4 min, evaluate ~20 s, the run ~2 min.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -18,21 +22,24 @@ from urllib.parse import urlparse
 import numpy as np
 import pandas as pd
 import pytest
-from workflow_helpers import REPO, TINY
 
 from benchdesign.selection.api import CD_NOTE
+from workflow_helpers import REPO, TINY
 
 pytestmark = pytest.mark.fresh_venv
 
 INDEX = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple")
-RECSYS_ONLY = """\
+MOLS = REPO / "tests" / "splitting" / "fixtures" / "mols.csv"
+# RecSys only, plus the `splitting:` block: one run covers the selection pipeline and the split rule.
+RECSYS_ONLY = f"""\
 domains:
-  tsc: {enabled: false}
-  nlp: {enabled: false}
-synthetic: {enabled: false}
+  tsc: {{enabled: false}}
+  nlp: {{enabled: false}}
+synthetic: {{enabled: false}}
 protocol:
   variations: [dataset_pool]
   strategies: [random, fafi_cosine]
+splitting: {{name: wheel, input: "{MOLS}", id_col: mol_id, smiles_col: smiles, clusters: 4}}
 """
 
 
@@ -45,8 +52,11 @@ def _index_reachable(url: str) -> bool:
         return False
 
 
-def _run(cmd: list, timeout: int, **kwargs) -> subprocess.CompletedProcess:
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, **kwargs)
+def _run(cmd: list, timeout: int, cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``cmd`` in ``cwd`` (outside the checkout) without PYTHONPATH; fail with the end of its output."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                            env=env)
     if result.returncode != 0:
         raise AssertionError(f"{' '.join(map(str, cmd))} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
     return result
@@ -54,22 +64,48 @@ def _run(cmd: list, timeout: int, **kwargs) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def plain_venv(tmp_path_factory) -> Path:
-    """bin/ of a fresh venv (no system site-packages) holding ``pip install <copy of the project>``."""
+    """bin/ of a fresh venv (no system site-packages) holding the project's wheel (.ci/wheel_check.sh)."""
+    given = os.environ.get("BENCHDESIGN_PLAIN_VENV")
+    if given:
+        assert (Path(given) / "bin" / "python").exists(), f"BENCHDESIGN_PLAIN_VENV={given} holds no venv"
+        return Path(given) / "bin"
     if not _index_reachable(INDEX):
-        pytest.skip(f"offline: the package index {INDEX} is unreachable, and a plain install needs it")
+        reason = f"offline: the package index {INDEX} is unreachable, and a plain install needs it"
+        if os.environ.get("BENCHDESIGN_FRESH_VENV") == "1":
+            pytest.fail(f"BENCHDESIGN_FRESH_VENV=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
     root = tmp_path_factory.mktemp("plain_install")
-    project = root / "project"  # a copy: pip builds in the source tree
-    shutil.copytree(REPO / "src", project / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(REPO / name, project / name)
-    _run([sys.executable, "-m", "venv", root / "venv"], 120)
-    _run([root / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", project], 1500)
+    subprocess.run(["bash", str(REPO / ".ci/wheel_check.sh"), sys.executable, str(root)], check=True,
+                   capture_output=True, timeout=1800)
     return root / "venv" / "bin"
 
 
-def test_plain_install_has_no_aeon(plain_venv):
-    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('aeon') is not None)"
-    assert subprocess.run([plain_venv / "python", "-c", probe]).returncode == 0
+def test_the_package_and_its_data_come_from_the_wheel_without_aeon(plain_venv, tmp_path):
+    probe = """\
+import importlib.util, json, sys
+from importlib.metadata import distribution
+import benchdesign
+from benchdesign.domains.nlp.descriptions import load_descriptions
+from benchdesign.domains.tsc.data import load_checksums
+url = distribution("benchdesign").read_text("direct_url.json")
+print(json.dumps({"file": benchdesign.__file__, "prefix": sys.prefix, "aeon": importlib.util.find_spec("aeon") is not None,
+                  "editable": bool(url and json.loads(url).get("dir_info", {}).get("editable")),
+                  "checksums": len(load_checksums()), "descriptions": len(load_descriptions())}))
+"""
+    got = json.loads(_run([plain_venv / "python", "-c", probe], 120, tmp_path).stdout)
+    assert not got["file"].startswith(str(REPO)) and got["file"].startswith(got["prefix"]), got
+    assert not got["editable"] and not got["aeon"], got
+    assert got["checksums"] > 100 and got["descriptions"] > 50, got
+
+
+def test_cli_splits_and_scores_a_split_in_a_plain_install(plain_venv, tmp_path):
+    common = ["--input", MOLS, "--id-col", "mol_id", "--smiles-col", "smiles"]
+    _run([plain_venv / "benchdesign", "split", "--task", "S1", *common, "--splits", "0.8", "0.2", "--names", "train",
+          "test", "--clusters", "4", "--out", "split.tsv"], 300, tmp_path)
+    split = pd.read_csv(tmp_path / "split.tsv", sep="\t")
+    assert len(split) == len(pd.read_csv(MOLS)) and {"train", "test"} <= set(split["split"])
+    result = _run([plain_venv / "benchdesign", "leakage", *common, "--split", "split.tsv"], 300, tmp_path)
+    assert "40 of 40 valid entities assigned" in result.stdout and "scaled L(pi)" in result.stdout
 
 
 def test_evaluate_in_a_plain_install_writes_everything_but_the_cd_diagrams(plain_venv, tmp_path):
@@ -83,7 +119,7 @@ def test_evaluate_in_a_plain_install_writes_everything_but_the_cd_diagrams(plain
     out = tmp_path / "eval"
     result = _run([plain_venv / "benchdesign", "evaluate", "--scores", tmp_path / "scores.csv", "--features",
                    tmp_path / "meta.csv", "--higher-is-better", "--trials", "4", "--k", "2", "6",
-                   "--strategies", "random", "kmeans", "--k-target", "3", "--out", out], 600)
+                   "--strategies", "random", "kmeans", "--k-target", "3", "--out", out], 600, tmp_path)
     assert CD_NOTE in result.stderr
     produced = {p.name for p in out.iterdir()}
     assert {"table1_auc.md", "table2_kstar.md", "table3_wilcoxon_holm.md", "curves.png", "recommendation.txt",
@@ -99,9 +135,14 @@ def test_recsys_only_pipeline_in_a_plain_install(plain_venv, tmp_path, mirror_di
     overlay.write_text(RECSYS_ONLY)
     work = tmp_path / "run"
     _run([plain_venv / "python", "-m", "snakemake", "--snakefile", REPO / "Snakefile", "--directory", work,
-          "--cores", "2", "--config", f"mirror={mirror_dir}", "--configfile", TINY, overlay], 900)
+          "--cores", "2", "--config", f"mirror={mirror_dir}", "--configfile", TINY, overlay, "--",
+          "all", "results/splitting/wheel.tsv", "results/features/nlp/description.csv"], 900, tmp_path)
     results = work / "results"
     assert (results / "figures" / "cd_recsys" / "NOTE.txt").read_text() == CD_NOTE + "\n"
     assert (results / "conclusions" / "recsys" / "stability.md").is_file()
+    assert (results / "figures" / "curves_recsys_dataset_pool.png").stat().st_size > 1000
     assert "RecSys: 6 trials, pools of 24 of the 30 datasets." in (results / "tables" / "recommendation.txt").read_text()
     assert CD_NOTE in (work / "logs" / "conclusions" / "recsys.log").read_text()
+    split = pd.read_csv(results / "splitting" / "wheel.tsv", sep="\t")
+    assert len(split) == len(pd.read_csv(MOLS))
+    assert (results / "features" / "nlp" / "description.csv").stat().st_size > 0

@@ -118,13 +118,29 @@ def dataset_pool_trials(
 
     Parameters
     ----------
-    dataset_ranks : (n, M) per-dataset mean ranks (1 = best).
-    X : (n, p) raw representation (ignored by ``random``), z-scored by :func:`standardize_rows`.
-    strategy, ks, n_trials, alpha, seed : protocol settings; ``options`` holds strategy options
-        (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
-    standardize : "all" (z-score over all datasets once) or "pool" (over each trial's pool rows).
+    dataset_ranks : numpy.ndarray
+        (n, M) per-dataset mean ranks (1 = best).
+    X : numpy.ndarray
+        (n, p) raw representation (ignored by ``random``), z-scored by :func:`standardize_rows`.
+    strategy : str
+        A registry name of :mod:`benchdesign.selection.strategies`.
+    ks : sequence of int
+        Subset sizes.
+    n_trials : int
+        Number of trials (random pools).
+    alpha : float
+        Share of the datasets in each trial's pool.
+    seed : int
+        Seed of every random draw.
+    options : dict, optional
+        Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
+    standardize : {"all", "pool"}
+        z-score over all datasets once, or over each trial's pool rows.
 
-    Returns a long frame with columns ``trial, k, metric, value``.
+    Returns
+    -------
+    pandas.DataFrame
+        Long frame with columns ``trial, k, metric, value``.
     """
     ranks = np.asarray(dataset_ranks, dtype=float)
     if np.shape(X)[0] != ranks.shape[0]:
@@ -190,11 +206,20 @@ def model_pool_trials(
     full-benchmark mean rank of that model pool (``R_D`` restricted to ``M_t``, ranks in
     ``1..|M_t|``) and ``R_S`` is its mean over the selected datasets.
 
+    The other parameters are those of :func:`dataset_pool_trials`; every dataset is in the pool, so both
+    ``standardize`` settings z-score over all datasets.
+
     Parameters
     ----------
-    scores : (n, F, M) score cube; ``higher_is_better`` gives its direction.
-    Other parameters as in :func:`dataset_pool_trials`; every dataset is in the pool, so both
-    ``standardize`` settings z-score over all datasets.
+    scores : numpy.ndarray
+        (n, F, M) score cube.
+    higher_is_better : bool
+        Direction of the scores.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long frame with columns ``trial, k, metric, value``.
     """
     _check_standardize(standardize)
     X = standardize_rows(X)
@@ -291,15 +316,25 @@ def model_holdout_trials(
     datasets (``R_S``) or all datasets (``R_D``).  This asks a curator's question: will the subset rank
     models nobody has run yet as the full benchmark would?
 
+    The other parameters are those of :func:`dataset_pool_trials`.
+
     Parameters
     ----------
-    scores : (n, F, M) score cube; ``higher_is_better`` gives its direction.
-    X : (n, p) raw representation, or None for the oracle built from the seen models' ranks.
-    holdout_fraction : share of the models held out in every trial (:func:`holdout_size`).
-    with_seen_ranks : append the seen models' ranks to ``X`` as extra features (see :func:`model_holdout_subsets`).
-    Other parameters as in :func:`dataset_pool_trials`.
+    scores : numpy.ndarray
+        (n, F, M) score cube.
+    higher_is_better : bool
+        Direction of the scores.
+    X : numpy.ndarray or None
+        (n, p) raw representation, or None for the oracle built from the seen models' ranks.
+    holdout_fraction : float
+        Share of the models held out in every trial (:func:`holdout_size`).
+    with_seen_ranks : bool
+        Append the seen models' ranks to ``X`` as extra features (see :func:`model_holdout_subsets`).
 
-    Returns a long frame with columns ``trial, k, metric, value``.
+    Returns
+    -------
+    pandas.DataFrame
+        Long frame with columns ``trial, k, metric, value``.
     """
     scores = np.asarray(scores, dtype=float)
     if X is not None and np.shape(X)[0] != scores.shape[0]:

@@ -131,14 +131,24 @@ def leakage_summary(
 ) -> list[LeakageSummary]:
     """L(pi) and scaled L(pi) of several splits of the same entities in one pass over the similarities.
 
-    Parameters
-    ----------
-    sim : similarity source, dense (n, n) ndarray or scipy-sparse (n, n) similarity matrix in [0, 1]
-    folds_list : splits, each with one fold label per entity
-    weights : (n,) entity cardinalities kappa(x), default 1
-
     Dense sources go through the tiles of :class:`TilePlan` (:func:`tile_sums`, reduced by
     :func:`reduce_tile_sums`), so the value equals that of the same tiles computed as separate jobs.
+
+    Parameters
+    ----------
+    sim : SimilaritySource, numpy.ndarray or scipy.sparse matrix
+        (n, n) similarities in [0, 1].
+    folds_list : sequence of sequences
+        Splits, each with one fold label per entity.
+    weights : numpy.ndarray, optional
+        (n,) entity cardinalities kappa(x), default 1.
+    block_size : int
+        Tile size of the dense pair sums.
+
+    Returns
+    -------
+    list of LeakageSummary
+        One per split, in order.
     """
     src = _as_source(sim)
     n = src.shape[0] if sp.issparse(src) else src.n

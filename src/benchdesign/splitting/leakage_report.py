@@ -158,24 +158,42 @@ def evaluate_split(
 ) -> dict:
     """Leakage report of a split of ``entities`` given as (id, fold label) pairs.
 
-    Parameters
-    ----------
-    entities : the entities and their similarity (over the valid entities)
-    split_ids, split_labels : one row of the split file each; unassigned labels ("unassigned", "")
-        and entities not listed belong to no fold
-    test : fold names whose eq. (1) statistics are reported (default: every fold)
-    train : training folds for eq. (1) (default: all folds other than the test fold)
-    folds : the fold names the split may use; any other label is an error. Without it, labels that differ
-        only in case or surrounding spaces (``Test`` beside ``test``) are an error.
-    sample : estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
-        (:func:`~benchdesign.splitting.leakage.sampled_leakage`, seeded by ``seed``) instead of all
-        pairs, and the eq. (1) statistics from ``sample_test`` random test entities per fold
-    smiles, random_seed, summary : the summary block (``report["summary"]``, summary.py, as in ``benchdesign
-        split``; not with ``summary=False``): the valid entities' SMILES add a scaffold split; random splits of
-        the same fold sizes from ``random_seed``
-
     A split with fewer than two folds is refused (its leakage would be 0 by definition). Invalid entities
     (kept out of the similarity) and entities unassigned or not listed are left out, and counted.
+
+    Parameters
+    ----------
+    entities : EntitySet
+        The entities and their similarity (over the valid entities).
+    split_ids, split_labels : sequence
+        One row of the split file each; unassigned labels ("unassigned", "") and entities not listed belong
+        to no fold.
+    test : sequence of str, optional
+        Fold names whose eq. (1) statistics are reported (default: every fold).
+    train : sequence of str, optional
+        Training folds for eq. (1) (default: all folds other than the test fold).
+    quantiles : sequence of float
+        Quantiles of the eq. (1) nearest-neighbour similarities.
+    block_size : int, optional
+        Tile size of the exact pair sums.
+    folds : sequence of str, optional
+        The fold names the split may use; any other label is an error. Without it, labels that differ only
+        in case or surrounding spaces (``Test`` beside ``test``) are an error.
+    sample : int, optional
+        Estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
+        (:func:`~benchdesign.splitting.leakage.sampled_leakage`, seeded by ``seed``) instead of all pairs,
+        and the eq. (1) statistics from ``sample_test`` random test entities per fold.
+    confidence, seed, sample_test :
+        Settings of ``sample``.
+    smiles, random_seed, summary :
+        The summary block (``report["summary"]``, summary.py, as in ``benchdesign split``; not with
+        ``summary=False``): the valid entities' SMILES add a scaffold split; random splits of the same fold
+        sizes from ``random_seed``.
+
+    Returns
+    -------
+    dict
+        The report (JSON-serialisable).
     """
     if entities.similarity is None:
         raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")

@@ -602,17 +602,30 @@ def split_interactions(
 ) -> SplitResult:
     """Split 2-D data (one row per interaction (a, b)) by task R, I1, I2, S1 or S2.
 
-    Parameters
-    ----------
-    inter_a, inter_b : (m,) indices of each interaction's entities into ``side_a.ids`` / ``side_b.ids``
-    side : for I1/S1, the side whose entities are split ('a' or 'b'); interactions follow that side
-
     An interaction with an invalid entity gets that entity set's reason; in I2/S2 an interaction whose
     entities land in different folds gets fold -1 and reason ``entities_in_different_folds``: dropped
     ('same_fold', the report's ``n_dropped``) or, in the 'cold_both' k-fold scheme, tested in no fold
     but trained on in the folds of neither entity (``n_no_test_fold``). ``pair_folds`` holds each
     interaction's entity folds; for k-fold specs the report's ``fold_usage`` counts, per fold, the
     train / test / unused interactions of :meth:`SplitResult.train_test`.
+
+    Parameters
+    ----------
+    task : str
+        R, I1, I2, S1 or S2.
+    inter_a, inter_b : numpy.ndarray
+        (m,) indices of each interaction's entities into ``side_a.ids`` / ``side_b.ids``.
+    side_a, side_b : EntitySet
+        The two entity sets.
+    spec : SplitSpec
+        Fold names, fractions and solver settings.
+    side : {"a", "b"}
+        For I1/S1, the side whose entities are split; interactions follow that side.
+
+    Returns
+    -------
+    SplitResult
+        Fold of every interaction, with the report.
     """
     validate_spec(spec)
     task = task.upper()
