@@ -10,7 +10,6 @@ import shutil
 import pandas as pd
 import pytest
 import yaml
-
 from markers import has, needs
 from test_report import plain
 from workflow_helpers import MOLECULE_CAPTIONS, MOLECULES, REPO, TINY, snakemake

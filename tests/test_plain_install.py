@@ -22,9 +22,9 @@ from urllib.parse import urlparse
 import numpy as np
 import pandas as pd
 import pytest
+from workflow_helpers import REPO, TINY
 
 from benchdesign.selection.api import CD_NOTE
-from workflow_helpers import REPO, TINY
 
 pytestmark = pytest.mark.fresh_venv
 

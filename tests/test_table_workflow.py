@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pandas as pd
 import yaml
+from workflow_helpers import REPO, snakemake
 
 from benchdesign.data.sources import sha256_file
 from benchdesign.selection import tables
 from benchdesign.selection.protocol import dataset_pool_trials
 from benchdesign.selection.ranking import rank_scores
-from workflow_helpers import REPO, snakemake
 
 PROTOCOL = {"n_trials": 5, "alpha": 0.8, "k_min": 2, "k_max": 5, "kmeans_n_init": 1,
             "strategies": ["random", "fafi_cosine", "kmeans"]}
