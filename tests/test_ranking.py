@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy.stats import rankdata
 
-from benchdesign.selection.ranking import mean_ranks, rank_scores, rerank
+from benchdesign.selection.ranking import average_ranks, mean_ranks, rank_scores, rerank
 
 
 def _long(cube: np.ndarray, datasets=None, models=None) -> pd.DataFrame:
@@ -132,3 +132,18 @@ def test_rerank_average_ties():
         rerank([1.0, np.nan])
     with pytest.raises(ValueError, match="values must be"):
         rerank(np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("shape, axis", [((9,), -1), ((6, 7), 1), ((6, 7), 0), ((3, 4, 11), -1), ((3, 4, 11), 1),
+                                         ((1,), 0), ((4, 0), 1)])
+def test_average_ranks_equal_scipy_rankdata_with_many_ties(shape, axis):
+    rng = np.random.default_rng(sum(shape) + axis)
+    for values in (rng.integers(0, 3, size=shape).astype(float), rng.normal(size=shape)):
+        got = average_ranks(values, axis=axis)
+        assert got.shape == values.shape
+        np.testing.assert_array_equal(got, rankdata(values, method="average", axis=axis))
+
+
+def test_average_ranks_hand_checked():
+    assert average_ranks([30, 10, 30, 20]).tolist() == [3.5, 1.0, 3.5, 2.0]
+    assert average_ranks([[2, 2, 2], [3, 1, 2]], axis=1).tolist() == [[2.0, 2.0, 2.0], [3.0, 1.0, 2.0]]

@@ -21,11 +21,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from benchdesign.selection.metrics import METRICS, rank_metrics
 from benchdesign.selection.options import HOLDOUT_FRACTION, STANDARDIZATIONS
-from benchdesign.selection.ranking import mean_ranks
+from benchdesign.selection.ranking import average_ranks, mean_ranks
 from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
@@ -185,7 +184,7 @@ def dataset_pool_subsets(
 def fold_ranks(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
     """Rank models within every (dataset, fold) of an (n, F, M) score cube; 1 = best, ties averaged."""
     signed = -scores if higher_is_better else scores
-    return rankdata(signed, axis=-1, method="average")
+    return average_ranks(signed, axis=-1)
 
 
 def model_pool_trials(

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from benchdesign.selection.representations import check_frame
 
@@ -62,6 +61,8 @@ def _moments(values: pd.Series) -> tuple[float, float, float, float]:
     x = values.to_numpy(dtype=np.float64)
     sd = float(np.std(x, ddof=1)) if x.size > 1 else float("nan")
     with np.errstate(invalid="ignore", divide="ignore"):
+        from scipy import stats  # here: importing the domains needs no scipy.stats
+
         skew = float(stats.skew(x)) if np.ptp(x) > 0 else float("nan")
         kurt = float(stats.kurtosis(x)) if np.ptp(x) > 0 else float("nan")
     return float(x.mean()), sd, skew, kurt

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from benchdesign.domains.tsc import paper_features as paper
 from benchdesign.domains.tsc.minirocket import minirocket_features
@@ -285,6 +284,8 @@ def summary_series_features(X, acf_lags: Sequence[int] = (1, 2, 3, 4, 5, 10)) ->
         raise ValueError(f"acf_lags must be >= 1, got {lags}")
     q = np.quantile(X, [0.05, 0.25, 0.5, 0.75, 0.95], axis=1)
     sd = X.std(axis=1)
+    from scipy import stats  # here: importing the domains needs no scipy.stats
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         skew = np.where(sd > 0, stats.skew(X, axis=1), np.nan)
@@ -443,8 +444,10 @@ def landmarking_features(X, y, n_splits: int = 5, n_bootstrap: int = 10,
         boot_err.append([errors[p] for p in names])
 
     cv_err, boot_err = np.asarray(cv_err), np.asarray(boot_err)
-    cv_rank = np.apply_along_axis(stats.rankdata, 1, cv_err)
-    boot_rank = np.apply_along_axis(stats.rankdata, 1, boot_err)
+    from scipy.stats import rankdata  # here: importing the domains needs no scipy.stats
+
+    cv_rank = np.apply_along_axis(rankdata, 1, cv_err)
+    boot_rank = np.apply_along_axis(rankdata, 1, boot_err)
     out = {f"{p}_cv_error": cv_err[:, j].mean() for j, p in enumerate(names)}
     out["linear_train_test_gap"] = float(np.mean(gaps))
     for j, p in enumerate(names):

@@ -25,7 +25,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from benchdesign.domains.tsc.series import check_labels, check_series, class_entropy, class_gini
 
@@ -107,6 +106,8 @@ def summary_paper_series_features(X) -> pd.DataFrame:
     """
     X = check_series(X)
     q25, median, q75 = np.quantile(X, [0.25, 0.5, 0.75], axis=1)
+    from scipy import stats  # here: importing the domains needs no scipy.stats
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # constant series: NaN, as scipy gives
         skew = stats.skew(X, axis=1) if X.shape[1] >= 3 else np.zeros(X.shape[0])
