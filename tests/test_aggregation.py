@@ -165,12 +165,12 @@ def test_table1_markdown_best_representation_and_bold():
     md = markdown.table1_markdown(t1, DOMAIN_LABELS)
     assert "### NLP (57 datasets, 200 trials)" in md
     assert "| Strategy" in md and "AUC(MAE) ↓" in md and "AUC(ρ) ↑" in md
-    # The oracle (uses these models' scores) is on its own row, never the bold "best" of a column.
+    # The oracle (built from the benchmark's scores) is on its own row, never the bold "best" of a column.
     assert "**25.00 ± 0.50** (metadata)" in md  # best a-priori value for MAE, bold
     assert "**15.500 ± 0.500** (metadata)" in md  # best K-Means representation for rho, bold
     assert re.search(r"\| Random +\| 30\.00 ± 0\.50 ", md)  # no "(none)" suffix, not bold
     assert "14.000 ± 0.500" in md
-    oracle_row = next(line for line in md.splitlines() if line.startswith("| oracle (uses these models' scores)"))
+    oracle_row = next(line for line in md.splitlines() if line.startswith("| oracle (built from the benchmark's scores)"))
     assert "20.00 ± 0.50 (K-Means)" in oracle_row and "13.000 ± 0.500 (K-Means)" in oracle_row
     assert "**" not in oracle_row
 
@@ -367,7 +367,7 @@ def test_table3_oracle_is_a_reference_not_a_contender():
     row = summary.iloc[0]
     assert row["best_strategy"] == "kmeans" and row["oracle_auc"] == pytest.approx(oracle_mean)
     md = markdown.table3_markdown(summary)
-    assert "K-Means (metadata)" in md and "| oracle (uses these models' scores) " in md.splitlines()[0]
+    assert "K-Means (metadata)" in md and "| oracle (built from the benchmark's scores) " in md.splitlines()[0]
     assert f"{oracle_mean:.2f} (K-Means)" in md
     # only random beside the oracle: no contest, no rows, no crash
     only_random = df[df["representation"].isin(["none", "oracle"])]

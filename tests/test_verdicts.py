@@ -65,7 +65,7 @@ def test_the_best_configuration_against_random_with_holm():
     assert "bench: 12 trials, pools of 8 of the 10 datasets." in text
     assert ("- k = 3: K-Means (kmeans) on the features 'meta' has the highest share, 92% of pools, against 0% for "
             "random (only it / only random met the target in 11 / 0 trials, p < 0.001 Holm over 2 configurations): "
-            "significantly higher: use it for k = 3. For comparison, the oracle (uses these models' scores): "
+            "significantly higher: use it for k = 3. For comparison, the oracle (built from the benchmark's scores): "
             "100% of pools (K-Means).") in text
     assert "against 50% for random" in text and "not significantly higher than random's." in text
     assert "upper bound" not in text

@@ -24,8 +24,9 @@ REGIME_ORDER = ("oracle", "broken")
 REFERENCE_REPRESENTATIONS = ("oracle",)
 """Representations built from the benchmark's own model scores: shown apart, never "best"; an a-priori
 strategy can beat them."""
-ORACLE_LABEL = "oracle (uses these models' scores)"
-"""How every table, verdict and caption names the oracle."""
+ORACLE_LABEL = "oracle (built from the benchmark's scores)"
+"""How every table, verdict and caption names the oracle: true under both protocols (the paper's, where all
+models build it, and model holdout, where only the seen models do)."""
 CRITERION_ORDER = ("mean", "conservative")
 # Column order of the paper's Table 1.
 PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")

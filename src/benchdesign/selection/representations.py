@@ -67,7 +67,7 @@ def oracle_representation(dataset_ranks: pd.DataFrame) -> pd.DataFrame:
     """The oracle representation: each dataset is described by its vector of model ranks.
 
     This uses the very quantity that the selection is meant to preserve, so it is only available
-    *a posteriori* (after every model ran on every dataset): a reference that uses these models' scores,
+    *a posteriori* (after every model ran on every dataset): a reference built from the benchmark's scores,
     not a usable method, and not a ceiling either (an a-priori representation can select better subsets).
 
     Parameters

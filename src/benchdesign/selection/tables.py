@@ -125,7 +125,7 @@ def table3(
     """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
 
     The contenders are the (strategy, representation) pairs whose representation is not in
-    ``references`` (the oracle uses these models' scores; shown apart, see :func:`reference_auc`); a block with a single
+    ``references`` (the oracle, built from the benchmark's scores: shown apart, see :func:`reference_auc`); a block with one
     contender (e.g. only random beside the oracle) gives no rows.  The best pair has the best mean
     trial AUC; each other pair is compared by a one-sided paired Wilcoxon signed-rank test on AUCs
     matched by trial id.
