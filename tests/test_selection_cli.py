@@ -68,6 +68,37 @@ def test_select_include_exclude(bench):
     assert select_datasets(X, 4, "random", seed=3).datasets == select_datasets(X, 4, "random", seed=3).datasets
 
 
+
+def test_select_default_is_kmedoids_and_states_random_subsets_as_yardstick(tmp_path, capsys):
+    """Three far-apart clusters of 10: k-medoids takes one dataset of each (radius: a cluster's spread); a random
+    3-subset takes one of each with probability 10**3 / C(30, 3) = 0.246, else covers a cluster from afar (a radius
+    of the order of the clusters' distance)."""
+    rng = np.random.default_rng(0)
+    centres = np.array([[0.0, 0.0], [20.0, 0.0], [0.0, 20.0]])
+    X = np.vstack([c + 0.3 * rng.normal(size=(10, 2)) for c in centres])
+    names = [f"d{i:02d}" for i in range(30)]
+    feats = tmp_path / "clusters.csv"
+    pd.DataFrame(X, index=pd.Index(names, name="dataset"), columns=["a", "b"]).to_csv(feats)
+    assert main(["select", "--features", str(feats), "-k", "3", "--out", str(tmp_path / "c.txt")]) == 0
+    chosen = (tmp_path / "c.txt").read_text().split()
+    assert sorted(names.index(c) // 10 for c in chosen) == [0, 1, 2]
+    report = json.loads((tmp_path / "c.txt.json").read_text())
+    assert report["strategy"] == "kmedoids"
+    randoms = report["random_subsets"]
+    assert randoms["n"] == 200 and randoms["share_with_larger_covering_radius"] >= 0.9
+    assert randoms["median_covering_radius"] > 10 * report["covering_radius"]
+    sel = select_datasets(pd.read_csv(feats, index_col=0), 3)
+    assert sel.datasets == chosen and sel.random_median_radius == randoms["median_covering_radius"]
+    missing_a_cluster = np.mean(np.array(sel.random_radii) > 10 * sel.covering_radius)
+    assert missing_a_cluster == pytest.approx(1 - 1000 / 4060, abs=0.1)
+    assert "200 random subsets of 3 from the same pool" in capsys.readouterr().err
+    # every dataset chosen: random subsets are the pool too, so none covers worse
+    whole = select_datasets(pd.read_csv(feats, index_col=0), 30, "random")
+    assert whole.random_median_radius == 0 and whole.share_random_worse == 0
+    # the random subsets hold the included datasets
+    forced = select_datasets(pd.read_csv(feats, index_col=0), 3, include=["d00", "d01", "d02"])
+    assert forced.random_median_radius == pytest.approx(forced.covering_radius)
+
 @pytest.mark.parametrize("args, message", [
     (["-k", "0"], "k=0 must lie in 1..12"),
     (["-k", "3", "--include", "zz"], r"include: unknown dataset\(s\) \['zz'\]"),

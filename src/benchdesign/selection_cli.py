@@ -110,13 +110,15 @@ def _select_command(args: argparse.Namespace) -> int:
         if args.report:
             write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     print(f"covering radius ({result.metric}) of the {args.k} datasets: {result.covering_radius:.4g} "
-          f"(pool diameter {result.diameter:.4g})", file=sys.stderr)
+          f"(pool diameter {result.diameter:.4g}); {len(result.random_radii)} random subsets of {args.k} from the "
+          f"same pool: median {result.random_median_radius:.4g}, {result.share_random_worse:.0%} of them cover the "
+          "pool worse (a larger radius)", file=sys.stderr)
     return 0
 
 
 def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign select``: k datasets of a feature table, in selection order."""
-    from benchdesign.selection.options import FAFI_STARTS
+    from benchdesign.selection.options import FAFI_STARTS, SELECT_STRATEGY
     from benchdesign.selection.strategies import STRATEGIES
 
     p = subparsers.add_parser(
@@ -129,7 +131,9 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--features", required=True, help="feature CSV: a 'dataset' column and numeric columns")
     p.add_argument("-k", type=int, required=True, help="number of datasets to choose")
-    p.add_argument("--strategy", choices=list(STRATEGIES), default="fafi_cosine")
+    p.add_argument("--strategy", choices=list(STRATEGIES), default=SELECT_STRATEGY,
+                   help=f"default {SELECT_STRATEGY}: it beat random selection on held-out models of NLP and TSC "
+                        "(docs/guides/select.md); fafi_cosine is the paper's")
     p.add_argument("--include", nargs="+", help="datasets that must be chosen (they come first)")
     p.add_argument("--exclude", nargs="+", help="datasets that must not be chosen")
     p.add_argument("--seed", type=int, default=0, help="seed of the random and k-means strategies")

@@ -41,7 +41,13 @@ from benchdesign.selection.guarantee import (
     summarise_coverage,
 )
 from benchdesign.selection.metrics import METRICS, rank_metrics
-from benchdesign.selection.options import FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS
+from benchdesign.selection.options import (
+    FAFI_STARTS,
+    HOLDOUT_FRACTION,
+    RANDOM_SUBSETS,
+    SELECT_STRATEGY,
+    STANDARDIZATIONS,
+)
 from benchdesign.selection.protocol import (
     check_k_grid,
     dataset_pool_subsets,
@@ -86,7 +92,9 @@ FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
 @dataclass(frozen=True)
 class Selection:
     """k datasets in selection order (for greedy strategies every prefix is that strategy's
-    selection of its size), with what a report needs."""
+    selection of its size), with what a report needs: the covering radius, and as its yardstick the covering
+    radii of :data:`~benchdesign.selection.options.RANDOM_SUBSETS` random subsets of the same size from the same
+    pool (holding the same included datasets)."""
 
     datasets: list[str]
     strategy: str
@@ -97,6 +105,18 @@ class Selection:
     diameter: float
     n_features: int
     pool: list[str] = field(repr=False)
+    random_radii: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def random_median_radius(self) -> float:
+        """Median covering radius of the random subsets (NaN without them)."""
+        return float(np.median(self.random_radii)) if self.random_radii else float("nan")
+
+    @property
+    def share_random_worse(self) -> float:
+        """Share of the random subsets whose covering radius is larger than this selection's (NaN without them)."""
+        radii = np.asarray(self.random_radii)
+        return float(np.mean(radii > self.covering_radius + 1e-12)) if radii.size else float("nan")
 
     def report(self) -> dict[str, Any]:
         return {
@@ -106,6 +126,8 @@ class Selection:
             "covering_radius_by_prefix": self.prefix_radii, "pool_diameter": self.diameter,
             "covering_bound": float(covering_bound([len(self.datasets)], self.diameter,
                                                    self.n_features)[0]) if len(self.datasets) > 1 else None,
+            "random_subsets": {"n": len(self.random_radii), "median_covering_radius": self.random_median_radius,
+                               "share_with_larger_covering_radius": self.share_random_worse},
         }
 
 
@@ -120,7 +142,7 @@ def _names(values: Sequence[str], known: pd.Index, what: str) -> list[str]:
 def select_datasets(
     features: pd.DataFrame,
     k: int,
-    strategy: str = "fafi_cosine",
+    strategy: str = SELECT_STRATEGY,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     seed: int = 0,
@@ -133,7 +155,8 @@ def select_datasets(
     farthest-first continues its traversal from them, the other strategies fill the remaining
     ``k - len(include)`` places from the rest of the pool.  The features are z-scored over the pool
     (``standardize``), as the protocol does.  The covering radius is cosine for ``fafi_cosine``,
-    Euclidean otherwise.
+    Euclidean otherwise; :attr:`Selection.random_radii` holds those of random subsets of the same size (drawn
+    from ``seed``) as its yardstick.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {list(STRATEGIES)}")
@@ -164,12 +187,22 @@ def select_datasets(
         chosen = np.concatenate([forced, np.asarray(picked, dtype=np.intp)])
     metric = FAFI_METRIC.get(strategy, "euclidean")
     radii = [covering_radius(Z, chosen[:j], pool, metric) for j in range(1, k + 1)]
+    random_radii = _random_subset_radii(Z, pool, forced, k, metric, seed)
     return Selection(
         datasets=[str(names[i]) for i in chosen], strategy=strategy,
         standardize="pool" if standardize else "none", metric=metric, covering_radius=radii[-1],
         prefix_radii=radii, diameter=diameter(Z, pool, metric), pool=[str(names[i]) for i in pool],
-        n_features=Z.shape[1],
+        n_features=Z.shape[1], random_radii=random_radii,
     )
+
+
+def _random_subset_radii(Z: np.ndarray, pool: np.ndarray, forced: np.ndarray, k: int, metric: str,
+                         seed: int) -> list[float]:
+    """Covering radii of :data:`RANDOM_SUBSETS` random k-subsets of ``pool`` holding ``forced``."""
+    rng = np.random.default_rng([seed, 3])
+    rest = np.setdiff1d(pool, forced)
+    return [covering_radius(Z, np.concatenate([forced, rng.choice(rest, k - len(forced), replace=False)]), pool,
+                            metric) for _ in range(RANDOM_SUBSETS)]
 
 
 # ---------------------------------------------------------------------------------- agreement

@@ -17,5 +17,11 @@ task selection) is meant for the ``oracle`` representation."""
 VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")
 """Protocol variations: the paper's two (section 5.1) and model holdout, where the selection sees only part of the
 models and the others judge it (``benchdesign evaluate``'s default)."""
+SELECT_STRATEGY = "kmedoids"
+"""``benchdesign select``'s and :func:`~benchdesign.selection.api.select_datasets`' strategy: k-medoids on the
+kernel of the features beat random selection on the models the selection never saw on NLP and TSC at k = 5 and 10
+(docs/guides/select.md), where the paper's farthest-first (C-FAFI) fell below random at k = 5."""
+RANDOM_SUBSETS = 200
+"""Random subsets of the same size (and the same forced datasets) a selection's covering radius is compared with."""
 HOLDOUT_FRACTION = 0.3
 """Default share of the models the model-holdout variation sets aside to judge the selections."""
