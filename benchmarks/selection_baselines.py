@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/selection_baselines.py [--mirror ../shared/data] [--domains nlp recsys tsc]
        [--variation model_holdout|dataset_pool] [--holdout-fraction 0.3] [--trials 100] [--ks 5 10] [--seed 0]
-       [--prepared-dir RESULTS/prepared] [--with-dpp]
+       [--prepared-dir RESULTS/prepared] [--tsc-representations NAME ...] [--with-dpp]
 
 For each domain and strategy, ``model_holdout_trials`` with the pipeline's defaults (pools of floor(0.8 n)
 datasets, 30 % of the models held out; the trials, pools and held-out models are the same for every strategy):
@@ -153,8 +153,12 @@ def main() -> None:
     parser.add_argument("--prepared-dir", dest="features_dir",
                         help="results/prepared of a finished pipeline run: its TSC scores and feature tables (the "
                              "datasets every feature covers)")
+    parser.add_argument("--tsc-representations", nargs="+", default=APRIORI["tsc"], metavar="NAME",
+                        help="the TSC feature tables to use (default: the default run's; those of config/paper.yaml "
+                             "need a --prepared-dir of a run of it)")
     parser.add_argument("--with-dpp", action="store_true")
     args = parser.parse_args()
+    APRIORI["tsc"] = list(args.tsc_representations)
     config = yaml.safe_load(Path(args.config).read_text())
     if args.with_dpp:
         register_dpp()
