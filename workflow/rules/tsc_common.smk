@@ -1,7 +1,5 @@
 # Settings and input functions of the TSC feature rules (workflow/rules/tsc_features.smk), kept apart from
 # the rules as `snakemake --lint` asks.
-import os
-
 from benchdesign.domains.tsc.data import UCR112, default_checksums_path, load_checksums, read_available
 from benchdesign.domains.tsc.features import REPRESENTATIONS, minirocket_fit_options
 from benchdesign.domains.tsc.features import representation_options, resolve_settings
