@@ -148,8 +148,8 @@ def main(argv=None) -> int:
 
 def summarise_jobs(workdir: Path, out: str | None) -> int:
     """Per representation: jobs, summed wall and CPU time, slowest job and peak memory, from the
-    `benchmark:` files the rules tsc_dataset_features and tsc_minirocket_fit write (one TSV per job,
-    Snakemake's format)."""
+    `benchmark:` files the rules tsc_dataset_features and tsc_minirocket_fit write (one TSV per job, i.e.
+    per batch of datasets, named by the batch; Snakemake's format)."""
     files = sorted((workdir / "logs/benchmarks/tsc_dataset_features").glob("*/*.tsv"))
     if not files:
         print(f"no job measurements under {workdir}/logs/benchmarks/tsc_dataset_features", file=sys.stderr)
@@ -158,13 +158,13 @@ def summarise_jobs(workdir: Path, out: str | None) -> int:
     fit = workdir / "logs/benchmarks/tsc_minirocket_fit.tsv"  # the shared MiniRocket transform's fit
     if fit.is_file():
         jobs.append(("minirocket_fit", "(pooled)", fit))
-    jobs = pd.DataFrame([{"representation": rep, "dataset": name,
+    jobs = pd.DataFrame([{"representation": rep, "batch": name,
                           **pd.read_csv(f, sep="\t").iloc[-1][["s", "cpu_time", "max_rss"]].to_dict()}
                          for rep, name, f in jobs])
     for rep, rows in jobs.groupby("representation", sort=False):
         slowest = rows.loc[rows["s"].idxmax()]
         print(f"{rep:12s} {rows['s'].sum():9.1f} s wall, {rows['cpu_time'].sum():9.1f} s CPU for {len(rows)} "
-              f"datasets (slowest {slowest['dataset']} {slowest['s']:.1f} s; peak RSS {rows['max_rss'].max():.0f} MB)")
+              f"jobs (slowest {slowest['batch']} {slowest['s']:.1f} s; peak RSS {rows['max_rss'].max():.0f} MB)")
     print(f"{'all':12s} {jobs['s'].sum():9.1f} s wall, {jobs['cpu_time'].sum():9.1f} s CPU for {len(jobs)} jobs")
     if out:
         jobs.to_csv(out, index=False)

@@ -1,4 +1,4 @@
-"""Stack per-dataset feature vectors of one TSC representation into the raw matrix."""
+"""Stack the per-dataset feature vectors of one TSC representation (one file per batch) into the raw matrix."""
 
 import pandas as pd
 
@@ -11,7 +11,7 @@ log = start_log(snakemake.log[0])
 vectors = [pd.read_csv(path, index_col=0) for path in snakemake.input.vectors]
 if not vectors:
     raise ValueError("no dataset is available: see results/features/tsc/available.csv")
-present = {str(v.index[0]) for v in vectors}
+present = {str(name) for v in vectors for name in v.index}
 order = [d for d in snakemake.params.order if d in present]
 matrix, dropped, imputed = gather_features(
     vectors, order=order, max_missing_fraction=snakemake.params.max_missing_fraction,

@@ -1,4 +1,4 @@
-"""Train one model on one split and write its test score (JSON)."""
+"""Train the models of one job on one split and write each model's test score (JSON)."""
 
 import json
 
@@ -12,8 +12,9 @@ wc = snakemake.wildcards
 data = load_experiment(wc.dataset, snakemake.input.samples, snakemake.input.molecules, snakemake.input.proteins,
                        snakemake.input.features)
 folds = read_folds(snakemake.input.folds, data.samples["id"].tolist())
-result = run_model(data, folds, wc.model, snakemake.params.seed, snakemake.params.options)
-result.update(split_method=wc.method, repeat=int(wc.repeat))
-log.info("%s %s repeat %s %s: %s = %.4f (%s, %.1f s)", wc.dataset, wc.method, wc.repeat, wc.model,
-         result["metric"], result["value"], result["status"], result["seconds"])
-write_text(json.dumps(result, indent=1) + "\n", snakemake.output[0])
+for (model, options), path in zip(dict(snakemake.params.options).items(), snakemake.output, strict=True):
+    result = run_model(data, folds, model, snakemake.params.seed, options)
+    result.update(split_method=wc.method, repeat=int(wc.repeat))
+    log.info("%s %s repeat %s %s: %s = %.4f (%s, %.1f s)", wc.dataset, wc.method, wc.repeat, model,
+             result["metric"], result["value"], result["status"], result["seconds"])
+    write_text(json.dumps(result, indent=1) + "\n", path)

@@ -1,22 +1,23 @@
 """The shared MiniRocket transform, fitted once on a seeded sample of every available dataset."""
 
+import os
 import time
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from benchdesign.domains.tsc.data import read_ucr_tsv
+from benchdesign.domains.tsc.data import read_available, read_ucr_tsv
 from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, save_parameters
 from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
 options = dict(snakemake.params.options)
-paths = list(snakemake.input.series)
+folders = list(snakemake.input.raw)  # the raw-data folders of the batches, in the configured order
 series = {}
-for train, test in zip(paths[0::2], paths[1::2]):  # TRAIN, TEST of each dataset, in order
-    name = train.rsplit("/", 2)[-2]
-    series[name] = np.vstack([read_ucr_tsv(train)[0], read_ucr_tsv(test)[0]])
+for name in read_available(snakemake.input.available):  # every available dataset, in the configured order
+    folder = next(f for f in folders if os.path.isfile(f"{f}/{name}_TRAIN.tsv"))
+    series[name] = np.vstack([read_ucr_tsv(f"{folder}/{name}_{split}.tsv")[0] for split in ("TRAIN", "TEST")])
 start = time.perf_counter()
 sample = fit_sample(series, options["per_dataset"], options["length"], options["seed"])
 with threadpool_limits(limits=snakemake.threads):

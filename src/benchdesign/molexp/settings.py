@@ -21,6 +21,7 @@ MOL_DEFAULTS: dict[str, Any] = {
     "datasets": ["qm8", "tox21", "sr_are", "davis"],
     "max_molecules": {},
     "repeats": 5,
+    "model_jobs": "per_split",  # per_split: one job fits every model of a split; per_model: one job per fit
     "fractions": [0.8, 0.2],
     "methods_1d": list(ONE_D_METHODS),
     "methods_2d": list(TWO_D_METHODS),

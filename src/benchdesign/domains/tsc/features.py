@@ -147,6 +147,9 @@ DEFAULT_SETTINGS: dict = {
     "tsfresh_paper_max_series": 10,
     "landmarking_paper_max_series": 100,
     "max_missing_fraction": 0.1,
+    # datasets per raw-data and feature job (benchdesign.workflow.batches): a job per dataset spends most of
+    # a cheap representation's CPU on starting Python; 1 = one job per dataset (e.g. on a cluster)
+    "datasets_per_job": 16,
 }
 """Defaults of the ``features: tsc:`` section of the pipeline configuration."""
 
@@ -537,7 +540,7 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence
 
     Parameters
     ----------
-    vectors : Series named by dataset, or one-row DataFrames indexed by dataset.
+    vectors : Series named by dataset, or DataFrames indexed by dataset (one row per dataset).
     order : dataset order of the result (default: as given); must name exactly the given datasets.
     max_missing_fraction : with ``column_filter="impute"``, a column that is NaN, infinite or absent
         for more than this fraction of the datasets is dropped; the remaining gaps are filled with the
