@@ -40,6 +40,15 @@ if config.get("leakage_tiles"):
     include: "workflow/rules/leakage_tiles.smk"
 
 
+onstart:
+    # Snakemake 9's job rate limiter (--max-jobs-per-timespan, default 100/1s) starts a one-second timer at each
+    # scheduling round, and the timers pile up (one more per finished job): a few hundred jobs in, the scheduler
+    # re-plans hundreds of times a second and takes a core of its own (docs/performance.md). Run locally, jobs
+    # start as others finish and nothing needs limiting; on a cluster the limiter stays.
+    if workflow.local_exec and getattr(workflow.scheduler, "job_rate_limiter", None) is not None:
+        workflow.scheduler.job_rate_limiter = None
+
+
 onerror:
     # The console otherwise shows only "CalledProcessError ... check log": show each failed job's log tail.
     from benchdesign.workflow.preflight import failed_job_logs
