@@ -168,3 +168,19 @@ def test_models_of_a_split_in_one_job_score_as_one_job_per_model(tmp_path, mirro
     assert [s["model"] for s in scores["per_split"]] == ["rf", "svm"]
     assert (tmp_path / "per_split/logs/benchmarks/molecules/qm8/scores/random/0/models.tsv").is_file()
     assert (tmp_path / "per_model/logs/benchmarks/molecules/qm8/scores/random/0/rf.tsv").is_file()
+
+
+def test_the_rate_limiter_workaround_still_reaches_snakemake():
+    """The Snakefile's onstart drops Snakemake's job rate limiter in local runs (its timers pile up, one per
+    finished job); if Snakemake renames what it sets, the workaround would silently do nothing."""
+    import inspect
+
+    import snakemake.api  # noqa: F401  (first, as snakemake imports itself: avoids a circular import)
+    from snakemake.scheduling.job_scheduler import JobScheduler
+    from snakemake.workflow import Workflow
+
+    assert "self.job_rate_limiter" in inspect.getsource(JobScheduler.__init__)
+    assert "self._schedule_reevalutation(self.job_rate_limiter.timespan)" in inspect.getsource(JobScheduler.schedule)
+    assert isinstance(inspect.getattr_static(Workflow, "local_exec"), property)
+    snakefile = (REPO / "Snakefile").read_text()
+    assert "workflow.scheduler.job_rate_limiter = None" in snakefile.split("onstart:")[1].split("onerror:")[0]
