@@ -24,7 +24,8 @@ BENCHMARKS = Path("logs/benchmarks/molecules")
 
 def job_group(relative: Path) -> tuple[str, str]:
     """(kind, name) of one benchmark file, from its path below logs/benchmarks/molecules:
-    <dataset>/scores/<method>/<repeat>/<model>.tsv -> (model, <model>);
+    <dataset>/scores/<method>/<repeat>/<model>.tsv -> (model, <model>), or models.tsv (molecules.model_jobs:
+    per_split, one job fitting every model; each model's seconds are in its score file) -> (model, models);
     <dataset>/splits/<method>/<repeat>.tsv -> (split, <method>);
     ablation/<sweep>/<point>.tsv -> (ablation, <sweep>); <dataset>/<job>.tsv -> (other, <job>)."""
     parts = relative.with_suffix("").parts
