@@ -1,5 +1,4 @@
 import re
-from types import SimpleNamespace
 
 from snakemake.utils import validate
 
@@ -212,21 +211,15 @@ def mol_score_files(dataset):
 
 
 # The model jobs: one per split fitting every model (molecules.model_jobs: per_split), or one per model fit.
-MOL_SCORES = "results/molecules/{dataset}/scores/{method}/{repeat}"
-MOL_MODEL_JOB_NAME = "models" if MOL["model_jobs"] == "per_split" else "{model}"
-MOL_MODEL_JOB = SimpleNamespace(
-    scores=(
-        [f"{MOL_SCORES}/{m}.json" for m in MOL["models"]] if MOL_MODEL_JOB_NAME == "models" else f"{MOL_SCORES}/{{model}}.json"
-    ),
-    log=f"logs/molecules/{{dataset}}/scores/{{method}}/{{repeat}}/{MOL_MODEL_JOB_NAME}.log",
-    benchmark=f"logs/benchmarks/molecules/{{dataset}}/scores/{{method}}/{{repeat}}/{MOL_MODEL_JOB_NAME}.tsv",
-    models_per_job=len(MOL["models"]) if MOL_MODEL_JOB_NAME == "models" else 1,
-)
+MOL_PER_SPLIT = MOL["model_jobs"] == "per_split"
+MOL_MODEL_JOB = "models" if MOL_PER_SPLIT else "{model}"  # the job's name in its log and benchmark paths
+MOL_SCORE = "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json"
+MOL_MODEL_OUTPUT = expand(MOL_SCORE, model=MOL["models"], allow_missing=True) if MOL_PER_SPLIT else MOL_SCORE
 
 
 def mol_job_models(wc):
     """The models one mol_model job fits, in the order of its outputs."""
-    return list(MOL["models"]) if MOL_MODEL_JOB_NAME == "models" else [wc.model]
+    return list(MOL["models"]) if MOL_PER_SPLIT else [wc.model]
 
 
 def mol_targets():

@@ -92,17 +92,17 @@ rule mol_model:
         features="results/molecules/{dataset}/features.npz",
         folds="results/molecules/{dataset}/splits/{method}/{repeat}.tsv",
     output:
-        MOL_MODEL_JOB.scores,
+        MOL_MODEL_OUTPUT,
     log:
-        MOL_MODEL_JOB.log,
+        f"logs/molecules/{{dataset}}/scores/{{method}}/{{repeat}}/{MOL_MODEL_JOB}.log",
     benchmark:
-        MOL_MODEL_JOB.benchmark
+        f"logs/benchmarks/molecules/{{dataset}}/scores/{{method}}/{{repeat}}/{MOL_MODEL_JOB}.tsv"
     conda:
         "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=4000,
-        runtime=60 * MOL_MODEL_JOB.models_per_job,
+        runtime=60 * len(MOL["models"]) if MOL_PER_SPLIT else 60,
     params:
         # {model: options} of the job's models, in the order of its outputs
         options=lambda wc: {m: MOL["model_options"].get(m, {}) for m in mol_job_models(wc)},
