@@ -201,9 +201,12 @@ def mol_split_files(dataset):
     ]
 
 
+MOL_SCORE = "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json"
+
+
 def mol_score_files(dataset):
     return [
-        f"results/molecules/{dataset}/scores/{m}/{r}/{model}.json"
+        MOL_SCORE.format(dataset=dataset, method=m, repeat=r, model=model)
         for m in dataset_methods(MOL, dataset)
         for r in range(MOL["repeats"])
         for model in MOL["models"]
@@ -213,7 +216,6 @@ def mol_score_files(dataset):
 # The model jobs: one per split fitting every model (molecules.model_jobs: per_split), or one per model fit.
 MOL_PER_SPLIT = MOL["model_jobs"] == "per_split"
 MOL_MODEL_JOB = "models" if MOL_PER_SPLIT else "{model}"  # the job's name in its log and benchmark paths
-MOL_SCORE = "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json"
 MOL_MODEL_OUTPUT = expand(MOL_SCORE, model=MOL["models"], allow_missing=True) if MOL_PER_SPLIT else MOL_SCORE
 
 
