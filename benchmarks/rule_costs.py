@@ -14,6 +14,7 @@ Usage (from the repository root)::
     python benchmarks/rule_costs.py --config mirror=../shared/data --until tsc_gather_features
     python benchmarks/rule_costs.py --configfile .test/config/config.yaml --workdir /tmp/tiny --keep
     python benchmarks/rule_costs.py --from-workdir /tmp/tiny          # summarise a finished run only
+    python benchmarks/rule_costs.py --from-log .snakemake/log/X.snakemake.log  # any run's log: wall per rule
 
 ``--configfile`` files are laid over config/config.yaml (``--no-default-config`` drops it); targets and
 ``--until`` rules are passed on to snakemake; words after ``--`` too (e.g. ``-- --forcerun tsc_available``).
@@ -21,7 +22,8 @@ The scratch directory is removed afterwards unless ``--keep`` or ``--workdir`` i
 that holds an earlier run, only the benchmark files this run writes are counted. Benchmark files
 give per-job CPU only for the processes alive at Snakemake's samples (every 0.5 s), so a job shorter than
 that shows little CPU; the "jobs' start-up and gaps" row is the run's CPU that neither the jobs' benchmark
-files nor the scheduler account for.
+files nor the scheduler account for. ``--from-log`` needs no benchmark files: from the timestamps of a plain
+run's Snakemake log (one-second resolution) it gives per rule the jobs and summed wall seconds (start to finish).
 """
 
 from __future__ import annotations
@@ -121,6 +123,49 @@ def read_benchmarks(workdir: Path, patterns: dict[str, str], since: float | None
     return dict(rows)
 
 
+LOG_TIME = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
+LOG_START = re.compile(r"^(?:local)?(?:rule|checkpoint) (\w+):$")
+LOG_JOBID = re.compile(r"^\s+jobid: (\d+)$")
+LOG_DONE = re.compile(r"^Finished jobid: (\d+) \(Rule: (\w+)\)")
+
+
+def read_log(path: Path) -> tuple[dict[str, dict], float]:
+    """rule -> {jobs, wall_s} of the finished jobs in a Snakemake log (wall = finish - start timestamp), and the
+    seconds from the log's first timestamp to its last."""
+    from datetime import datetime
+
+    rows: dict[str, dict] = defaultdict(lambda: dict(jobs=0, wall_s=0.0))
+    started: dict[str, datetime] = {}
+    now = first = rule = None
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if m := LOG_TIME.match(line):
+            now = datetime.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")
+            first = first or now
+        elif m := LOG_START.match(line):
+            rule = m.group(1)
+        elif (m := LOG_JOBID.match(line)) and rule is not None:
+            if now is None:
+                raise ValueError(f"{path}, line {number}: a job starts before any timestamp")
+            started[m.group(1)], rule = now, None
+        elif (m := LOG_DONE.match(line)) and m.group(1) in started:
+            row = rows[m.group(2)]
+            row["jobs"] += 1
+            row["wall_s"] += (now - started.pop(m.group(1))).total_seconds()
+    return dict(rows), (now - first).total_seconds() if first else 0.0
+
+
+def log_table(rows: dict[str, dict], span_s: float) -> str:
+    """Markdown table of :func:`read_log`'s rows, most wall time first, and the run's span."""
+    lines = ["| rule | jobs | wall-s | wall-s/job |", "|---|---:|---:|---:|"]
+    for rule, r in sorted(rows.items(), key=lambda kv: -kv[1]["wall_s"]):
+        lines.append(f"| {rule} | {r['jobs']} | {r['wall_s']:.0f} | {r['wall_s'] / max(r['jobs'], 1):.1f} |")
+    jobs = sum(r["jobs"] for r in rows.values())
+    wall = sum(r["wall_s"] for r in rows.values())
+    lines.append(f"| **all jobs** | {jobs} | {wall:.0f} | {wall / max(jobs, 1):.1f} |")
+    lines.append(f"| **run (first to last timestamp)** | | {span_s:.0f} | |")
+    return "\n".join(lines)
+
+
 def run_snakemake(command: list[str], log: Path, env: dict) -> dict:
     """Run command (a snakemake), return its wall seconds, own CPU (sampled) and total CPU (wait4)."""
     import psutil
@@ -198,11 +243,15 @@ def main(argv=None) -> int:
     parser.add_argument("--workdir", help="run here (kept) instead of a temporary directory")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     parser.add_argument("--from-workdir", metavar="DIR", help="only summarise the benchmark files of a run in DIR")
+    parser.add_argument("--from-log", metavar="LOG", help="only summarise a Snakemake log: wall seconds per rule")
     parser.add_argument("--json", metavar="FILE", help="also write the rows and totals as JSON")
     args, extra = parser.parse_known_args(argv)
     if extra and extra[0] == "--":
         extra = extra[1:]
 
+    if args.from_log:
+        print(log_table(*read_log(Path(args.from_log))))
+        return 0
     if args.from_workdir:
         workdir = Path(args.from_workdir).resolve()
         patterns = json.loads((workdir / PATTERNS).read_text())
