@@ -107,6 +107,9 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
     ("molecules_only.yaml", [], {"mol_split": 75, "mol_model": 75, "mol_ablation_point": 61, "mol_figure": 4}),
     # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); 6 TSC representations
     ("paper.yaml", [], {"mol_split": 160, "mol_model": 160, "mol_ablation_point": 88, "tsc_gather_features": 6}),
+    # 2 repeats x 25 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 4 datasets x 5 methods Fig. 6 points;
+    # the trial jobs of the default run, each with fewer trials
+    ("quick.yaml", [], {"mol_split": 50, "mol_model": 50, "mol_ablation_point": 30, "trials": 129}),
     ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
     # exact leakage of a MOSES split (the split file stood in for here): fingerprints once, 200 tiles, a reduce
     ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_fingerprints": 1, "leakage_tile": 200,
@@ -126,7 +129,22 @@ def test_every_named_config_builds_its_jobs(tmp_path, mirror_dir, overlay, targe
         assert all(rule.startswith("mol_") or rule in ("fetch", "all") for rule in counts), counts
 
 
+def _result_files(workdir, mirror_dir, *overlays) -> set[str]:
+    """Tables and figures (results/ outside the per-job folders) that ``all`` of config.yaml + overlays writes."""
+    summary = snakemake(workdir, "--summary", "--config", f"mirror={mirror_dir}",
+                        configfiles=(REPO / "config/config.yaml", *(REPO / "config" / o for o in overlays))).stdout
+    shown = ("results/tables/", "results/figures/", "results/guarantee/", "results/conclusions/")
+    return {line.split("\t")[0] for line in summary.splitlines() if line.startswith(shown)}
+
+
+def test_the_quick_run_writes_every_table_and_figure_of_the_default_run(tmp_path, mirror_dir):
+    default = _result_files(tmp_path / "default", mirror_dir)
+    assert len(default) > 100 and "results/tables/table1_auc.csv" in default
+    assert _result_files(tmp_path / "quick", mirror_dir, "quick.yaml") == default
+
+
 def test_the_named_config_tests_cover_every_overlay():
     # table_example.yaml: test_table_workflow
-    tested = {"molecules_only.yaml", "paper.yaml", "splitting.yaml", "table_example.yaml", "leakage_tiles.yaml"}
+    tested = {"molecules_only.yaml", "paper.yaml", "quick.yaml", "splitting.yaml", "table_example.yaml",
+              "leakage_tiles.yaml"}
     assert {p.name for p in (REPO / "config").glob("*.yaml")} - {"config.yaml"} == tested
