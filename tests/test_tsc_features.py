@@ -1,5 +1,5 @@
 """TSC dataset representations: every feature function on small inputs with known values, and the
-Snakemake rules end to end on UCR datasets bundled with aeon."""
+Snakemake rules end to end on UCR datasets bundled with sktime."""
 from __future__ import annotations
 
 import importlib.util
@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from markers import needs_aeon, needs_catch22, needs_tsfresh
 from scipy import stats
 
 from benchdesign.domains.tsc.features import (
@@ -133,7 +132,6 @@ def test_average_ignores_non_finite_entries():
 
 # --------------------------------------------------------------------------- series features
 
-@needs_catch22
 def test_catch22_matches_pycatch22(walks):
     import pycatch22
 
@@ -147,7 +145,6 @@ def test_catch22_matches_pycatch22(walks):
     assert F24.loc[0, "DN_mean"] == pytest.approx(walks[0].mean())
 
 
-@needs_tsfresh
 def test_tsfresh_minimal_matches_numpy(walks):
     F = tsfresh_series_features(walks[:4], "minimal")
     assert F.shape[0] == 4
@@ -319,10 +316,7 @@ WORKFLOW_REPRESENTATIONS = ["simple", "summary", "catch22", "tsfresh", "landmark
 
 
 @pytest.mark.workflow
-@needs_aeon
-@needs_catch22
-@needs_tsfresh
-def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
+def test_tsc_feature_rules_on_sktime_bundled_datasets(tmp_path):
     """Run the real rules (no wheels, no mirror, no download) and check the gathered matrices."""
     (tmp_path / "Snakefile").write_text(
         'configfile: "config.yaml"\n'
@@ -359,16 +353,16 @@ def test_tsc_feature_rules_on_aeon_bundled_datasets(tmp_path):
     assert simple.loc["GunPoint", sizes].tolist() == [50, 150, 150, 2]
     assert simple.loc["ArrowHead", sizes].tolist() == [36, 175, 251, 3]
     assert simple.loc["ItalyPowerDemand", "is_binary"] == 1 and simple.loc["ArrowHead", "is_binary"] == 0
-    # the gathered rows equal the library computed directly on aeon's copies
+    # the gathered rows equal the library computed directly on sktime's copies
     from benchdesign.domains.tsc.data import read_ucr_ts
 
-    aeon_data = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
+    bundled = Path(importlib.util.find_spec("sktime").submodule_search_locations[0]) / "datasets" / "data"
     from benchdesign.domains.tsc.minirocket import fit_minirocket, fit_sample, load_parameters
 
     settings = resolve_settings({"max_series": 60, "landmarking_bootstrap": 4, "paper_max_series": 40,
                                  "minirocket_fit_series": 20, "minirocket_kernels": 840,
                                  "minirocket_length": 128}, seed=5)
-    raw = {d: [read_ucr_ts(aeon_data / d / f"{d}_{s}.ts") for s in ("TRAIN", "TEST")] for d in present}
+    raw = {d: [read_ucr_ts(bundled / d / f"{d}_{s}.ts") for s in ("TRAIN", "TEST")] for d in present}
     # one MiniRocket transform, fitted on 20 series of each available dataset, used by every job
     shared = load_parameters(out / "minirocket_transform.npz")
     fit = fit_minirocket(fit_sample({d: np.vstack([a[0], b[0]]) for d, (a, b) in raw.items()}, 20, 128, 5),

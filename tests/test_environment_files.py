@@ -1,0 +1,80 @@
+"""The conda environment files (environment.yml, workflow/envs/benchdesign.yaml) are what
+scripts/dev/make_environment.py writes from pyproject.toml, and hold every core dependency."""
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+REPO = Path(__file__).resolve().parents[1]
+_SPEC = importlib.util.spec_from_file_location("make_environment", REPO / "scripts" / "dev" / "make_environment.py")
+make_environment = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(make_environment)
+
+PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+
+
+def _entries(relative: str) -> dict[str, str]:
+    """Canonical package name -> its version range, from the conda list and the pip section of a file."""
+    deps = yaml.safe_load((REPO / relative).read_text())["dependencies"]
+    out = {}
+    for item in deps:
+        if isinstance(item, dict):
+            for line in item["pip"]:
+                if not line.startswith("-e "):
+                    req = Requirement(line)
+                    out[canonicalize_name(req.name)] = str(req.specifier)
+        elif item != "pip":
+            req = Requirement(item.replace("=", "==", 1) if item.startswith("python=") else item)
+            conda_to_pip = {v: k for k, v in make_environment.CONDA_NAMES.items()}
+            out[canonicalize_name(conda_to_pip.get(req.name, req.name))] = str(req.specifier)
+    return out
+
+
+@pytest.mark.parametrize("relative", list(make_environment.FILES))
+def test_committed_file_is_what_the_script_writes(relative):
+    assert (REPO / relative).read_text() == make_environment.render(relative), \
+        f"{relative} is out of date: run python scripts/dev/make_environment.py"
+
+
+@pytest.mark.parametrize("relative", list(make_environment.FILES))
+def test_every_core_dependency_is_in_the_file_with_its_range(relative):
+    entries = _entries(relative)
+    for text in PROJECT["dependencies"]:
+        req = Requirement(text)
+        name = canonicalize_name(req.name)
+        assert name in entries, f"{relative} lacks {req.name}"
+        assert SpecifierSet(entries[name]) == req.specifier, (relative, req.name, entries[name])
+    extras = make_environment.FILES[relative]["extras"]
+    for text in (r for e in extras for r in PROJECT["optional-dependencies"][e]):
+        assert canonicalize_name(Requirement(text).name) in entries, (relative, text)
+    # no aeon: its pins would hold numpy, pandas, scipy and scikit-learn back
+    assert "aeon" not in entries and "tsml-eval" not in entries
+    assert entries["python"] == f"=={make_environment.PYTHON}"
+    assert make_environment.PYTHON in SpecifierSet(PROJECT["requires-python"])
+
+
+def test_the_package_is_installed_from_the_repository():
+    for relative, spec in make_environment.FILES.items():
+        pip = next(item["pip"] for item in yaml.safe_load((REPO / relative).read_text())["dependencies"]
+                   if isinstance(item, dict))
+        target = pip[-1].removeprefix("-e ").strip()
+        assert pip[-1].startswith("-e ") and ((REPO / relative).parent / target / "pyproject.toml").resolve() == \
+            (REPO / "pyproject.toml").resolve(), (relative, pip[-1])
+
+
+def test_requirements_name_an_unknown_extra(tmp_path):
+    with pytest.raises(ValueError, match="no extra"):
+        make_environment.requirements(REPO / "pyproject.toml", ["no-such-extra"])
+    bad = tmp_path / "pyproject.toml"
+    bad.write_text('[project]\nname = "x"\nrequires-python = ">=3.13"\ndependencies = []\n')
+    with pytest.raises(ValueError, match="outside requires-python"):
+        make_environment.render("environment.yml", bad)
+    with pytest.raises(ValueError, match="unknown environment file"):
+        make_environment.render("env.yml")
