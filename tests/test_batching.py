@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from markers import needs_packages_of
 from test_reruns import dry_run_jobs
 from workflow_helpers import MOLECULES, REPO, TINY, snakemake
 
@@ -51,7 +52,7 @@ def test_bad_batches_are_refused(names, size, message):
         batch_members(dataset_batches(["A"], 1), "X", ["A"])
 
 
-# ---- the TSC feature rules on aeon's bundled datasets (no mirror, wheels nor download)
+# ---- the TSC feature rules on sktime's bundled datasets (no mirror, wheels nor download)
 
 TSC_DATASETS = ["ArrowHead", "GunPoint", "ItalyPowerDemand", "Rock"]  # Rock: in no offline source
 
@@ -89,7 +90,6 @@ def _job_counts(output: str) -> dict[str, int]:
 def tsc_batched_run(tmp_path_factory) -> Path:
     """The TSC feature rules with 2 datasets per job: 3 of the 4 available, so 2 raw-data jobs and 2 feature
     jobs per representation; do not modify it."""
-    pytest.importorskip("aeon")
     workdir = _tsc_workflow(tmp_path_factory.mktemp("tsc_batched"), datasets_per_job=2)
     out = _tsc_snakemake(workdir)
     assert _job_counts(out) == {"tsc_available": 1, "tsc_raw_data": 2, "tsc_dataset_features": 4,
@@ -147,6 +147,7 @@ def _mol_run(workdir: Path, mirror_dir: Path, *configs: Path, dry_run: bool = Fa
 
 
 @pytest.mark.workflow
+@needs_packages_of(TINY, MOLECULES)
 def test_models_of_a_split_in_one_job_score_as_one_job_per_model(tmp_path, mirror_dir):
     """Same scores (all but the seconds) either way; a model's option reruns the split's job (per_split) or only
     that model's job (per_model)."""

@@ -111,13 +111,18 @@ def test_run_model_trains_dmpnn_on_smiles():
 
 
 def test_config_switch_needs_the_extra(monkeypatch):
+    """Listing dmpnn without chemprop installed is refused before any job (the workflow's package check)."""
     import importlib.util
+    import re
 
     from benchdesign.molexp.settings import mol_settings
+    from benchdesign.workflow.preflight import check_packages, install_hint
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "chemprop" else real(name, *a))
-    config = {"molecules": {"enabled": True, "models": ["rf", "dmpnn"]}}
-    with pytest.raises(ValueError, match=r"'dmpnn', which needs the chemprop extra"):
-        mol_settings(config)
-    assert mol_settings({"molecules": {"enabled": False, "models": ["dmpnn"]}})["models"] == ["dmpnn"]
+    config = {"molecules": {"enabled": True, "models": ["rf", "dmpnn"], "methods_1d": ["random", "s1"],
+                            "ablation": {"enabled": False}}}
+    with pytest.raises(ValueError, match=re.escape(f"molecules.models: dmpnn needs chemprop ({install_hint('chemprop')})")):
+        check_packages(config)
+    check_packages({"molecules": {"enabled": False, "models": ["dmpnn"]}})
+    assert mol_settings(config)["models"] == ["rf", "dmpnn"]

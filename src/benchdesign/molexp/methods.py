@@ -21,10 +21,15 @@ import numpy as np
 from benchdesign.splitting import EntitySet, SimilaritySource, SplitSpec, split_entities, split_interactions
 from benchdesign.splitting.options import SPLIT_OPTIONS
 
-__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
+__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
 
 ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1")
 TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2")
+METHOD_PACKAGES: dict[str, tuple[str, ...]] = {"lohi": ("lohi_splitter", "mip", "networkx"), "datasail_s1": ("datasail",)}
+"""Modules a split method imports beyond the core ones: the peer tools (LoHi's Hi split, datasail's S1). The
+workflow refuses a config listing a method whose modules are not installed
+(:func:`benchdesign.workflow.preflight.check_packages`; datasail run by another interpreter, its
+``python`` option, is not checked)."""
 _TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
                 "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
 _ILP_KEYS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # the seed comes from repeat_seed

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 from typing import Any
 
 from benchdesign.molexp.datasets import dataset_info
@@ -11,10 +10,15 @@ from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 from benchdesign.molexp.models import MODELS
 
-__all__ = ["MODEL_NAMES", "MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
+__all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
 
 MODEL_NAMES: tuple[str, ...] = (*MODELS, GRAPH_MODEL)
 """Every model a config may list: the fingerprint models and the optional D-MPNN."""
+
+MODEL_PACKAGES: dict[str, tuple[str, ...]] = {GRAPH_MODEL: ("torch", "chemprop")}
+"""Modules a model of :data:`MODEL_NAMES` imports beyond the core ones (the others use scikit-learn only); the
+workflow refuses a config listing a model whose modules are not installed
+(:func:`benchdesign.workflow.preflight.check_packages`)."""
 
 MOL_DEFAULTS: dict[str, Any] = {
     "enabled": False,  # a config without a molecules: block runs none of it
@@ -58,9 +62,6 @@ def mol_settings(config: dict) -> dict[str, Any]:
             merged[key] = copy.deepcopy(value)
     for name in merged["datasets"]:
         dataset_info(name)
-    if merged["enabled"] and GRAPH_MODEL in merged["models"] and importlib.util.find_spec("chemprop") is None:
-        raise ValueError(f"molecules: models lists {GRAPH_MODEL!r}, which needs the chemprop extra: "
-                         'pip install torch==2.13.0 -e ".[chemprop]" (or remove it from the list)')
     return merged
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "ClusterInstance",
     "IlpResult",
     "InfeasibleSplitError",
+    "SOLVER_PACKAGES",
     "available_milp_solvers",
     "solver_options",
     "lower_bounds",
@@ -121,6 +122,15 @@ def available_milp_solvers() -> list[str]:
     from cvxpy.reductions.solvers.defines import INSTALLED_MI_SOLVERS
 
     return list(INSTALLED_MI_SOLVERS)
+
+
+SOLVER_PACKAGES: dict[str, str] = {
+    "HIGHS": "highspy", "SCIP": "pyscipopt", "SCIPY": "scipy", "GLPK_MI": "cvxopt", "CBC": "cylp",
+    "GUROBI": "gurobipy", "MOSEK": "mosek", "CPLEX": "cplex", "COPT": "coptpy", "XPRESS": "xpress",
+}
+"""The MILP solvers :func:`solver_options` knows (upper case), each with the module cvxpy's interface to it
+imports. The workflow refuses a config naming a solver whose module is not installed
+(:func:`benchdesign.workflow.preflight.check_packages`), without importing it."""
 
 
 _NODE_LIMIT_OPTIONS = {

@@ -7,16 +7,24 @@ check a job runs on its cached inputs, and the console summary of a failed run.
 * :func:`domain_facts` / :func:`check_protocol_against_data`: the number of datasets and the model names of
   each enabled domain (read once from the checksum-pinned inputs and cached under their checksums), checked
   against ``k_max``, ``alpha`` and ``models``.
+* :func:`check_packages`: every representation, model, peer split method and solver the config asks for must
+  have its modules installed (looked up with :func:`importlib.util.find_spec`, not imported); one message
+  lists every missing one with its config key and the pip line that installs it (:func:`install_hint`).
 * :func:`failed_job_logs`: the log tails of the jobs a failed Snakemake run names (for ``onerror:``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
+import importlib.util
+import inspect
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +34,15 @@ from benchdesign.files import cached_sha256, recorded_sha256, write_atomic
 
 __all__ = [
     "CHECKS_DIR",
+    "PackageNeed",
     "check_cached_files",
+    "check_packages",
     "check_protocol_against_data",
     "domain_facts",
+    "install_hint",
+    "missing_packages",
+    "package_needs",
+    "registered_modules",
     "scores_facts",
     "failed_job_logs",
     "verify_cached",
@@ -172,6 +186,221 @@ def check_protocol_against_data(config: dict, domain: str, protocol: Mapping, fa
                 f"{n} datasets"
             raise ValueError(f"config key {_key(config, domain, 'k_max')}={k_max}: the {variation} variation "
                              f"of {domain} selects from {what}; k_max must be <= {limit}")
+
+
+# -------------------------------------------------------------------------------------------- packages
+
+@dataclass(frozen=True)
+class PackageNeed:
+    """One value of the config that needs modules beyond the core dependencies.
+
+    Attributes
+    ----------
+    key : dotted config key, e.g. ``domains.tsc.representations``.
+    value : the value at that key that needs the modules, e.g. ``catch22_paper``.
+    modules : top-level modules it imports, e.g. ``("pycatch22",)``.
+    """
+
+    key: str
+    value: str
+    modules: tuple[str, ...]
+
+
+def _install_commands() -> dict[str, str]:
+    """Install lines of modules that benchdesign's own requirements cannot name (LoHi needs ``--no-deps``)."""
+    from benchdesign.molexp.splitters import LOHI_INSTALL
+
+    return {"lohi_splitter": LOHI_INSTALL}
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement(module: str) -> str | None:
+    """benchdesign's own requirement (pyproject.toml's pin, core or of an extra) for the distribution of ``module``,
+    read from the installed package's metadata; None when it names none or benchdesign is not installed."""
+    try:
+        requires = importlib.metadata.requires("benchdesign") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    found = []
+    for line in requires:
+        requirement, _, marker = line.partition(";")
+        name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+        if name and _canonical(name.group(1)) == _canonical(module):
+            found.append((bool(marker.strip()), requirement.strip()))
+    return min(found)[1] if found else None  # a core requirement before an extra's
+
+
+def install_hint(module: str) -> str:
+    """The pip line that installs ``module``.
+
+    Parameters
+    ----------
+    module : top-level module name, e.g. ``"pycatch22"``.
+
+    Returns
+    -------
+    str
+        The line of the few modules whose install needs more than one pip requirement (LoHi's), else
+        ``pip install <requirement>`` with benchdesign's own requirement for it (the pin of pyproject.toml,
+        as installed), else with the bare distribution name.
+    """
+    special = _install_commands().get(module)
+    if special is not None:
+        return special
+    return "pip install " + shlex.quote(_requirement(module) or _canonical(module))
+
+
+def _solver_need(key: str, solver: str) -> PackageNeed:
+    """The module of cvxpy's interface to ``solver``; ValueError naming the key for a solver not known."""
+    from benchdesign.splitting.ilp import SOLVER_PACKAGES
+
+    name = str(solver).upper()
+    if name not in SOLVER_PACKAGES:
+        raise ValueError(f"config key {key}: unknown solver {solver!r}; choose from {sorted(SOLVER_PACKAGES)}")
+    return PackageNeed(key, str(solver), (SOLVER_PACKAGES[name],))
+
+
+def _molecule_needs(config: dict) -> list[PackageNeed]:
+    from benchdesign.molexp.datasets import dataset_info
+    from benchdesign.molexp.methods import METHOD_PACKAGES
+    from benchdesign.molexp.peers import datasail_s1_split
+    from benchdesign.molexp.settings import MODEL_PACKAGES, mol_settings
+    from benchdesign.splitting.options import SPLIT_OPTIONS
+
+    mol = mol_settings(config)
+    if not mol["enabled"]:
+        return []
+    needs = [PackageNeed("molecules.models", m, MODEL_PACKAGES[m]) for m in mol["models"] if m in MODEL_PACKAGES]
+    peer = dict(mol["method_options"].get("datasail_s1") or {})
+    # datasail run by another interpreter (option python): its packages are that interpreter's
+    other_python = peer.get("python") is not None
+    kinds = {dataset_info(d).kind for d in mol["datasets"]}
+    ab = mol["ablation"]
+    size_methods = ab["size_methods"] if ab["enabled"] and ab["size_datasets"] else []  # the Fig. 6 size sweep
+    ablation_solvers = ab["solvers"] if ab["enabled"] and ab["clusters"] else []  # the cluster-count sweep
+    listed = [(f"molecules.methods_{kind}", m) for kind in ("1d", "2d") if kind in kinds for m in mol[f"methods_{kind}"]]
+    listed += [("molecules.ablation.size_methods", m) for m in size_methods]
+    for key, method in listed:
+        if method in METHOD_PACKAGES and not (method == "datasail_s1" and other_python):
+            needs.append(PackageNeed(key, method, METHOD_PACKAGES[method]))
+    default_solver = next(o.default for o in SPLIT_OPTIONS if o.name == "solver")
+    needs.append(_solver_need("molecules.ilp.solver", mol["ilp"].get("solver", default_solver)))
+    needs += [_solver_need("molecules.ablation.solvers", s) for s in ablation_solvers]
+    if any(method == "datasail_s1" for _, method in listed) and not other_python:
+        solver = peer.get("solver", inspect.signature(datasail_s1_split).parameters["solver"].default)
+        needs.append(_solver_need("molecules.method_options.datasail_s1.solver", solver))
+    return needs
+
+
+def package_needs(config: dict) -> list[PackageNeed]:
+    """Every value of ``config`` that needs modules beyond the core dependencies, in config order.
+
+    Read from the registries the values come from: the TSC representations
+    (:data:`benchdesign.domains.tsc.features.REPRESENTATIONS`, ``packages``) of ``domains.tsc.representations``;
+    the encoder of the NLP descriptions (``features.nlp.encoder``,
+    :func:`benchdesign.domains.nlp.descriptions.encoder_packages`) when the nlp domain computes them; with
+    ``molecules.enabled``, the models (:data:`benchdesign.molexp.settings.MODEL_PACKAGES`), the split methods of
+    the datasets' kinds and of the ablation (:data:`benchdesign.molexp.methods.METHOD_PACKAGES`) and the
+    solvers of the ILP, the ablation and datasail (:data:`benchdesign.splitting.ilp.SOLVER_PACKAGES`); the
+    solver of a ``splitting:`` block. Values needing nothing beyond the core are left out.
+
+    Raises
+    ------
+    ValueError
+        naming the config key of a solver that is not in :data:`benchdesign.splitting.ilp.SOLVER_PACKAGES`
+        (and the errors of the config readers for an unknown domain or representation).
+    """
+    from benchdesign.domains.nlp.descriptions import DEFAULT_SETTINGS as NLP_DEFAULTS
+    from benchdesign.domains.nlp.descriptions import encoder_packages
+    from benchdesign.domains.tsc.features import REPRESENTATIONS
+    from benchdesign.workflow.config import domain_representations, enabled_domains, feature_representations
+
+    needs: list[PackageNeed] = []
+    domains = enabled_domains(config)
+    if "tsc" in domains:
+        for rep in domain_representations(config, "tsc"):
+            if rep in REPRESENTATIONS and REPRESENTATIONS[rep].packages:
+                needs.append(PackageNeed("domains.tsc.representations", rep, REPRESENTATIONS[rep].packages))
+    if "nlp" in domains and feature_representations(config, "nlp"):
+        encoder = {**NLP_DEFAULTS, **((config.get("features") or {}).get("nlp") or {})}["encoder"]
+        if encoder_packages(encoder):
+            needs.append(PackageNeed("features.nlp.encoder", encoder, encoder_packages(encoder)))
+    needs += _molecule_needs(config)
+    if config.get("splitting"):
+        from benchdesign.splitting.options import SPLIT_OPTIONS
+
+        default_solver = next(o.default for o in SPLIT_OPTIONS if o.name == "solver")
+        needs.append(_solver_need("splitting.solver", config["splitting"].get("solver", default_solver)))
+    return [n for i, n in enumerate(needs) if n.modules and n not in needs[:i]]
+
+
+def registered_modules() -> set[str]:
+    """Every module :func:`package_needs` may ask for (e.g. for a test that plans jobs without installing them)."""
+    from benchdesign.domains.nlp.descriptions import encoder_packages
+    from benchdesign.domains.tsc.features import REPRESENTATIONS
+    from benchdesign.molexp.methods import METHOD_PACKAGES
+    from benchdesign.molexp.settings import MODEL_PACKAGES
+    from benchdesign.splitting.ilp import SOLVER_PACKAGES
+
+    groups = [r.packages for r in REPRESENTATIONS.values()] + [encoder_packages("a Hugging Face model")]
+    groups += [*MODEL_PACKAGES.values(), *METHOD_PACKAGES.values(), tuple(SOLVER_PACKAGES.values())]
+    return {m for group in groups for m in group}
+
+
+def _installed(module: str, find_spec: Callable) -> bool:
+    try:
+        return find_spec(module) is not None
+    except (ImportError, ValueError):  # e.g. a broken parent package
+        return False
+
+
+def missing_packages(config: dict, find_spec: Callable | None = None) -> list[tuple[PackageNeed, tuple[str, ...]]]:
+    """The needs of :func:`package_needs` with a module that is not installed, and those modules.
+
+    Parameters
+    ----------
+    config : the pipeline configuration (schema-validated, or a dict of the same keys).
+    find_spec : module name -> spec or None; default :func:`importlib.util.find_spec` (looked up at call time,
+        so a patched one is used). Nothing is imported.
+    """
+    find_spec = find_spec or importlib.util.find_spec
+    out = []
+    for need in package_needs(config):
+        absent = tuple(m for m in need.modules if not _installed(m, find_spec))
+        if absent:
+            out.append((need, absent))
+    return out
+
+
+def _hints(modules: Sequence[str]) -> list[str]:
+    """Install lines of ``modules``, leaving out a module that an earlier line already installs."""
+    lines: list[str] = []
+    for module in modules:
+        if not any(re.search(rf"(?<![\w-]){re.escape(_canonical(module))}(?![\w-])", _canonical(line)) for line in lines):
+            lines.append(install_hint(module))
+    return lines
+
+
+def check_packages(config: dict, find_spec: Callable | None = None) -> None:
+    """Refuse a config that asks for a representation, model, split method or solver whose modules are not
+    installed: one ValueError lists every such value with its config key, the missing modules and the pip
+    line that installs them (:func:`install_hint`).
+
+    Parameters
+    ----------
+    config : the pipeline configuration.
+    find_spec : as in :func:`missing_packages`.
+    """
+    missing = missing_packages(config, find_spec)
+    if not missing:
+        return
+    lines = [f"  - {need.key}: {need.value} needs {', '.join(absent)} ({' && '.join(_hints(absent))})"
+             for need, absent in missing]
+    raise ValueError("the config asks for packages that are not installed, so nothing was run:\n"
+                     + "\n".join(lines) + "\nInstall them, or remove these values from the config.")
 
 
 # --------------------------------------------------------------------------------------- failed run

@@ -33,6 +33,7 @@ __all__ = [
     "default_descriptions_path",
     "description_texts",
     "encode_descriptions",
+    "encoder_packages",
     "load_descriptions",
     "render_description",
     "tfidf_svd_embeddings",
@@ -196,6 +197,23 @@ def transformer_embeddings(texts: pd.Series, model: str = "bert-base-uncased", m
     V = _l2_normalise(np.vstack(chunks))
     width = len(str(V.shape[1] - 1))
     return pd.DataFrame(V, index=texts.index, columns=[f"dim_{j:0{width}d}" for j in range(V.shape[1])])
+
+
+def encoder_packages(encoder: str) -> tuple[str, ...]:
+    """Modules :func:`encode_descriptions` imports beyond the core ones for ``encoder``.
+
+    Parameters
+    ----------
+    encoder : ``"tfidf"`` or a Hugging Face model id / local directory.
+
+    Returns
+    -------
+    tuple of str
+        Nothing for ``"tfidf"`` (scikit-learn); ``torch`` and ``transformers`` for a transformer encoder.
+        The workflow refuses a config whose encoder needs a module that is not installed
+        (:func:`benchdesign.workflow.preflight.check_packages`).
+    """
+    return () if encoder == "tfidf" else ("torch", "transformers")
 
 
 def encode_descriptions(texts: pd.Series, encoder: str = "tfidf", *, svd_components: int = 32,

@@ -91,6 +91,8 @@ class Representation:
         undefined for more than ``max_missing_fraction`` of the datasets, fill the rest with the
         median) or ``"paper"`` (the paper's code for tsfresh: drop every column with a NaN, an
         absolute value above 1e9, or a single value).
+    packages : modules the representation imports beyond the core ones; the workflow refuses a config
+        that asks for it when one is not installed (:func:`benchdesign.workflow.preflight.check_packages`).
     """
 
     family: str
@@ -98,19 +100,21 @@ class Representation:
     cap: str | None = "max_series"
     options: tuple[str, ...] = ()
     column_filter: str = "impute"
+    packages: tuple[str, ...] = ()
 
 
 REPRESENTATIONS: dict[str, Representation] = {
     "simple": Representation("simple", cap=None),
-    "catch22": Representation("catch22", options=("catch24",)),
-    "tsfresh": Representation("tsfresh", cap="tsfresh_max_series", options=("tsfresh_parameters",)),
+    "catch22": Representation("catch22", options=("catch24",), packages=("pycatch22",)),
+    "tsfresh": Representation("tsfresh", cap="tsfresh_max_series", options=("tsfresh_parameters",),
+                              packages=("tsfresh",)),
     "summary": Representation("summary", options=("summary_acf_lags",)),
-    "minirocket": Representation("minirocket"),
+    "minirocket": Representation("minirocket", packages=("sktime", "numba")),
     "landmarking": Representation("landmarking", options=("landmarking_splits", "landmarking_bootstrap")),
     "simple_paper": Representation("simple", paper=True, cap=None),
-    "catch22_paper": Representation("catch22", paper=True, cap="paper_max_series"),
+    "catch22_paper": Representation("catch22", paper=True, cap="paper_max_series", packages=("pycatch22",)),
     "tsfresh_paper": Representation("tsfresh", paper=True, cap="tsfresh_paper_max_series",
-                                    column_filter="paper"),
+                                    column_filter="paper", packages=("tsfresh",)),
     "summary_paper": Representation("summary", paper=True, cap="paper_max_series"),
     "landmarking_paper": Representation("landmarking", paper=True, cap="landmarking_paper_max_series"),
 }
@@ -305,7 +309,7 @@ def summary_series_features(X, acf_lags: Sequence[int] = (1, 2, 3, 4, 5, 10)) ->
 
 def catch22_series_features(X, catch24: bool = False) -> pd.DataFrame:
     """The 22 catch22 features of every series (pycatch22); with ``catch24`` also mean and sd."""
-    import pycatch22  # optional dependency (extra "tsc-features")
+    import pycatch22  # imported here: the other representations do not pay for it
 
     X = check_series(X)
     rows, names = [], None
@@ -344,7 +348,7 @@ def tsfresh_series_features(X, parameters: str | dict = "efficient", n_jobs: int
     DataFrame (n_series, n_features), tsfresh's column names (``value__<calculator>...``); NaN where
     a calculator is undefined for a series.
     """
-    from tsfresh import extract_features  # optional dependency (extra "tsc-features")
+    from tsfresh import extract_features  # imported here: about 3 s, paid by the tsfresh jobs only
 
     X = check_series(X)
     n, m = X.shape
