@@ -41,6 +41,7 @@ def test_every_table_and_figure_is_in_the_report(report):
     outputs = [p for folder in ("tables", "figures", "guarantee", "conclusions")
                for p in sorted((results / folder).rglob("*"))
                if p.suffix in (".md", ".png") or p.name == "recommendation.txt"]
+    outputs.append(results / "paper_comparison.md")
     # tiny config: 5 tables, 6 curve figures, 1 synthetic figure, covering radii, p_eff, conclusions
     assert len(outputs) >= 12
     bundled = set(files)  # (file name, bytes): figures of different domains may share a name

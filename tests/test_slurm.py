@@ -166,10 +166,10 @@ def test_the_profile_was_used_and_every_cluster_job_went_through_slurm(runs):
     expected = Counter(rule for rule, local, _ in plan if not local)
     assert counts == expected, out[-4000:]
     # .test/config/slurm.yaml: prepare_scores, representation, 2 trials, dataset_pool_tables, curve_figure,
-    # and the oracle's covering radius, its figure, the p_eff table and the conclusions.
+    # the oracle's covering radius, its figure, the p_eff table, the conclusions and the paper comparison.
     assert counts == Counter({"trials": 2, "prepare_scores": 1, "representation": 1, "dataset_pool_tables": 1,
                               "curve_figure": 1, "coverage": 1, "coverage_figure": 1, "p_eff_table": 1,
-                              "conclusions": 1})
+                              "conclusions": 1, "paper_comparison": 1})
     assert {rule for rule, local, _ in plan if local} == {"fetch", "all"}
     assert set(re.findall(r"^localrule (\w+):", out, re.M)) == {"fetch", "all"}
     for job_id in jobs:

@@ -142,3 +142,36 @@ rule curve_figure:
         runtime=10,
     script:
         "../../scripts/plot_curves.py"
+
+
+rule paper_comparison:
+    """Every number and claim of the two papers' text the outputs bear on (benchdesign/data/paper_claims.csv)
+    against this run: the paper's value, this run's, and a verdict (benchdesign.workflow.paper_comparison)."""
+    input:
+        claims=PAPER_CLAIMS,
+        results=paper_comparison_inputs(),
+    output:
+        csv="results/paper_comparison.csv",
+        md=report(
+            "results/paper_comparison.md",
+            caption="../report/paper_comparison.rst",
+            category="Paper comparison",
+        ),
+    log:
+        "logs/paper_comparison.log",
+    conda:
+        "../envs/benchdesign.yaml"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        # what the result tables do not record and the verdicts depend on
+        settings={
+            "synthetic": synthetic_settings(config),
+            "synthetic_ks": list(synthetic_protocol(config)["ks"]),
+            "nlp_encoder": NLP_FEATURES["encoder"],
+            "lohi_time_limit": MOL["method_options"].get("lohi", {}).get("time_limit"),
+            "max_molecules": MOL["max_molecules"],
+        },
+    script:
+        "../../scripts/paper_comparison.py"

@@ -1,0 +1,1371 @@
+"""This run against the two papers: every number and claim the papers state in their text that the pipeline's
+outputs bear on, with this run's value and a verdict.
+
+The claims are package data (``benchdesign/data/paper_claims.csv``, :data:`CLAIM_COLUMNS`): each row names the
+place in its paper, the paper's value (or none, for a claim in words), a tolerance, and either a *reader* of
+this module with its arguments (``key=value; key=value``, lists joined by ``+``) or the *reason* the project
+cannot compute it. A reader takes the run's result tables (:class:`ResultFiles`: canonical path, e.g.
+``results/tables/table2_kstar.csv``, to the file) and returns a :class:`Measurement`; :func:`compare_claims`
+turns it into a verdict (:data:`STATUSES`):
+
+* ``agrees``: within the tolerance (``within 1.0 AUC``), ``equal``, ``direction holds``, ``same best method``
+  or ``holds (<tolerance>)``;
+* ``differs: <why>``;
+* ``not comparable: <why>``: the run's settings differ from the paper's where the value depends on them (the
+  subset sizes k, the number of models, the Table 2 targets, the synthetic benchmark, the NLP encoder); the
+  run's value is still shown;
+* ``not in this run: <config key>``: an output the claim needs is absent (a domain, representation, dataset
+  or model not configured, a split method whose package is missing); the claim's ``enabled_by`` says what
+  enables it;
+* ``not computed: <reason>``: the project cannot compute it.
+
+No Snakemake objects here: ``scripts/paper_comparison.py`` passes the rule's inputs and settings.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+
+from benchdesign.files import package_data
+from benchdesign.selection.frames import DASH, REFERENCE_REPRESENTATIONS, config_label
+from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
+from benchdesign.selection.synthetic import SyntheticSettings
+
+__all__ = [
+    "CLAIM_COLUMNS",
+    "COMPARISON_COLUMNS",
+    "READERS",
+    "STATUSES",
+    "Measurement",
+    "NotInRun",
+    "ResultFiles",
+    "claim_files",
+    "compare_claims",
+    "comparison_markdown",
+    "judge",
+    "load_claims",
+    "parse_args",
+]
+
+CLAIM_COLUMNS = ("id", "paper", "place", "quantity", "paper_value", "claim", "tolerance", "reader", "args", "source",
+                 "enabled_by", "reason", "note")
+COMPARISON_COLUMNS = ("id", "paper", "place", "quantity", "claim", "paper_value", "run_value", "difference", "tolerance",
+                      "status", "verdict", "detail")
+STATUSES = ("agrees", "differs", "not comparable", "not in this run", "not computed")
+
+# The papers' protocol, where a value depends on it (dataset selection, sections 5.1, 6 and 6.2).
+PAPER_K = (2, 20)
+PAPER_TRIALS = 200
+PAPER_MODELS = {"tsc": 35, "recsys": 9, "nlp": 31}
+PAPER_THRESHOLDS = {"mae": 1.5, "spearman": 0.9}
+PAPER_NLP_ENCODER = "bert-base-uncased"
+PAPER_LOHI_LIMIT_S = 12 * 3600  # DataSAIL paper, Fig. 6d: LoHi had 12 h per dataset
+TABLES = "results/tables"
+
+
+class NotInRun(Exception):
+    """An output a claim needs is not in this run (a file not written, or no row for the claim in it)."""
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """What a reader found in the run.
+
+    Attributes
+    ----------
+    value : float or str
+        This run's value (a number, or a label such as the best method).
+    holds : bool or None
+        For a claim in words (tolerance ``direction``, ``same best method``, ...): whether it holds in the run;
+        None for a numeric comparison.
+    detail : str
+        The numbers behind the value (how it was read).
+    incomparable : str
+        Why the value cannot be compared with the paper's ("" when it can).
+    """
+
+    value: float | str
+    holds: bool | None = None
+    detail: str = ""
+    incomparable: str = ""
+
+
+class ResultFiles:
+    """The run's result files by canonical path (``results/tables/table1_auc.csv``, ...), read once each.
+
+    Parameters
+    ----------
+    paths : mapping of str to path
+        Canonical path to the file to read (the same path in a Snakemake working directory); a canonical path
+        that is absent, or whose file does not exist, is an output this run did not write.
+    """
+
+    def __init__(self, paths: Mapping[str, str | Path]):
+        self._paths = {str(k): Path(v) for k, v in paths.items()}
+        self._cache: dict[str, pd.DataFrame] = {}
+
+    def has(self, name: str) -> bool:
+        """Whether the run wrote ``name``."""
+        return name in self._paths and self._paths[name].is_file()
+
+    def table(self, name: str, columns: Sequence[str] = ()) -> pd.DataFrame:
+        """The CSV file ``name`` (a header-only file gives an empty frame).
+
+        Raises
+        ------
+        NotInRun
+            If the run did not write it.
+        ValueError
+            If it cannot be parsed or lacks one of ``columns`` (naming the file).
+        """
+        if name not in self._cache:
+            if not self.has(name):
+                raise NotInRun(f"{name} was not written")
+            path = self._paths[name]
+            try:
+                frame = pd.read_csv(path)
+            except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+                raise ValueError(f"{name} ({path}): cannot read it as CSV ({exc})") from None
+            missing = [c for c in columns if c not in frame.columns]
+            if missing:
+                raise ValueError(f"{name} ({path}) lacks columns {missing}; has {list(frame.columns)}")
+            self._cache[name] = frame
+        return self._cache[name]
+
+    def rows(self, name: str, columns: Sequence[str] = (), **where: object) -> pd.DataFrame:
+        """Rows of ``name`` matching every ``column=value`` of ``where``; NotInRun when there is none."""
+        frame = self.table(name, tuple(columns) + tuple(where))
+        mask = np.ones(len(frame), dtype=bool)
+        for column, value in where.items():
+            mask &= (frame[column].astype(str) == str(value)).to_numpy()
+        if not mask.any():
+            said = ", ".join(f"{c}={v}" for c, v in where.items())
+            raise NotInRun(f"{name} has no row {said}")
+        return frame[mask]
+
+
+Reader = Callable[..., Measurement]
+
+
+@dataclass(frozen=True)
+class _Registered:
+    func: Reader
+    files: tuple[str, ...]  # canonical paths, with {domain} / {dataset} / {representation} from the arguments
+
+
+READERS: dict[str, _Registered] = {}
+"""Readers by name: the ``reader`` column of the claims table."""
+
+
+def _reader(*files: str) -> Callable[[Reader], Reader]:
+    def register(func: Reader) -> Reader:
+        READERS[func.__name__] = _Registered(func, files)
+        return func
+    return register
+
+
+# ------------------------------------------------------------------------------------------ claims table
+
+def parse_args(text: object) -> dict[str, str]:
+    """``"domain=tsc; metric=mae"`` as a dict (empty text: no arguments).
+
+    Raises
+    ------
+    ValueError
+        For a part without ``=`` or a repeated key.
+    """
+    out: dict[str, str] = {}
+    if not isinstance(text, str) or not text.strip():
+        return out
+    for part in text.split(";"):
+        key, eq, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key:
+            raise ValueError(f"argument {part.strip()!r} is not key=value")
+        if key in out:
+            raise ValueError(f"argument {key!r} given twice")
+        out[key] = value
+    return out
+
+
+def _check_claim(row: Mapping[str, Any]) -> None:
+    """ValueError naming the claim if its reader/reason, arguments or tolerance do not fit."""
+    cid = row["id"]
+    reason, name = str(row["reason"]).strip(), str(row["reader"]).strip()
+    if bool(reason) == bool(name):
+        raise ValueError(f"claim {cid}: give exactly one of reader ({name!r}) and reason ({reason!r})")
+    if reason:
+        return
+    if name not in READERS:
+        raise ValueError(f"claim {cid}: unknown reader {name!r}; known: {', '.join(sorted(READERS))}")
+    try:
+        inspect.signature(READERS[name].func).bind(None, {}, **parse_args(row["args"]))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"claim {cid}: arguments {row['args']!r} do not fit reader {name!r} ({exc})") from None
+    if not str(row["enabled_by"]).strip():
+        raise ValueError(f"claim {cid}: enabled_by is empty (which config key produces its outputs?)")
+    tolerance = str(row["tolerance"]).strip()
+    numeric = _tolerance_width(tolerance) is not None or tolerance == "equal"
+    if numeric and not _is_number(row["paper_value"]):
+        raise ValueError(f"claim {cid}: tolerance {tolerance!r} needs a numeric paper_value, got {row['paper_value']!r}")
+    if not tolerance:
+        raise ValueError(f"claim {cid}: tolerance is empty")
+
+
+def load_claims(path: str | Path | None = None) -> pd.DataFrame:
+    """The claims table (default: the package's ``paper_claims.csv``), checked row by row.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the claim: missing columns, a duplicate id, an unknown reader, arguments that
+        do not fit it, a claim with both or neither of reader and reason.
+    """
+    path = Path(path) if path is not None else package_data("paper_claims.csv")
+    claims = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in CLAIM_COLUMNS if c not in claims.columns]
+    if missing:
+        raise ValueError(f"claims table {path} lacks columns {missing}")
+    duplicated = claims["id"][claims["id"].duplicated()].tolist()
+    if duplicated:
+        raise ValueError(f"claims table {path}: duplicate id(s) {duplicated}")
+    for row in claims.to_dict("records"):
+        try:
+            _check_claim(row)
+        except ValueError as exc:
+            raise ValueError(f"claims table {path}: {exc}") from None
+    return claims[list(CLAIM_COLUMNS)]
+
+
+def claim_files(row: Mapping[str, Any]) -> list[str]:
+    """Canonical paths of the result files a claim's reader reads (none for a claim with a reason)."""
+    if str(row["reason"]).strip():
+        return []
+    args = _Placeholders(parse_args(row["args"]))
+    return [f.format_map(args) for f in READERS[str(row["reader"]).strip()].files]
+
+
+class _Placeholders(dict):
+    """Arguments for a file template; a placeholder without an argument stays as it is."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+# ------------------------------------------------------------------------------------------ verdicts
+
+def _is_number(value: object) -> bool:
+    try:
+        return math.isfinite(float(value))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
+
+def _tolerance_width(tolerance: str) -> float | None:
+    """The X of ``within X [unit]``, else None."""
+    match = re.fullmatch(r"within\s+([0-9.]+)(\s+.*)?", tolerance.strip())
+    return float(match.group(1)) if match else None
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if _is_number(value):
+        number = float(value)  # type: ignore[arg-type]
+        return str(int(number)) if number == int(number) and abs(number) < 1e9 else f"{number:.4g}"
+    return str(value)
+
+
+def _success(tolerance: str) -> str:
+    if tolerance == "direction":
+        return "direction holds"
+    if tolerance == "same best method":
+        return "same best method"
+    return f"holds ({tolerance})"
+
+
+def judge(row: Mapping[str, Any], files: ResultFiles, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One claim against the run: a row of :data:`COMPARISON_COLUMNS`.
+
+    Parameters
+    ----------
+    row : mapping
+        A row of the claims table (:func:`load_claims`).
+    files : ResultFiles
+        The run's result files.
+    settings : mapping, optional
+        Run settings the result tables do not record (see :func:`compare_claims`).
+    """
+    settings = settings or {}
+    tolerance = str(row["tolerance"]).strip()
+    paper_value = float(row["paper_value"]) if _is_number(row["paper_value"]) else str(row["paper_value"])
+    out = {key: row[key] for key in ("id", "paper", "place", "quantity", "claim")}
+    out.update(paper_value=paper_value, run_value="", difference=np.nan, tolerance=tolerance, detail="")
+    reason = str(row["reason"]).strip()
+    if reason:
+        return out | {"status": "not computed", "verdict": f"not computed: {reason}"}
+    registered = READERS[str(row["reader"]).strip()]
+    try:
+        measured = registered.func(files, settings, **parse_args(row["args"]))
+    except NotInRun as exc:
+        return out | {"status": "not in this run", "verdict": f"not in this run: {row['enabled_by']}", "detail": str(exc)}
+    note = str(row.get("note", "")).strip()
+    out.update(run_value=measured.value, detail=measured.detail)
+    width = _tolerance_width(tolerance)
+    if width is not None or tolerance == "equal":
+        if not _is_number(measured.value):
+            ok, why = False, f"this run has {_fmt(measured.value)}, the paper {_fmt(paper_value)}"
+        else:
+            out["difference"] = float(measured.value) - float(paper_value)
+            ok = abs(out["difference"]) <= (width or 0.0) + 1e-9
+            outside = f"outside {tolerance.removeprefix('within').strip()}" if width is not None else "not equal"
+            why = f"{_fmt(measured.value)} against the paper's {_fmt(paper_value)}, {outside}"
+        success = tolerance
+    else:
+        if measured.holds is None:
+            raise ValueError(f"claim {row['id']}: reader {row['reader']!r} gave no verdict for tolerance {tolerance!r}")
+        ok, why, success = bool(measured.holds), measured.detail, _success(tolerance)
+        if not ok and not measured.incomparable:
+            out["detail"] = ""  # the verdict gives it
+    if ok and not measured.incomparable:
+        return out | {"status": "agrees", "verdict": success}
+    if note:
+        out["detail"] = f"{out['detail']}; known difference: {note}" if out["detail"] else f"known difference: {note}"
+    if measured.incomparable:
+        return out | {"status": "not comparable", "verdict": f"not comparable: {measured.incomparable}"}
+    return out | {"status": "differs", "verdict": f"differs: {why}"}
+
+
+def compare_claims(claims: pd.DataFrame, files: ResultFiles | Mapping[str, str | Path],
+                   settings: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Every claim against the run, in the claims table's order (:data:`COMPARISON_COLUMNS`).
+
+    Parameters
+    ----------
+    claims : DataFrame
+        The claims table (:func:`load_claims`).
+    files : ResultFiles or mapping
+        The run's result files (canonical path to file).
+    settings : mapping, optional
+        What the tables do not record: ``synthetic`` (the synthetic benchmark's settings, as
+        :func:`benchdesign.workflow.config.synthetic_settings` gives them), ``synthetic_ks`` (its subset sizes),
+        ``nlp_encoder`` (``features.nlp.encoder``) and ``lohi_time_limit`` (seconds). A claim whose
+        comparability depends on a missing one says so in its detail.
+    """
+    if not isinstance(files, ResultFiles):
+        files = ResultFiles(files)
+    rows = [judge(row, files, settings) for row in claims.to_dict("records")]
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def _md_cell(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+        return ""
+    return _fmt(value).replace("|", "\\|").replace("\n", " ")
+
+
+def comparison_markdown(comparison: pd.DataFrame) -> str:
+    """The comparison as Markdown: how to read it, the count per status, and one row per claim."""
+    counts = comparison["status"].value_counts()
+    lines = [
+        "# This run against the papers",
+        "",
+        "Every number and claim of the two papers' text that this pipeline's outputs bear on "
+        "(claims table: `benchdesign/data/paper_claims.csv`), with this run's value. Verdicts: *agrees* (within "
+        "the stated tolerance, or the claim in words holds), *differs* (and why), *not comparable* (this run's "
+        "settings differ from the paper's where the value depends on them; the value is shown), *not in this "
+        "run* (the config key that enables it), *not computed* (why the project cannot).",
+        "",
+        "Claims: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in STATUSES) + f" (of {len(comparison)}).",
+        "",
+        "| id | place | claim | paper | this run | difference | verdict | detail |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in comparison.to_dict("records"):
+        cells = [row["id"], row["place"], row["claim"], row["paper_value"], row["run_value"], row["difference"],
+                 row["verdict"], row["detail"]]
+        lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+def _names(value: str) -> list[str]:
+    return [v.strip() for v in value.split("+") if v.strip()]
+
+
+def _present(files: ResultFiles, name: str, domains: str) -> list[str]:
+    """The ``+``-joined ``domains`` with rows in ``name``; NotInRun when none has."""
+    present = set(files.table(name, ("domain",))["domain"])
+    out = [d for d in _names(domains) if d in present]
+    if not out:
+        raise NotInRun(f"{name} has no rows of {', '.join(_names(domains))}")
+    return out
+
+
+def _label(strategy: str, representation: str) -> str:
+    return config_label(strategy, representation)
+
+
+def _better(metric: str, a: float, b: float) -> bool:
+    """Whether ``a`` is strictly better than ``b`` for ``metric`` (a rank-agreement metric)."""
+    return a > b if METRIC_HIGHER_IS_BETTER[metric] else a < b
+
+
+def _k_range(files: ResultFiles, domain: str) -> tuple[int, int]:
+    curves = files.rows(f"{TABLES}/curves_dataset_pool.csv", ("k",), domain=domain)
+    return int(curves["k"].min()), int(curves["k"].max())
+
+
+def _n_models(files: ResultFiles, domain: str) -> int:
+    name = f"results/prepared/{domain}/dataset_ranks.csv"
+    return len(files.table(name, ("dataset",)).columns) - 1
+
+
+def _protocol_differences(files: ResultFiles, domain: str) -> list[str]:
+    """How this run's dataset-selection protocol for ``domain`` differs from the paper's where AUC values and
+    k* depend on it: the subset sizes and the number of models."""
+    out = []
+    k_min, k_max = _k_range(files, domain)
+    if (k_min, k_max) != PAPER_K:
+        out.append(f"k = {k_min}..{k_max} (the paper: {PAPER_K[0]}..{PAPER_K[1]})")
+    n_models = _n_models(files, domain)
+    if domain in PAPER_MODELS and n_models != PAPER_MODELS[domain]:
+        out.append(f"{n_models} {domain} models (the paper: {PAPER_MODELS[domain]})")
+    return out
+
+
+def _run_note(files: ResultFiles, domain: str) -> str:
+    """``"; this run: k = 2..5, 6 trials"`` where the run's protocol differs from the paper's, else ""."""
+    notes = _protocol_differences(files, domain)
+    trials = int(files.rows(f"{TABLES}/table1_auc.csv", ("n_trials",), domain=domain)["n_trials"].min())
+    if trials != PAPER_TRIALS:
+        notes.append(f"{trials} trials (the paper: {PAPER_TRIALS})")
+    return f"; this run: {', '.join(notes)}" if notes else ""
+
+
+def _a_priori(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[~frame["representation"].isin(list(REFERENCE_REPRESENTATIONS))]
+
+
+def _encoder_note(settings: Mapping[str, Any], representations: Sequence[str]) -> str:
+    """Why NLP description results are not the paper's (another encoder), or ""."""
+    if "description" not in representations:
+        return ""
+    encoder = settings.get("nlp_encoder")
+    if encoder is None:
+        return "the NLP encoder of this run is not known (settings: nlp_encoder)"
+    if encoder != PAPER_NLP_ENCODER:
+        return f"descriptions embedded with {encoder} (the paper: {PAPER_NLP_ENCODER}; features.nlp.encoder)"
+    return ""
+
+
+# ------------------------------------------------------------------------------------------ readers: selection
+
+@_reader(f"{TABLES}/table1_auc.csv")
+def n_datasets(files: ResultFiles, settings: Mapping[str, Any], domain: str) -> Measurement:
+    """Number of datasets of ``domain`` (Table 1's n_datasets)."""
+    rows = files.rows(f"{TABLES}/table1_auc.csv", ("n_datasets",), domain=domain)
+    return Measurement(int(rows["n_datasets"].iloc[0]), detail=f"{domain}: n_datasets of table1_auc.csv")
+
+
+@_reader("results/prepared/{domain}/dataset_ranks.csv")
+def n_models(files: ResultFiles, settings: Mapping[str, Any], domain: str) -> Measurement:
+    """Number of models of ``domain`` (columns of its dataset ranks)."""
+    return Measurement(_n_models(files, domain), detail=f"{domain}: model columns of dataset_ranks.csv")
+
+
+@_reader(f"{TABLES}/table1_auc.csv")
+def n_trials(files: ResultFiles, settings: Mapping[str, Any], domains: str) -> Measurement:
+    """Number of dataset-pool trials T (Table 1's n_trials; the smallest over ``domains``)."""
+    counts = {d: int(files.rows(f"{TABLES}/table1_auc.csv", ("n_trials",), domain=d)["n_trials"].min())
+              for d in _present(files, f"{TABLES}/table1_auc.csv", domains)}
+    return Measurement(min(counts.values()), detail=", ".join(f"{d} {n}" for d, n in counts.items()))
+
+
+@_reader(f"{TABLES}/recommendation.csv")
+def pool_fraction(files: ResultFiles, settings: Mapping[str, Any], domains: str) -> Measurement:
+    """The pool fraction alpha as the runs drew it: pool size / number of datasets (smallest over ``domains``)."""
+    shares = {}
+    for d in _present(files, f"{TABLES}/recommendation.csv", domains):
+        row = files.rows(f"{TABLES}/recommendation.csv", ("pool_size", "n_datasets"), domain=d).iloc[0]
+        shares[d] = (int(row["pool_size"]), int(row["n_datasets"]))
+    value = min(p / n for p, n in shares.values())
+    return Measurement(value, detail=", ".join(f"{d} {p} of {n}" for d, (p, n) in shares.items()))
+
+
+@_reader("results/prepared/{domain}/representation_{representation}.csv")
+def representation_width(files: ResultFiles, settings: Mapping[str, Any], domain: str,
+                         representation: str) -> Measurement:
+    """Number of features of one representation of ``domain``."""
+    frame = files.table(f"results/prepared/{domain}/representation_{representation}.csv")
+    note = _encoder_note(settings, [representation]) if domain == "nlp" else ""
+    return Measurement(len(frame.columns) - 1, detail=f"{domain} {representation}: feature columns", incomparable=note)
+
+
+_T2 = f"{TABLES}/table2_kstar.csv"
+_T2_COLUMNS = ("threshold", "best", "median", "worst", "n_reached")
+
+
+def _kstar_row(files: ResultFiles, domain: str, metric: str, criterion: str) -> pd.Series:
+    return files.rows(_T2, _T2_COLUMNS, domain=domain, metric=metric, criterion=criterion).iloc[0]
+
+
+def _table2_differences(files: ResultFiles, domains: Sequence[str], metrics: Sequence[str]) -> str:
+    notes = []
+    for domain in domains:
+        notes += _protocol_differences(files, domain)
+        for metric in metrics:
+            threshold = float(files.rows(_T2, _T2_COLUMNS, domain=domain, metric=metric)["threshold"].iloc[0])
+            if not math.isclose(threshold, PAPER_THRESHOLDS[metric]):
+                notes.append(f"{metric} target {threshold:g} (the paper: {PAPER_THRESHOLDS[metric]:g})")
+    return "; ".join(dict.fromkeys(notes))
+
+
+def _kstar_or_beyond(row: pd.Series, stat: str, k_max: int) -> float:
+    """k* statistic, or k_max + 1 when no configuration reaches the target (a dash in Table 2)."""
+    return float(row[stat]) if int(row["n_reached"]) > 0 else float(k_max + 1)
+
+
+@_reader(_T2, f"{TABLES}/curves_dataset_pool.csv", "results/prepared/{domain}/dataset_ranks.csv")
+def kstar(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str, criterion: str,
+          stat: str = "median") -> Measurement:
+    """Table 2's k* (``stat``: best, median or worst over the configurations that reach the target)."""
+    row = _kstar_row(files, domain, metric, criterion)
+    value: float | str = float(row[stat]) if int(row["n_reached"]) > 0 else DASH
+    detail = f"{int(row['n_reached'])} of {int(row['n_configs'])} configurations reach the target"
+    return Measurement(value, detail=detail, incomparable=_table2_differences(files, [domain], [metric]))
+
+
+@_reader(_T2, f"{TABLES}/curves_dataset_pool.csv", "results/prepared/{domain}/dataset_ranks.csv")
+def kstar_reached(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str,
+                  criterion: str) -> Measurement:
+    """How many configurations of Table 2 reach the target."""
+    row = _kstar_row(files, domain, metric, criterion)
+    detail = f"{int(row['n_reached'])} of {int(row['n_configs'])} configurations reach the target"
+    return Measurement(int(row["n_reached"]), detail=detail, incomparable=_table2_differences(files, [domain], [metric]))
+
+
+@_reader(_T2, f"{TABLES}/curves_dataset_pool.csv")
+def kstar_order(files: ResultFiles, settings: Mapping[str, Any], metric: str, criterion: str, smaller: str,
+                larger: str, stat: str = "median") -> Measurement:
+    """Whether ``smaller``'s k* is below each of ``larger``'s (no configuration reaching: beyond k_max)."""
+    domains = [smaller, *_names(larger)]
+    values = {d: _kstar_or_beyond(_kstar_row(files, d, metric, criterion), stat, _k_range(files, d)[1])
+              for d in domains}
+    holds = all(values[smaller] < values[d] for d in _names(larger))
+    detail = ", ".join(f"{d} {_fmt(v)}" for d, v in values.items()) + f" ({criterion} {stat} k*, {metric})"
+    return Measurement(_fmt(values[smaller]), holds=holds, detail=detail,
+                       incomparable=_table2_differences(files, domains, [metric]))
+
+
+@_reader(_T2, f"{TABLES}/curves_dataset_pool.csv")
+def kstar_conservative_stricter(files: ResultFiles, settings: Mapping[str, Any], domains: str,
+                                stat: str = "median") -> Measurement:
+    """Whether the conservative k* is at least the mean-curve k* in every (domain, metric) block."""
+    checked, failures = 0, []
+    names = _names(domains)
+    for domain in names:
+        k_max = _k_range(files, domain)[1]
+        for metric in PAPER_THRESHOLDS:
+            mean = _kstar_or_beyond(_kstar_row(files, domain, metric, "mean"), stat, k_max)
+            conservative = _kstar_or_beyond(_kstar_row(files, domain, metric, "conservative"), stat, k_max)
+            checked += 1
+            if conservative < mean:
+                failures.append(f"{domain} {metric}: conservative {_fmt(conservative)} < mean {_fmt(mean)}")
+    detail = "; ".join(failures) or f"conservative ≥ mean in all {checked} blocks"
+    return Measurement(f"{checked - len(failures)} of {checked}", holds=not failures, detail=detail,
+                       incomparable=_table2_differences(files, names, list(PAPER_THRESHOLDS)))
+
+
+@_reader(_T2, f"{TABLES}/curves_dataset_pool.csv")
+def kstar_metric_order(files: ResultFiles, settings: Mapping[str, Any], domains: str, smaller: str,
+                       larger: str) -> Measurement:
+    """Whether, in every domain, k* of ``smaller`` (metric:criterion) is below k* of ``larger``."""
+    names, parts, ok = _names(domains), [], 0
+    (m1, c1), (m2, c2) = smaller.split(":"), larger.split(":")
+    for domain in names:
+        k_max = _k_range(files, domain)[1]
+        a = _kstar_or_beyond(_kstar_row(files, domain, m1, c1), "median", k_max)
+        b = _kstar_or_beyond(_kstar_row(files, domain, m2, c2), "median", k_max)
+        ok += a < b
+        parts.append(f"{domain} {_fmt(a)} vs {_fmt(b)}")
+    detail = f"median k* {m1} ({c1}) vs {m2} ({c2}), beyond k_max = none reaches: " + ", ".join(parts)
+    return Measurement(f"{ok} of {len(names)}", holds=ok == len(names), detail=detail,
+                       incomparable=_table2_differences(files, names, [m1, m2]))
+
+
+_T3S = f"{TABLES}/table3_summary.csv"
+_T3S_COLUMNS = ("best_strategy", "best_representation", "best_auc", "random_auc", "gain_vs_random",
+                "p_holm_vs_random", "closest_strategy", "closest_representation", "oracle_strategy", "oracle_auc")
+_T3 = f"{TABLES}/table3_wilcoxon_holm.csv"
+_T3_COLUMNS = ("best_strategy", "best_representation", "other_strategy", "other_representation", "best_auc",
+               "other_auc", "p_holm", "significant")
+
+
+def _summary_row(files: ResultFiles, domain: str, metric: str) -> pd.Series:
+    return files.rows(_T3S, _T3S_COLUMNS, domain=domain, metric=metric).iloc[0]
+
+
+def _best_text(row: pd.Series) -> str:
+    p = row["p_holm_vs_random"]
+    p_text = f", Holm p {float(p):.2g}" if _is_number(p) else ""
+    return (f"{_label(row['best_strategy'], row['best_representation'])} {float(row['best_auc']):.4g} "
+            f"against Random {float(row['random_auc']):.4g}{p_text}")
+
+
+def _nlp_note(files: ResultFiles, settings: Mapping[str, Any], domain: str, representation: str) -> str:
+    """For a claim the paper makes with NLP descriptions: why this run's value is not that (or "")."""
+    if domain != "nlp" or not representation:
+        return ""
+    reps = set(files.rows(f"{TABLES}/table1_auc.csv", ("representation",), domain=domain)["representation"])
+    if representation not in reps:
+        return (f"the paper's value comes with NLP {representation} embeddings, not in this run "
+                f"(domains.nlp.representations: {representation})")
+    return _encoder_note(settings, [representation])
+
+
+@_reader(_T3S, f"{TABLES}/table1_auc.csv", f"{TABLES}/curves_dataset_pool.csv",
+         "results/prepared/{domain}/dataset_ranks.csv")
+def table3_gain(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str,
+                representation: str = "") -> Measurement:
+    """Table 3's gain of the best a-priori configuration over Random (AUC units)."""
+    row = _summary_row(files, domain, metric)
+    n = int(files.rows(f"{TABLES}/table1_auc.csv", ("n_datasets",), domain=domain)["n_datasets"].iloc[0])
+    notes = _protocol_differences(files, domain) + [_nlp_note(files, settings, domain, representation)]
+    return Measurement(float(row["gain_vs_random"]), detail=f"{_best_text(row)}; {n} datasets",
+                       incomparable="; ".join(n for n in notes if n))
+
+
+@_reader(_T3S, f"{TABLES}/table1_auc.csv")
+def table3_best(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str, strategy: str,
+                representation: str = "") -> Measurement:
+    """Whether Table 3's best configuration uses ``strategy``."""
+    row = _summary_row(files, domain, metric)
+    best = _label(row["best_strategy"], row["best_representation"])
+    return Measurement(best, holds=row["best_strategy"] == strategy, detail=_best_text(row) + _run_note(files, domain),
+                       incomparable=_nlp_note(files, settings, domain, representation))
+
+
+@_reader(_T3S)
+def table3_significant(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str,
+                       alpha: str) -> Measurement:
+    """Whether the best configuration beats Random with Holm p < ``alpha``."""
+    row = _summary_row(files, domain, metric)
+    p = float(row["p_holm_vs_random"]) if _is_number(row["p_holm_vs_random"]) else math.nan
+    holds = row["best_strategy"] != "random" and p < float(alpha)
+    return Measurement(p if not math.isnan(p) else "Random best", holds=holds,
+                       detail=_best_text(row) + _run_note(files, domain))
+
+
+@_reader(_T3S)
+def table3_no_winner(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str,
+                     alpha: str) -> Measurement:
+    """Whether no configuration beats Random significantly (Holm p >= ``alpha``, or Random best)."""
+    row = _summary_row(files, domain, metric)
+    p = float(row["p_holm_vs_random"]) if _is_number(row["p_holm_vs_random"]) else math.nan
+    holds = row["best_strategy"] == "random" or not p < float(alpha)
+    return Measurement(p if not math.isnan(p) else "Random best", holds=holds,
+                       detail=_best_text(row) + _run_note(files, domain))
+
+
+@_reader(_T3)
+def table3_indistinguishable(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str,
+                             strategy: str) -> Measurement:
+    """Whether ``strategy`` (any representation) is the best or not significantly worse than it."""
+    block = files.rows(_T3, _T3_COLUMNS, domain=domain, metric=metric)
+    best = block.iloc[0]
+    if best["best_strategy"] == strategy:
+        return Measurement(f"{_label(best['best_strategy'], best['best_representation'])} is best", holds=True,
+                           detail="the best configuration itself")
+    own = block[block["other_strategy"] == strategy]
+    if own.empty:
+        raise NotInRun(f"{_T3} has no {strategy} row for {domain} {metric}")
+    top = own.iloc[int(np.argmin(own["p_holm"].to_numpy()))] if own["significant"].astype(bool).all() else \
+        own[~own["significant"].astype(bool)].iloc[0]
+    holds = not bool(top["significant"])
+    detail = (f"{_label(top['other_strategy'], top['other_representation'])} {float(top['other_auc']):.4g} against "
+              f"the best {_label(best['best_strategy'], best['best_representation'])} {float(best['best_auc']):.4g}, "
+              f"Holm p {float(top['p_holm']):.2g}")
+    return Measurement(float(top["p_holm"]), holds=holds, detail=detail + _run_note(files, domain))
+
+
+@_reader(_T3)
+def table3_top_two(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str,
+                   strategies: str) -> Measurement:
+    """Whether the best two configurations of the block use ``strategies`` and are not significantly apart."""
+    block = files.rows(_T3, _T3_COLUMNS, domain=domain, metric=metric)
+    best = block.iloc[0]
+    sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
+    second = block.iloc[int(np.argmax(sign * block["other_auc"].to_numpy()))]
+    top = {best["best_strategy"], second["other_strategy"]}
+    holds = top == set(_names(strategies)) and not bool(second["significant"])
+    value = (f"{_label(best['best_strategy'], best['best_representation'])}, "
+             f"{_label(second['other_strategy'], second['other_representation'])}")
+    detail = (f"best {float(best['best_auc']):.4g}, second {float(second['other_auc']):.4g}, "
+              f"Holm p {float(second['p_holm']):.2g}")
+    return Measurement(value, holds=holds, detail=detail + _run_note(files, domain))
+
+
+@_reader(_T3S)
+def share_significant(files: ResultFiles, settings: Mapping[str, Any], domains: str, alpha: str) -> Measurement:
+    """Whether more than half of the (domain, metric) blocks of Table 3 have a gain with Holm p < ``alpha``."""
+    parts, hits, total = [], 0, 0
+    for domain in _names(domains):
+        for metric in PAPER_THRESHOLDS:
+            row = _summary_row(files, domain, metric)
+            p = float(row["p_holm_vs_random"]) if _is_number(row["p_holm_vs_random"]) else math.nan
+            hit = row["best_strategy"] != "random" and p < float(alpha)
+            hits, total = hits + hit, total + 1
+            parts.append(f"{domain} {metric} " + (f"p {p:.2g}" if not math.isnan(p) else "Random best"))
+    notes = "".join(_run_note(files, d) for d in _names(domains))
+    return Measurement(f"{hits} of {total}", holds=hits > total / 2, detail=", ".join(parts) + notes)
+
+
+@_reader(f"{TABLES}/table1_auc.csv")
+def beats_random(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str,
+                 strategies: str) -> Measurement:
+    """Whether each of ``strategies``, on its best a-priori representation, beats Random on ``metric``."""
+    rows = _a_priori(files.rows(f"{TABLES}/table1_auc.csv", ("strategy", "representation", "auc_mean"),
+                                domain=domain, metric=metric))
+    random = rows[rows["strategy"] == "random"]
+    if random.empty:
+        raise NotInRun(f"table1_auc.csv has no Random row for {domain} {metric}")
+    random_auc = float(random["auc_mean"].iloc[0])
+    parts, wins = [], 0
+    names = _names(strategies)
+    for strategy in names:
+        own = rows[rows["strategy"] == strategy]
+        if own.empty:
+            raise NotInRun(f"table1_auc.csv has no a-priori {strategy} row for {domain} {metric}")
+        sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
+        top = own.iloc[int(np.argmax(sign * own["auc_mean"].to_numpy()))]
+        win = _better(metric, float(top["auc_mean"]), random_auc)
+        wins += win
+        parts.append(f"{_label(strategy, top['representation'])} {float(top['auc_mean']):.4g}")
+    detail = ", ".join(parts) + f" against Random {random_auc:.4g}"
+    return Measurement(f"{wins} of {len(names)}", holds=wins == len(names), detail=detail)
+
+
+@_reader(f"{TABLES}/table1_auc.csv")
+def none_beats_random_on_all(files: ResultFiles, settings: Mapping[str, Any], domain: str,
+                             metrics: str) -> Measurement:
+    """Whether no a-priori configuration beats Random on every one of ``metrics``."""
+    names = _names(metrics)
+    table = _a_priori(files.rows(f"{TABLES}/table1_auc.csv", ("strategy", "representation", "auc_mean"),
+                                 domain=domain))
+    wide = table[table["metric"].isin(names)].pivot_table(index=["strategy", "representation"], columns="metric",
+                                                          values="auc_mean")
+    if ("random", "none") not in wide.index or set(names) - set(wide.columns):
+        raise NotInRun(f"table1_auc.csv lacks Random or a metric of {names} for {domain}")
+    random = wide.loc[("random", "none")]
+    winners = [_label(s, r) for (s, r), values in wide.drop(index=("random", "none")).iterrows()
+               if all(_better(m, float(values[m]), float(random[m])) for m in names)]
+    detail = ("beats Random on all: " + ", ".join(winners)) if winners else \
+        f"none of {len(wide) - 1} configurations beats Random on all of {', '.join(names)}"
+    return Measurement(len(winners), holds=not winners, detail=detail)
+
+
+@_reader(_T3S)
+def oracle_bound(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str) -> Measurement:
+    """Whether the oracle's best AUC is at least as good as the best a-priori configuration's."""
+    row = _summary_row(files, domain, metric)
+    if row["oracle_strategy"] == DASH or not _is_number(row["oracle_auc"]):
+        raise NotInRun(f"{_T3S} has no oracle for {domain} {metric}")
+    oracle, best = float(row["oracle_auc"]), float(row["best_auc"])
+    holds = not _better(metric, best, oracle)
+    detail = (f"oracle ({_label(row['oracle_strategy'], 'oracle')}) {oracle:.4g}, best a-priori "
+              f"{_label(row['best_strategy'], row['best_representation'])} {best:.4g}")
+    return Measurement(oracle, holds=holds, detail=detail)
+
+
+def _curve_means(files: ResultFiles, domain: str, metric: str) -> pd.DataFrame:
+    curves = files.rows(f"{TABLES}/curves_dataset_pool.csv", ("strategy", "representation", "k", "mean"),
+                        domain=domain, metric=metric)
+    return curves.pivot_table(index=["strategy", "representation"], columns="k", values="mean")
+
+
+@_reader(f"{TABLES}/curves_dataset_pool.csv")
+def early_gains(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str, split: str) -> Measurement:
+    """Whether every configuration's mean curve improves more from k_min to ``split`` than from ``split`` to k_max."""
+    wide = _curve_means(files, domain, metric)
+    ks, k = list(wide.columns), int(split)
+    if not (min(ks) < k < max(ks)) or k not in ks:
+        return Measurement("", holds=False, detail=f"k = {min(ks)}..{max(ks)}",
+                           incomparable=f"k = {min(ks)}..{max(ks)} does not reach past k = {k} (the paper: 2..20)")
+    sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
+    early = sign * (wide[k] - wide[min(ks)])
+    late = sign * (wide[max(ks)] - wide[k])
+    ok = int((early > late).sum())
+    detail = (f"mean improvement k = {min(ks)}..{k}: {early.mean():.3g}, k = {k}..{max(ks)}: {late.mean():.3g} "
+              f"(over {len(wide)} configurations)")
+    return Measurement(f"{ok} of {len(wide)}", holds=ok == len(wide), detail=detail)
+
+
+@_reader(f"{TABLES}/curves_dataset_pool.csv")
+def falls_with_k(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str) -> Measurement:
+    """Whether every configuration's mean curve is better at k_max than at k_min."""
+    wide = _curve_means(files, domain, metric)
+    lo, hi = min(wide.columns), max(wide.columns)
+    ok = int(wide.apply(lambda r: _better(metric, float(r[hi]), float(r[lo])), axis=1).sum())
+    return Measurement(f"{ok} of {len(wide)}", holds=ok == len(wide),
+                       detail=f"mean {metric} at k = {lo}: {wide[lo].mean():.3g}, at k = {hi}: {wide[hi].mean():.3g}")
+
+
+def _relative_gains(files: ResultFiles, domains: Sequence[str], metric: str) -> dict[str, float]:
+    gains = {}
+    for domain in domains:
+        row = _summary_row(files, domain, metric)
+        gains[domain] = float(row["gain_vs_random"]) / abs(float(row["random_auc"]))
+    return gains
+
+
+@_reader(_T3S)
+def relative_gain_smallest(files: ResultFiles, settings: Mapping[str, Any], domain: str, others: str,
+                           metric: str) -> Measurement:
+    """Whether ``domain``'s best gain over Random, relative to Random's AUC, is below every one of ``others``'."""
+    gains = _relative_gains(files, [domain, *_names(others)], metric)
+    holds = all(gains[domain] < gains[d] for d in _names(others))
+    detail = "gain / Random AUC: " + ", ".join(f"{d} {g:.1%}" for d, g in gains.items())
+    return Measurement(gains[domain], holds=holds, detail=detail)
+
+
+@_reader(_T3S, f"{TABLES}/table1_auc.csv")
+def relative_gain_closer(files: ResultFiles, settings: Mapping[str, Any], domain: str, near: str, far: str,
+                         metric: str, representation: str = "") -> Measurement:
+    """Whether ``domain``'s relative gain over Random is closer to ``near``'s than to ``far``'s."""
+    gains = _relative_gains(files, [domain, near, far], metric)
+    holds = abs(gains[domain] - gains[near]) < abs(gains[domain] - gains[far])
+    detail = "gain / Random AUC: " + ", ".join(f"{d} {g:.1%}" for d, g in gains.items())
+    return Measurement(gains[domain], holds=holds, detail=detail,
+                       incomparable=_nlp_note(files, settings, domain, representation))
+
+
+def _best_on(files: ResultFiles, domain: str, metric: str, representation: str) -> tuple[str, float]:
+    rows = files.rows(f"{TABLES}/table1_auc.csv", ("strategy", "representation", "auc_mean"), domain=domain,
+                      metric=metric, representation=representation)
+    sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
+    top = rows.iloc[int(np.argmax(sign * rows["auc_mean"].to_numpy()))]
+    return _label(top["strategy"], representation), float(top["auc_mean"])
+
+
+@_reader(f"{TABLES}/table1_auc.csv")
+def representation_beats_random(files: ResultFiles, settings: Mapping[str, Any], domain: str, representation: str,
+                                metric: str) -> Measurement:
+    """Whether the best strategy on ``representation`` beats Random on ``metric``."""
+    label, auc = _best_on(files, domain, metric, representation)
+    _, random = _best_on(files, domain, metric, "none")
+    note = _encoder_note(settings, [representation]) if domain == "nlp" else ""
+    return Measurement(auc, holds=_better(metric, auc, random), detail=f"{label} {auc:.4g} against Random {random:.4g}",
+                       incomparable=note)
+
+
+@_reader(f"{TABLES}/table1_auc.csv")
+def representation_order(files: ResultFiles, settings: Mapping[str, Any], domain: str, better: str, worse: str,
+                         metric: str) -> Measurement:
+    """Whether the best strategy on ``better`` beats the best on ``worse``."""
+    label_b, auc_b = _best_on(files, domain, metric, better)
+    label_w, auc_w = _best_on(files, domain, metric, worse)
+    note = _encoder_note(settings, [better, worse]) if domain == "nlp" else ""
+    return Measurement(auc_b, holds=_better(metric, auc_b, auc_w), detail=f"{label_b} {auc_b:.4g}, {label_w} {auc_w:.4g}",
+                       incomparable=note)
+
+
+_COVERAGE = "results/guarantee/{domain}/coverage_{representation}.csv"
+_COVERAGE_COLUMNS = ("strategy", "metric", "k", "radius", "bound")
+_FAFI_METRIC = {"fafi_euclidean": "euclidean", "fafi_cosine": "cosine"}
+
+
+def _coverage_tables(files: ResultFiles, domains: Sequence[str]) -> dict[str, pd.DataFrame]:
+    tables = {}
+    for domain in domains:
+        reps = set(files.rows(f"{TABLES}/table1_auc.csv", ("representation",), domain=domain)["representation"])
+        for rep in sorted(reps - {"none"}):
+            name = _COVERAGE.format(domain=domain, representation=rep)
+            if files.has(name):
+                tables[f"{domain} {rep}"] = files.table(name, _COVERAGE_COLUMNS)
+    if not tables:
+        raise NotInRun(f"no covering-radius table ({_COVERAGE}) was written")
+    return tables
+
+
+@_reader(_COVERAGE, f"{TABLES}/table1_auc.csv")
+def coverage_bound(files: ResultFiles, settings: Mapping[str, Any], domains: str) -> Measurement:
+    """Whether farthest-first's mean covering radius r_k stays under the bound 2Δ/(k^(1/p) − 1) at every k
+    (Euclidean farthest-first in the Euclidean metric, cosine farthest-first in the cosine metric)."""
+    failures, checked = [], 0
+    for name, table in _coverage_tables(files, _names(domains)).items():
+        for strategy, metric in _FAFI_METRIC.items():
+            rows = table[(table["strategy"] == strategy) & (table["metric"] == metric)]
+            checked += len(rows)
+            bad = rows[rows["radius"] > rows["bound"] * (1 + 1e-9)]
+            failures += [f"{name} {strategy} k={int(k)}" for k in bad["k"]]
+    detail = ("over the bound: " + ", ".join(failures[:5])) if failures else f"{checked} (representation, k) points"
+    return Measurement(f"{checked - len(failures)} of {checked}", holds=not failures and checked > 0, detail=detail)
+
+
+@_reader(_COVERAGE, f"{TABLES}/table1_auc.csv")
+def coverage_vs_random(files: ResultFiles, settings: Mapping[str, Any], domains: str) -> Measurement:
+    """Whether farthest-first's mean covering radius is below Random's at every k > k_min, per representation."""
+    wins, total, losses = 0, 0, []
+    for name, table in _coverage_tables(files, _names(domains)).items():
+        for strategy, metric in _FAFI_METRIC.items():
+            ff = table[(table["strategy"] == strategy) & (table["metric"] == metric)].set_index("k")["radius"]
+            rnd = table[(table["strategy"] == "random") & (table["metric"] == metric)].set_index("k")["radius"]
+            ks = [k for k in ff.index.intersection(rnd.index) if k > min(ff.index)]
+            total += len(ks)
+            below = [k for k in ks if ff[k] < rnd[k]]
+            wins += len(below)
+            losses += [f"{name} {strategy} k={int(k)}" for k in ks if k not in below]
+    detail = ("not below Random: " + ", ".join(losses[:5])) if losses else f"{total} (representation, k) points"
+    return Measurement(f"{wins} of {total}", holds=total > 0 and wins == total, detail=detail)
+
+
+_T4 = f"{TABLES}/table4_synthetic.csv"
+
+
+def _table4_auc(files: ResultFiles, regime: str, strategy: str, metric: str) -> float:
+    return float(files.rows(_T4, ("auc_mean",), regime=regime, strategy=strategy, metric=metric)["auc_mean"].iloc[0])
+
+
+def _synthetic_differences(settings: Mapping[str, Any]) -> str:
+    """How the run's synthetic benchmark differs from the paper's (section 6.4), or ""."""
+    run = settings.get("synthetic")
+    if run is None:
+        return "this run's synthetic settings are not known (settings: synthetic)"
+    paper = SyntheticSettings()
+    notes = [f"{key} {run[key]} (the paper: {getattr(paper, key)})" for key in
+             ("n_datasets", "n_models", "n_folds", "d_lat", "d_rep", "sigma_ds", "sigma_fold", "sigma", "lam")
+             if key in run and not math.isclose(float(run[key]), float(getattr(paper, key)))]
+    ks = settings.get("synthetic_ks")
+    if ks is not None and (min(ks), max(ks)) != PAPER_K:
+        notes.append(f"k = {min(ks)}..{max(ks)} (the paper: {PAPER_K[0]}..{PAPER_K[1]})")
+    return "; ".join(notes)
+
+
+@_reader(_T4)
+def table4_value(files: ResultFiles, settings: Mapping[str, Any], regime: str, strategy: str,
+                 metric: str) -> Measurement:
+    """Table 4's mean AUC of one regime and strategy."""
+    value = _table4_auc(files, regime, strategy, metric)
+    noise = (settings.get("synthetic") or {}).get("noise")
+    detail = f"{regime} regime, {_label(strategy, 'none')}" + (f"; noise {noise}" if noise else "")
+    return Measurement(value, detail=detail, incomparable=_synthetic_differences(settings))
+
+
+@_reader(_T4)
+def table4_gain(files: ResultFiles, settings: Mapping[str, Any], regime: str, metric: str,
+                strategy: str = "fafi_cosine") -> Measurement:
+    """Table 4's gain of ``strategy`` over Random (Random − strategy for MAE, strategy − Random otherwise)."""
+    own, random = _table4_auc(files, regime, strategy, metric), _table4_auc(files, regime, "random", metric)
+    gain = (own - random) * (1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0)
+    return Measurement(gain, holds=gain > 0, detail=f"{regime}: {strategy} {own:.4g}, Random {random:.4g}",
+                       incomparable=_synthetic_differences(settings))
+
+
+@_reader(_T4)
+def table4_better(files: ResultFiles, settings: Mapping[str, Any], regime: str, metric: str,
+                  strategy: str = "fafi_cosine") -> Measurement:
+    """Whether ``strategy`` beats Random in ``regime`` (a direction: judged whatever the benchmark's size)."""
+    own, random = _table4_auc(files, regime, strategy, metric), _table4_auc(files, regime, "random", metric)
+    return Measurement(own, holds=_better(metric, own, random), detail=f"{regime}: {strategy} {own:.4g}, Random {random:.4g}")
+
+
+@_reader(_T4)
+def table4_gain_order(files: ResultFiles, settings: Mapping[str, Any], metric: str, larger: str, smaller: str,
+                      strategy: str = "fafi_cosine", positive: str = "no") -> Measurement:
+    """Whether ``strategy``'s gain over Random is larger in regime ``larger`` than in ``smaller`` (and, with
+    ``positive=yes``, still above zero in ``smaller``)."""
+    sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
+    gains = {r: sign * (_table4_auc(files, r, strategy, metric) - _table4_auc(files, r, "random", metric))
+             for r in (larger, smaller)}
+    holds = gains[larger] > gains[smaller] and (positive != "yes" or gains[smaller] > 0)
+    return Measurement(gains[smaller], holds=holds, detail=", ".join(f"{r} gain {g:.3g}" for r, g in gains.items()))
+
+
+# ------------------------------------------------------------------------------------------ readers: molecules
+
+_LEAK = f"{TABLES}/split_leakage.csv"
+_LEAK_COLUMNS = ("dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test", "n_dropped", "status")
+_PERF = f"{TABLES}/split_performance.csv"
+_PERF_COLUMNS = ("dataset", "split_method", "repeat", "model", "metric", "value")
+
+
+def _dataset(files: ResultFiles, spec: str) -> tuple[str, str]:
+    """The first of the ``|``-separated datasets with rows in split_leakage.csv, and a note when it is not the
+    paper's (the first)."""
+    names = [d.strip() for d in spec.split("|")]
+    present = set(files.table(_LEAK, _LEAK_COLUMNS)["dataset"])
+    for name in names:
+        if name in present:
+            return name, "" if name == names[0] else f"on {name}, standing in for the paper's {names[0]}"
+    raise NotInRun(f"{_LEAK} has no rows of {', '.join(names)}")
+
+
+def _leakage_means(files: ResultFiles, dataset: str) -> pd.Series:
+    """Mean scaled L(π) per split method over the splits that were made."""
+    rows = files.rows(_LEAK, _LEAK_COLUMNS, dataset=dataset)
+    ok = rows[rows["status"] == "ok"]
+    return ok.groupby("split_method", sort=True)["scaled_leakage"].mean()
+
+
+def _method_status(files: ResultFiles, dataset: str, method: str) -> str:
+    rows = files.rows(_LEAK, _LEAK_COLUMNS, dataset=dataset, split_method=method)
+    statuses = sorted(set(rows["status"]))
+    if statuses == ["ok"]:
+        return "ok"
+    if all(s.startswith("skipped") for s in statuses):
+        raise NotInRun(f"{dataset} {method}: {statuses[0]}")
+    return "; ".join(statuses)
+
+
+def _higher_is_better(metric: str) -> bool:
+    from benchdesign.molexp.models import HIGHER_IS_BETTER  # scikit-learn: imported only when needed
+
+    if metric not in HIGHER_IS_BETTER:
+        raise ValueError(f"{_PERF}: unknown metric {metric!r}; known: {', '.join(HIGHER_IS_BETTER)}")
+    return HIGHER_IS_BETTER[metric]
+
+
+def _scores(files: ResultFiles, dataset: str) -> tuple[pd.DataFrame, str]:
+    """Mean score per (model, split method) over the repeats (made splits only), and the metric."""
+    rows = files.rows(_PERF, _PERF_COLUMNS, dataset=dataset)
+    metrics = sorted(set(rows["metric"]))
+    if len(metrics) != 1:
+        raise ValueError(f"{_PERF}: dataset {dataset} has metrics {metrics}; expected one")
+    wide = rows.dropna(subset=["value"]).pivot_table(index="model", columns="split_method", values="value")
+    return wide, metrics[0]
+
+
+def _worse(metric: str, a: float, b: float) -> bool:
+    return a < b if _higher_is_better(metric) else a > b
+
+
+@_reader(_LEAK)
+def lowest_leakage(files: ResultFiles, settings: Mapping[str, Any], dataset: str, methods: str) -> Measurement:
+    """Whether one of ``methods`` has the lowest mean scaled L(π) of the splits made on ``dataset``."""
+    name, note = _dataset(files, dataset)
+    means = _leakage_means(files, name)
+    if not set(_names(methods)) & set(means.index):
+        raise NotInRun(f"{name}: no split of {', '.join(_names(methods))} was made")
+    lowest = str(means.idxmin())
+    detail = ", ".join(f"{m} {v:.3f}" for m, v in means.sort_values().items()) + (f"; {note}" if note else "")
+    return Measurement(lowest, holds=lowest in _names(methods), detail=detail)
+
+
+@_reader(_LEAK)
+def leakage_between(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str, low: str,
+                    high: str) -> Measurement:
+    """Whether ``method``'s mean scaled L(π) lies between ``low``'s and ``high``'s (strictly)."""
+    status = _method_status(files, dataset, method)
+    if status != "ok":
+        return Measurement(status, holds=False, detail=f"{dataset} {method}: {status}")
+    means = _leakage_means(files, dataset)
+    for m in (low, high):
+        if m not in means.index:
+            raise NotInRun(f"{dataset}: no {m} split was made")
+    holds = means[low] < means[method] < means[high]
+    detail = f"{low} {means[low]:.3f}, {method} {means[method]:.3f}, {high} {means[high]:.3f}"
+    return Measurement(float(means[method]), holds=bool(holds), detail=detail)
+
+
+@_reader(_LEAK)
+def lower_leakage(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str,
+                  baseline: str) -> Measurement:
+    """Whether ``method``'s mean scaled L(π) is below ``baseline``'s."""
+    means = _leakage_means(files, dataset)
+    for m in (method, baseline):
+        if m not in means.index:
+            raise NotInRun(f"{dataset}: no {m} split was made")
+    return Measurement(float(means[method]), holds=bool(means[method] < means[baseline]),
+                       detail=f"{method} {means[method]:.3f}, {baseline} {means[baseline]:.3f}")
+
+
+@_reader(_LEAK, _PERF)
+def leakage_performance_link(files: ResultFiles, settings: Mapping[str, Any], dataset: str) -> Measurement:
+    """Whether, for every model, splits with lower scaled L(π) give worse test scores: the Spearman correlation
+    over split methods between L(π) and the score (oriented so that higher is better) is positive."""
+    means = _leakage_means(files, dataset)
+    wide, metric = _scores(files, dataset)
+    sign = 1.0 if _higher_is_better(metric) else -1.0
+    methods = [m for m in wide.columns if m in means.index]
+    if len(methods) < 3:
+        raise NotInRun(f"{dataset}: fewer than 3 split methods with both L(π) and scores")
+    rhos = {}
+    for model, scores in wide[methods].iterrows():
+        rhos[model] = float(spearmanr(means[methods].to_numpy(), sign * scores.to_numpy()).statistic)
+    ok = sum(r > 0 for r in rhos.values())
+    detail = "Spearman ρ(L(π), score): " + ", ".join(f"{m} {r:.2f}" for m, r in rhos.items()) + \
+        f" over {len(methods)} split methods ({metric})"
+    return Measurement(f"{ok} of {len(rhos)}", holds=ok == len(rhos), detail=detail)
+
+
+@_reader(_PERF, _LEAK)
+def worse_than(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str, baseline: str,
+               models: str = "") -> Measurement:
+    """Whether every model (or each of ``models``) scores worse on ``method`` splits than on ``baseline`` ones,
+    on every dataset of ``dataset`` (``+``-joined; ``|`` for alternatives)."""
+    parts, worse, total = [], 0, 0
+    for spec in _names(dataset):
+        name, note = _dataset(files, spec)
+        for m in (method, baseline):
+            _method_status(files, name, m)
+        wide, metric = _scores(files, name)
+        wanted = _names(models) or list(wide.index)
+        absent = [m for m in wanted if m not in wide.index]
+        if absent:
+            raise NotInRun(f"{name}: no scores of model(s) {', '.join(absent)}")
+        if method not in wide.columns or baseline not in wide.columns:
+            raise NotInRun(f"{name}: no scores on {method} or {baseline} splits")
+        for model in wanted:
+            a, b = float(wide.loc[model, method]), float(wide.loc[model, baseline])
+            total += 1
+            worse += _worse(metric, a, b)
+            parts.append(f"{name} {model} {metric} {b:.3g} → {a:.3g}")
+        if note:
+            parts.append(note)
+    return Measurement(f"{worse} of {total}", holds=worse == total, detail=f"{baseline} → {method}: " + ", ".join(parts))
+
+
+@_reader(_PERF, _LEAK)
+def worst_split(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str) -> Measurement:
+    """Whether every model scores worst on ``method`` splits among all split methods of ``dataset``."""
+    name, note = _dataset(files, dataset)
+    _method_status(files, name, method)
+    wide, metric = _scores(files, name)
+    if method not in wide.columns:
+        raise NotInRun(f"{name}: no scores on {method} splits")
+    sign = 1.0 if _higher_is_better(metric) else -1.0
+    worst = {model: str((sign * row.dropna()).idxmin()) for model, row in wide.iterrows()}
+    ok = sum(w == method for w in worst.values())
+    detail = "worst split: " + ", ".join(f"{m} {w}" for m, w in worst.items()) + (f"; {note}" if note else "")
+    return Measurement(f"{ok} of {len(worst)}", holds=ok == len(worst), detail=detail)
+
+
+@_reader(_LEAK)
+def dropped_pairs(files: ResultFiles, settings: Mapping[str, Any], dataset: str, methods: str) -> Measurement:
+    """Whether every split of ``methods`` on ``dataset`` drops some pairs (drug and target in different folds)."""
+    name, note = _dataset(files, dataset)
+    rows = files.table(_LEAK, _LEAK_COLUMNS)
+    rows = rows[(rows["dataset"] == name) & rows["split_method"].isin(_names(methods)) & (rows["status"] == "ok")]
+    if rows.empty:
+        raise NotInRun(f"{name}: no {', '.join(_names(methods))} split was made")
+    share = rows["n_dropped"] / (rows["n_train"] + rows["n_test"] + rows["n_dropped"])
+    detail = ", ".join(f"{m} {s:.1%}" for m, s in share.groupby(rows["split_method"]).mean().items()) + " of pairs dropped"
+    return Measurement(float(share.mean()), holds=bool((rows["n_dropped"] > 0).all()),
+                       detail=detail + (f"; {note}" if note else ""))
+
+
+@_reader(_LEAK)
+def repeats(files: ResultFiles, settings: Mapping[str, Any]) -> Measurement:
+    """Number of repeats (splittings) per dataset and split method."""
+    rows = files.table(_LEAK, _LEAK_COLUMNS)
+    counts = rows.groupby(["dataset", "split_method"])["repeat"].nunique()
+    return Measurement(int(counts.min()), detail=f"{int(counts.min())}..{int(counts.max())} per (dataset, method)")
+
+
+def _kind(dataset: str) -> str:
+    from benchdesign.molexp.datasets import dataset_info  # RDKit: imported only when needed
+
+    return dataset_info(dataset).kind
+
+
+@_reader(_LEAK)
+def test_fraction(files: ResultFiles, settings: Mapping[str, Any], kind: str) -> Measurement:
+    """Mean test share n_test / (n_train + n_test) of the splits made on the ``kind`` (1d or 2d) datasets."""
+    rows = files.table(_LEAK, _LEAK_COLUMNS)
+    rows = rows[(rows["status"] == "ok") & (rows["dataset"].map(_kind) == kind)]
+    if rows.empty:
+        raise NotInRun(f"{_LEAK} has no {kind} split")
+    share = rows["n_test"] / (rows["n_train"] + rows["n_test"])
+    return Measurement(float(share.mean()), detail=f"{share.min():.3f}..{share.max():.3f} over {len(rows)} splits")
+
+
+@_reader(_PERF)
+def models_trained(files: ResultFiles, settings: Mapping[str, Any], kind: str) -> Measurement:
+    """Number of models scored on the ``kind`` (1d or 2d) datasets."""
+    rows = files.table(_PERF, _PERF_COLUMNS)
+    models = sorted(set(rows.loc[rows["dataset"].map(_kind) == kind, "model"]))
+    if not models:
+        raise NotInRun(f"{_PERF} has no {kind} dataset")
+    return Measurement(len(models), detail=", ".join(models))
+
+
+def _subsampled(settings: Mapping[str, Any], dataset: str) -> str:
+    """Why a dataset's size is not the paper's: a sub-sample (``molecules.max_molecules``), or ""."""
+    cap = (settings.get("max_molecules") or {}).get(dataset)
+    return f"sub-sampled to at most {cap} rows (molecules.max_molecules.{dataset})" if cap is not None else ""
+
+
+@_reader("results/molecules/{dataset}/samples.csv")
+def class_count(files: ResultFiles, settings: Mapping[str, Any], dataset: str, column: str,
+                which: str) -> Measurement:
+    """Labelled molecules of one binary task: ``which`` = total, minority or majority."""
+    samples = files.table(f"results/molecules/{dataset}/samples.csv", (column,))
+    counts = samples[column].dropna().astype(int).value_counts()
+    value = {"total": int(counts.sum()), "minority": int(counts.min()), "majority": int(counts.max())}[which]
+    detail = ", ".join(f"class {c}: {n}" for c, n in counts.sort_index().items())
+    return Measurement(value, detail=detail, incomparable=_subsampled(settings, dataset))
+
+
+@_reader("results/molecules/{dataset}/{table}.csv")
+def entity_count(files: ResultFiles, settings: Mapping[str, Any], dataset: str, table: str) -> Measurement:
+    """Rows of a dataset's table: samples (pairs), molecules (drugs) or proteins (targets)."""
+    frame = files.table(f"results/molecules/{dataset}/{table}.csv")
+    return Measurement(len(frame), detail=f"rows of {dataset} {table}.csv", incomparable=_subsampled(settings, dataset))
+
+
+_ABL = f"{TABLES}/ablation_{{sweep}}.csv"
+
+
+def _ablation(files: ResultFiles, sweep: str, keys: Sequence[str]) -> pd.DataFrame:
+    frame = files.table(_ABL.format(sweep=sweep), (*keys, "scaled_leakage", "seconds", "status"))
+    ok = frame[frame["status"] == "ok"]
+    if ok.empty:
+        raise NotInRun(f"{_ABL.format(sweep=sweep)} has no point that ran")
+    return ok
+
+
+@_reader(_ABL.format(sweep="clusters"))
+def clusters_flat_beyond(files: ResultFiles, settings: Mapping[str, Any], clusters: str, within: str) -> Measurement:
+    """Whether no cluster count above ``clusters`` lowers L(π) by more than ``within`` (relative), per solver."""
+    table, k = _ablation(files, "clusters", ("clusters", "solver")), int(clusters)
+    parts, holds, gains = [], True, []
+    for solver, rows in table.groupby("solver", sort=True):
+        at = rows.loc[rows["clusters"] == k, "scaled_leakage"]
+        beyond = rows.loc[rows["clusters"] > k, "scaled_leakage"]
+        if at.empty or beyond.empty:
+            raise NotInRun(f"ablation_clusters.csv: {solver} has no K = {k} or no K > {k}")
+        gain = (float(at.mean()) - float(beyond.min())) / float(at.mean())
+        gains.append(gain)
+        holds &= gain <= float(within)
+        parts.append(f"{solver}: L at K = {k} {float(at.mean()):.4f}, best beyond {float(beyond.min()):.4f}")
+    return Measurement(max(gains), holds=holds, detail="; ".join(parts))
+
+
+@_reader(_ABL.format(sweep="clusters"))
+def clusters_good_at(files: ResultFiles, settings: Mapping[str, Any], clusters: str, within: str) -> Measurement:
+    """Whether L(π) at ``clusters`` is within ``within`` (relative) of the sweep's lowest, per solver."""
+    table, k = _ablation(files, "clusters", ("clusters", "solver")), int(clusters)
+    parts, holds, gaps = [], True, []
+    for solver, rows in table.groupby("solver", sort=True):
+        at = rows.loc[rows["clusters"] == k, "scaled_leakage"]
+        if at.empty:
+            raise NotInRun(f"ablation_clusters.csv: {solver} has no K = {k}")
+        best = float(rows["scaled_leakage"].min())
+        gap = (float(at.mean()) - best) / best
+        gaps.append(gap)
+        holds &= gap <= float(within)
+        best_k = int(rows.loc[rows["scaled_leakage"].idxmin(), "clusters"])
+        parts.append(f"{solver}: K = {k} {float(at.mean()):.4f}, lowest {best:.4f} (K = {best_k})")
+    return Measurement(max(gaps), holds=holds, detail="; ".join(parts))
+
+
+@_reader(_ABL.format(sweep="clusters"))
+def solvers_similar(files: ResultFiles, settings: Mapping[str, Any], within: str) -> Measurement:
+    """Whether the solvers' L(π) at each cluster count differ by at most ``within`` (relative to the lowest)."""
+    table = _ablation(files, "clusters", ("clusters", "solver"))
+    wide = table.pivot_table(index="clusters", columns="solver", values="scaled_leakage")
+    if wide.shape[1] < 2:
+        raise NotInRun("ablation_clusters.csv has one solver")
+    spread = ((wide.max(axis=1) - wide.min(axis=1)) / wide.min(axis=1)).dropna()
+    detail = f"solvers {', '.join(wide.columns)}; largest spread {spread.max():.1%} (K = {int(spread.idxmax())})"
+    return Measurement(float(spread.max()), holds=bool(spread.max() <= float(within)), detail=detail)
+
+
+def _margin_spreads(files: ResultFiles) -> tuple[float, float, float]:
+    """Mean over δ of the L(π) range over ε, mean over ε of the range over δ, and the mean L(π)."""
+    table = _ablation(files, "margins", ("epsilon", "delta"))
+    wide = table.pivot_table(index="epsilon", columns="delta", values="scaled_leakage")
+    if wide.shape[0] < 2 or wide.shape[1] < 2:
+        raise NotInRun("ablation_margins.csv needs at least two values of both ε and δ")
+    over_eps = float((wide.max(axis=0) - wide.min(axis=0)).mean())
+    over_delta = float((wide.max(axis=1) - wide.min(axis=1)).mean())
+    return over_eps, over_delta, float(wide.to_numpy().mean())
+
+
+@_reader(_ABL.format(sweep="margins"))
+def margins_eps_matters(files: ResultFiles, settings: Mapping[str, Any]) -> Measurement:
+    """Whether ε moves L(π) more than δ does (mean ranges over each at the other's values)."""
+    over_eps, over_delta, mean = _margin_spreads(files)
+    return Measurement(over_eps, holds=over_eps > over_delta,
+                       detail=f"range over ε {over_eps:.4f}, over δ {over_delta:.4f} (mean L(π) {mean:.4f})")
+
+
+@_reader(_ABL.format(sweep="margins"))
+def margins_delta_flat(files: ResultFiles, settings: Mapping[str, Any], within: str) -> Measurement:
+    """Whether the range of L(π) over δ (at each ε, averaged) is at most ``within`` of the mean L(π)."""
+    over_eps, over_delta, mean = _margin_spreads(files)
+    share = over_delta / mean
+    return Measurement(share, holds=share <= float(within),
+                       detail=f"range over δ {over_delta:.4f} of mean L(π) {mean:.4f}; range over ε {over_eps:.4f}")
+
+
+@_reader(_ABL.format(sweep="size"))
+def runtime_grows(files: ResultFiles, settings: Mapping[str, Any]) -> Measurement:
+    """Whether every method's run time rises with the dataset size (Spearman ρ > 0 over >= 3 datasets)."""
+    table = _ablation(files, "size", ("dataset", "method", "n_molecules"))
+    rhos = {m: float(spearmanr(rows["n_molecules"], rows["seconds"]).statistic)
+            for m, rows in table.groupby("method", sort=True) if rows["dataset"].nunique() >= 3}
+    if not rhos:
+        raise NotInRun("ablation_size.csv: no method ran on 3 or more datasets")
+    ok = sum(r > 0 for r in rhos.values())
+    return Measurement(f"{ok} of {len(rhos)}", holds=ok == len(rhos),
+                       detail="Spearman ρ(size, seconds): " + ", ".join(f"{m} {r:.2f}" for m, r in rhos.items()))
+
+
+def _size_status(files: ResultFiles, method: str, dataset: str = "") -> pd.DataFrame:
+    frame = files.table(_ABL.format(sweep="size"), ("dataset", "method", "seconds", "status"))
+    rows = frame[(frame["method"] == method) & ((frame["dataset"] == dataset) if dataset else True)]
+    if rows.empty or rows["status"].str.startswith("skipped").all():
+        said = f" on {dataset}" if dataset else ""
+        why = f": {rows['status'].iloc[0]}" if len(rows) else ""
+        raise NotInRun(f"ablation_size.csv: {method}{said} did not run{why}")
+    return rows
+
+
+@_reader(_ABL.format(sweep="size"))
+def slowest_method(files: ResultFiles, settings: Mapping[str, Any], method: str) -> Measurement:
+    """Whether ``method`` takes the longest in total over the datasets every method finished."""
+    _size_status(files, method)
+    table = _ablation(files, "size", ("dataset", "method", "n_molecules"))
+    wide = table.pivot_table(index="dataset", columns="method", values="seconds").dropna()
+    if method not in wide.columns or wide.empty:
+        raise NotInRun(f"ablation_size.csv: no dataset on which {method} and every other method finished")
+    totals = wide.sum(axis=0).sort_values(ascending=False)
+    detail = "total seconds: " + ", ".join(f"{m} {s:.0f}" for m, s in totals.items()) + f" over {len(wide)} datasets"
+    return Measurement(str(totals.index[0]), holds=totals.index[0] == method, detail=detail)
+
+
+@_reader(_ABL.format(sweep="size"))
+def finished_all(files: ResultFiles, settings: Mapping[str, Any], method: str) -> Measurement:
+    """Whether ``method`` produced a split on every dataset of the size sweep."""
+    rows = _size_status(files, method)
+    bad = rows[rows["status"] != "ok"]
+    detail = ", ".join(f"{d}: {s}" for d, s in zip(bad["dataset"], bad["status"])) or f"{len(rows)} datasets"
+    return Measurement(f"{len(rows) - len(bad)} of {len(rows)}", holds=bad.empty, detail=detail)
+
+
+@_reader(_ABL.format(sweep="size"))
+def no_result(files: ResultFiles, settings: Mapping[str, Any], method: str, dataset: str) -> Measurement:
+    """Whether ``method`` produced no split of ``dataset`` (timed out or failed)."""
+    rows = _size_status(files, method, dataset)
+    status = str(rows["status"].iloc[0])
+    note = ""
+    if method == "lohi":
+        limit = settings.get("lohi_time_limit")
+        said = "its default" if limit is None else f"{float(limit):g} s"
+        if limit is None or float(limit) < PAPER_LOHI_LIMIT_S:
+            note = (f"LoHi's time limit is {said} (the paper: {PAPER_LOHI_LIMIT_S} s; "
+                    "molecules.method_options.lohi.time_limit)")
+    return Measurement(status, holds=status != "ok", detail=f"{dataset} {method}: {status}", incomparable=note)

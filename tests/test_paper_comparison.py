@@ -1,0 +1,232 @@
+"""The claims table of the two papers and the verdicts of benchdesign.workflow.paper_comparison, on hand-made
+result tables (the workflow's own run: tests/test_workflow.py)."""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pandas as pd
+import pytest
+
+from benchdesign.files import package_data
+from benchdesign.workflow.paper_comparison import (
+    CLAIM_COLUMNS,
+    COMPARISON_COLUMNS,
+    READERS,
+    STATUSES,
+    claim_files,
+    compare_claims,
+    comparison_markdown,
+    load_claims,
+    parse_args,
+)
+
+T = "results/tables"
+
+
+@pytest.fixture(scope="module")
+def claims() -> pd.DataFrame:
+    return load_claims()
+
+
+def one(claims: pd.DataFrame, cid: str) -> pd.DataFrame:
+    return claims[claims["id"] == cid]
+
+
+def write(tmp_path, name: str, frame: pd.DataFrame) -> str:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False)
+    return str(path)
+
+
+# ------------------------------------------------------------------------------------------ the claims table
+
+def test_claims_cover_both_papers_with_places_and_tolerances(claims):
+    assert len(claims) >= 30 and claims["id"].is_unique
+    assert set(claims["paper"]) == {"dataset selection", "DataSAIL"}
+    assert (claims["place"].str.len() > 0).all() and (claims["quantity"].str.len() > 0).all()
+    assert (claims["claim"].str.len() > 0).all()
+    computed = claims[claims["reason"] == ""]
+    assert (computed["tolerance"].str.len() > 0).all() and (computed["enabled_by"].str.len() > 0).all()
+    assert len(computed) > len(claims) - len(computed)  # most claims are computed
+
+
+def test_every_claim_has_a_reader_that_reads_its_source_or_a_reason(claims):
+    for row in claims.to_dict("records"):
+        if row["reason"]:
+            assert not row["reader"] and not row["args"], row["id"]
+            assert claim_files(row) == []
+            continue
+        files = claim_files(row)
+        assert files and all(f.startswith("results/") for f in files), row["id"]
+        # the source column names the file the reader reads first
+        assert files[0] in row["source"], (row["id"], files[0], row["source"])
+
+
+def test_every_reader_is_used_by_a_claim(claims):
+    assert set(READERS) == set(claims.loc[claims["reason"] == "", "reader"])
+
+
+def test_the_issues_claims_are_in_the_table(claims):
+    values = dict(zip(claims["id"], claims["paper_value"]))
+    # Table 2, Table 3 and Table 4 figures quoted in the text
+    assert [values[f"P1-T2-0{i}"] for i in range(1, 9)] == ["5", "18", "17", "5", "15", "5.5", "11", "12"]
+    assert (values["P1-T3-01"], values["P1-T3-02"], values["P1-T3-06"], values["P1-T3-08"], values["P1-T3-12"]) == \
+        ("5.38", "0.57", "5.71", "0.50", "0.85")
+    assert (values["P1-T4-01"], values["P1-T4-02"]) == ("36.94", "39.40")
+    readers = dict(zip(claims["id"], claims["reader"]))
+    assert readers["P2-F3-01"] == readers["P2-F3-02"] == "lowest_leakage"  # S1 lowest L(π) on QM8 and Tox21
+    assert readers["P2-F3-07"] == "leakage_performance_link"
+    assert readers["P2-F5-01"] == "lower_leakage"  # SR-ARE
+    assert {readers["P2-F6-01"], readers["P2-F6-02"]} == {"clusters_flat_beyond", "clusters_good_at"}
+    assert {readers["P2-F6-05"], readers["P2-F6-06"]} == {"margins_eps_matters", "margins_delta_flat"}
+
+
+def test_the_claims_file_is_plain_csv_with_the_documented_columns():
+    with open(package_data("paper_claims.csv"), newline="", encoding="utf-8") as fh:
+        header = next(csv.reader(fh))
+    assert tuple(header) == CLAIM_COLUMNS
+
+
+def test_parse_args():
+    assert parse_args("domain=tsc; metric=mae") == {"domain": "tsc", "metric": "mae"}
+    assert parse_args("") == {} and parse_args(None) == {}
+    with pytest.raises(ValueError, match="not key=value"):
+        parse_args("domain")
+    with pytest.raises(ValueError, match="given twice"):
+        parse_args("a=1; a=2")
+
+
+def _claims_file(tmp_path, rows: list[dict]) -> str:
+    frame = pd.DataFrame([{c: "" for c in CLAIM_COLUMNS} | r for r in rows], columns=list(CLAIM_COLUMNS))
+    return write(tmp_path, "claims.csv", frame)
+
+
+@pytest.mark.parametrize("row, message", [
+    ({"id": "X1", "reader": "no_such_reader", "tolerance": "direction", "enabled_by": "k"}, "unknown reader"),
+    ({"id": "X1", "reader": "kstar", "reason": "why", "tolerance": "direction", "enabled_by": "k"},
+     "exactly one of reader"),
+    ({"id": "X1", "reader": "kstar", "args": "domain=tsc; colour=red", "tolerance": "direction", "enabled_by": "k"},
+     "do not fit reader 'kstar'"),
+    ({"id": "X1", "reader": "n_datasets", "args": "domain=tsc", "tolerance": "within 1", "enabled_by": "k"},
+     "needs a numeric paper_value"),
+    ({"id": "X1", "reader": "n_datasets", "args": "domain=tsc", "tolerance": "equal", "paper_value": "3"},
+     "enabled_by is empty"),
+])
+def test_a_bad_claim_is_named(tmp_path, row, message):
+    with pytest.raises(ValueError, match=rf"claims\.csv: claim X1: .*{message}"):
+        load_claims(_claims_file(tmp_path, [row]))
+
+
+# ------------------------------------------------------------------------------------------ verdicts
+
+def selection_run(tmp_path, gain: float, k_max: int = 20, n_models: int = 35) -> dict[str, str]:
+    """Table 3 summary, Table 1, curves and ranks of one domain (tsc) with the given best MAE gain."""
+    files = {}
+    summary = pd.DataFrame([{
+        "domain": "tsc", "metric": "mae", "best_strategy": "kmeans", "best_representation": "simple",
+        "best_auc": 30 - gain, "random_auc": 30.0, "gain_vs_random": gain, "p_holm_vs_random": 1e-6,
+        "closest_strategy": "–", "closest_representation": "–", "closest_auc": float("nan"),
+        "closest_p_holm": float("nan"), "oracle_strategy": "fafi_cosine", "oracle_auc": 20.0,
+    }])
+    files[f"{T}/table3_summary.csv"] = write(tmp_path, "t3s.csv", summary)
+    table1 = pd.DataFrame([("tsc", "random", "none", "mae", 30.0, 1.0, 200, 112),
+                           ("tsc", "kmeans", "simple", "mae", 30 - gain, 1.0, 200, 112)],
+                          columns=["domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials",
+                                   "n_datasets"])
+    files[f"{T}/table1_auc.csv"] = write(tmp_path, "t1.csv", table1)
+    curves = pd.DataFrame([("tsc", "dataset_pool", "random", "none", "mae", k, 1.0, 0.5, 1.5, 200)
+                           for k in range(2, k_max + 1)],
+                          columns=["domain", "variation", "strategy", "representation", "metric", "k", "mean", "lo",
+                                   "hi", "n_trials"])
+    files[f"{T}/curves_dataset_pool.csv"] = write(tmp_path, "curves.csv", curves)
+    ranks = pd.DataFrame({"dataset": ["a", "b"], **{f"m{i}": [i, i] for i in range(n_models)}})
+    files["results/prepared/tsc/dataset_ranks.csv"] = write(tmp_path, "ranks.csv", ranks)
+    return files
+
+
+@pytest.mark.parametrize("gain, k_max, n_models, status, verdict", [
+    (5.0, 20, 35, "agrees", "within 1.0 AUC"),
+    (6.38, 20, 35, "agrees", "within 1.0 AUC"),  # the edge of the tolerance counts
+    (3.0, 20, 35, "differs", "differs: 3 against the paper's 5.38, outside 1.0 AUC"),
+    (5.0, 5, 35, "not comparable", "not comparable: k = 2..5 (the paper: 2..20)"),
+    (5.0, 20, 6, "not comparable", "not comparable: 6 tsc models (the paper: 35)"),
+])
+def test_a_value_within_outside_or_not_comparable(tmp_path, claims, gain, k_max, n_models, status, verdict):
+    out = compare_claims(one(claims, "P1-T3-01"), selection_run(tmp_path, gain, k_max, n_models)).iloc[0]
+    assert (out["status"], out["verdict"]) == (status, verdict)
+    assert out["run_value"] == pytest.approx(gain) and out["difference"] == pytest.approx(gain - 5.38)
+    assert out["paper_value"] == 5.38
+    if status != "agrees":  # the known difference is shown where the values part
+        assert "known difference: 105 of the 112 datasets" in out["detail"]
+
+
+def test_a_claim_in_words_holds_or_differs(tmp_path, claims):
+    def table4(oracle_cfafi: float) -> dict[str, str]:
+        rows = [("oracle", "random", "mae", 30.0, 1.0), ("oracle", "fafi_cosine", "mae", oracle_cfafi, 1.0)]
+        frame = pd.DataFrame(rows, columns=["regime", "strategy", "metric", "auc_mean", "auc_sd"])
+        return {f"{T}/table4_synthetic.csv": write(tmp_path, f"t4_{oracle_cfafi}.csv", frame)}
+
+    held = compare_claims(one(claims, "P1-T4-04"), table4(20.0)).iloc[0]
+    assert (held["status"], held["verdict"]) == ("agrees", "direction holds")
+    failed = compare_claims(one(claims, "P1-T4-04"), table4(35.0)).iloc[0]
+    assert failed["status"] == "differs"
+    assert failed["verdict"] == "differs: oracle: fafi_cosine 35, Random 30"
+
+
+def test_same_best_method_on_the_splits(tmp_path, claims):
+    leak = pd.DataFrame([("qm8", m, 0, v, 80, 20, 0, 1.0, "ok") for m, v in
+                         [("random", 0.32), ("s1", 0.18), ("scaffold", 0.30), ("lohi", 0.2)]],
+                        columns=["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test", "n_dropped",
+                                 "seconds", "status"])
+    files = {f"{T}/split_leakage.csv": write(tmp_path, "leak.csv", leak)}
+    out = compare_claims(claims[claims["id"].isin(["P2-F3-01", "P2-F3-03", "P2-F3-02"])], files)
+    by = out.set_index("id")
+    assert (by.loc["P2-F3-01", "status"], by.loc["P2-F3-01", "verdict"]) == ("agrees", "same best method")
+    assert by.loc["P2-F3-01", "run_value"] == "s1"
+    assert by.loc["P2-F3-03", "verdict"] == "direction holds"  # LoHi between S1 and random
+    assert by.loc["P2-F3-02", "status"] == "not in this run"  # no Tox21 rows
+    assert by.loc["P2-F3-02", "detail"] == f"{T}/split_leakage.csv has no rows of tox21"
+
+
+def test_a_skipped_split_method_is_not_in_this_run(tmp_path, claims):
+    leak = pd.DataFrame([("qm8", "random", 0, 0.3, "ok"), ("qm8", "s1", 0, 0.2, "ok"),
+                         ("qm8", "lohi", 0, float("nan"), "skipped: lohi_splitter is not installed")],
+                        columns=["dataset", "split_method", "repeat", "scaled_leakage", "status"])
+    for column in ("n_train", "n_test", "n_dropped"):
+        leak[column] = 0
+    out = compare_claims(one(claims, "P2-F3-03"), {f"{T}/split_leakage.csv": write(tmp_path, "leak.csv", leak)}).iloc[0]
+    assert out["status"] == "not in this run"
+    assert out["verdict"] == "not in this run: molecules.methods_1d: lohi (needs the `lohi` extra)"
+    assert "lohi_splitter is not installed" in out["detail"]
+
+
+def test_missing_outputs_give_not_in_this_run_and_reasons_not_computed(claims):
+    out = compare_claims(claims, {})
+    assert list(out.columns) == list(COMPARISON_COLUMNS) and out["id"].tolist() == claims["id"].tolist()
+    reasoned = claims["reason"] != ""
+    assert (out.loc[reasoned, "status"] == "not computed").all()
+    assert (out.loc[~reasoned, "status"] == "not in this run").all()
+    for row, claim in zip(out[~reasoned].to_dict("records"), claims[~reasoned].to_dict("records")):
+        assert row["verdict"] == f"not in this run: {claim['enabled_by']}"
+        assert re.search(r"was not written$", row["detail"]), row
+
+
+def test_a_malformed_result_table_is_an_error_naming_it(tmp_path, claims):
+    bad = write(tmp_path, "t4.csv", pd.DataFrame({"regime": ["oracle"], "strategy": ["random"]}))
+    with pytest.raises(ValueError, match=r"table4_synthetic\.csv \(.*t4\.csv\) lacks columns"):
+        compare_claims(one(claims, "P1-T4-04"), {f"{T}/table4_synthetic.csv": bad})
+
+
+def test_the_markdown_has_one_row_per_claim_and_the_counts(claims):
+    out = compare_claims(claims, {})
+    text = comparison_markdown(out)
+    rows = [line for line in text.splitlines() if line.startswith("| P")]
+    assert len(rows) == len(claims)
+    assert all(re.search(r"\| (not in this run|not computed): ", line) for line in rows)
+    counts = out["status"].value_counts()
+    assert f"{counts['not in this run']} not in this run" in text and f"(of {len(claims)})" in text
+    assert set(out["status"]) <= set(STATUSES)
+    assert comparison_markdown(compare_claims(claims, {})) == text  # deterministic
