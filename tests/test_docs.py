@@ -181,10 +181,12 @@ def _merge(base: dict, over: dict) -> dict:
 @pytest.mark.parametrize("overlays", [
     ["experiments/tsc_105_project.yaml"],
     ["experiments/tsc_105_paper.yaml"],
+    ["experiments/tsc_105_paper.yaml", "experiments/project_protocol.yaml"],
     ["paper.yaml", "experiments/tsc_105_paper.yaml"],
+    ["experiments/synthetic_only.yaml", "experiments/synthetic_paper_noise.yaml"],
     ["experiments/tsc_112_oracle.yaml"],
-    ["experiments/recsys_nlp_dataset_pool.yaml", "experiments/fafi_farthest.yaml",
-     "experiments/standardize_pool.yaml"],
+    ["experiments/recsys_nlp_dataset_pool.yaml", "experiments/fafi_nearest.yaml",
+     "experiments/standardize_all.yaml"],
 ])
 def test_experiment_overlays_are_valid_configs(overlays):
     import jsonschema

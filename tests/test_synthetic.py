@@ -35,3 +35,23 @@ def test_seed_trials_are_deterministic_and_validate_the_regime():
     assert a.equals(b)
     with pytest.raises(ValueError, match="unknown regime 'perfect'"):
         seed_trials("perfect", "random", 3, SMALL, [2], 1, 0.8)
+
+
+def test_per_dataset_noise_is_the_papers_text_and_cannot_move_a_ranking():
+    """The paper's eps_i + eps_if, shared by every model of a dataset, leaves each fold's ranks those of the latent
+    error alone; the default per-model noise moves some of them."""
+    from dataclasses import replace
+
+    from scipy.stats import rankdata
+
+    shared = make_benchmark(replace(SMALL, noise="per_dataset", sigma_ds=0.5, sigma_fold=0.5), np.random.default_rng(4))
+    per_model = make_benchmark(replace(SMALL, sigma_ds=0.5, sigma_fold=0.5), np.random.default_rng(4))
+    latent_ranks = rankdata(shared.scores[:, 0, :], axis=1)
+    assert np.array_equal(shared.dataset_ranks, latent_ranks)  # every fold ranks the models alike
+    assert np.ptp(shared.scores - shared.scores[:, :1, :], axis=2).max() < 1e-12  # a fold shifts every model alike
+    assert not np.array_equal(per_model.dataset_ranks, rankdata(per_model.scores[:, 0, :], axis=1))
+
+
+def test_unknown_noise_model_is_refused():
+    with pytest.raises(ValueError, match="synthetic noise must be one of .*'per_fold'"):
+        SyntheticSettings(noise="per_fold")

@@ -6,7 +6,8 @@ import shutil
 
 import pandas as pd
 import pytest
-from workflow_helpers import REPO, snakemake
+import yaml
+from workflow_helpers import REPO, every_package_present, snakemake
 
 STRATEGIES = {"random", "kmeans", "fafi_cosine", "fafi_euclidean", "a_optimal", "d_optimal"}
 METRICS = {"mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper"}
@@ -69,6 +70,25 @@ def test_other_tables_and_figures(tiny_run):
             assert (tiny_run / "results/figures" / f"{name}.{ext}").stat().st_size > 1000
 
 
+def test_paper_comparison_gives_every_claim_a_verdict(tiny_run):
+    from benchdesign.workflow.paper_comparison import STATUSES, load_claims
+
+    claims = load_claims()
+    comparison = pd.read_csv(tiny_run / "results/paper_comparison.csv", keep_default_na=False)
+    assert comparison["id"].tolist() == claims["id"].tolist()
+    assert set(comparison["status"]) <= set(STATUSES) and (comparison["verdict"].str.len() > 0).all()
+    by = comparison.set_index("id")
+    assert by.loc["P1-S6-03", "verdict"] == "equal"  # RecSys: 30 datasets
+    assert by.loc["P1-T2-02", "verdict"].startswith("not comparable: k = 2..5 (the paper: 2..20)")
+    assert by.loc["P2-F3-01", "verdict"] == "not in this run: molecules.enabled; molecules.datasets: qm8"
+    rows = {line.split(" | ")[0].strip("| "): line for line in
+            (tiny_run / "results/paper_comparison.md").read_text().splitlines() if line.startswith("| P")}
+    assert list(rows) == claims["id"].tolist()
+    for cid, status, verdict in zip(comparison["id"], comparison["status"], comparison["verdict"]):
+        assert f" | {verdict} | " in rows[cid], cid  # the Markdown row shows the verdict
+        assert verdict.startswith(f"{status}: ") if status != "agrees" else ":" not in verdict, (cid, verdict)
+
+
 def test_rerun_gives_identical_tables(tiny_run, tmp_path, mirror_dir):
     """A second run of the tiny config in a new directory writes the same tables. It runs only the jobs those
     tables need (prepared scores, representations, trials, tables; not the figures, the guarantee or the
@@ -109,37 +129,54 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
     ("paper.yaml", [], {"mol_split": 160, "mol_model": 160, "mol_ablation_point": 88, "tsc_gather_features": 6}),
     # 2 repeats x 25 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 4 datasets x 5 methods Fig. 6 points;
     # the trial jobs of the default run, each with fewer trials
-    ("quick.yaml", [], {"mol_split": 50, "mol_model": 50, "mol_ablation_point": 30, "trials": 129}),
+    ("quick.yaml", [], {"mol_split": 50, "mol_model": 50, "mol_ablation_point": 30, "trials": 189}),
     ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
     # exact leakage of a MOSES split (the split file stood in for here): fingerprints once, 200 tiles, a reduce
     ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_fingerprints": 1, "leakage_tile": 200,
                                                                       "leakage_reduce": 1}),
 ])
 def test_every_named_config_builds_its_jobs(tmp_path, mirror_dir, overlay, targets, expected):
-    """Each overlay in config/ passes the schema on top of config/config.yaml and plans the jobs it names."""
+    """Each overlay in config/ passes the schema on top of config/config.yaml and plans the jobs it names (with
+    every optional package reported installed: planning needs none of them)."""
     (tmp_path / "tests").symlink_to(REPO / "tests")  # splitting.yaml's input is relative to the repository
     if overlay == "leakage_tiles.yaml":
         (tmp_path / "results" / "splitting").mkdir(parents=True)
         (tmp_path / "results" / "splitting" / "moses_s1.tsv").write_text("id\tsplit\n")
     result = snakemake(tmp_path, *targets, "--dry-run", "--config", f"mirror={mirror_dir}",
-                       configfiles=(REPO / "config/config.yaml", REPO / "config" / overlay))
+                       configfiles=(REPO / "config/config.yaml", REPO / "config" / overlay),
+                       env=every_package_present(tmp_path / "shim"))
     counts = _job_counts(result.stdout)
     assert {rule: counts.get(rule) for rule in expected} == expected
     if overlay == "molecules_only.yaml":
-        assert all(rule.startswith("mol_") or rule in ("fetch", "all") for rule in counts), counts
+        assert all(rule.startswith("mol_") or rule in ("fetch", "all", "paper_comparison") for rule in counts), counts
+
+
+def test_the_default_run_is_the_papers_run_at_laptop_scale(tmp_path, mirror_dir):
+    """config.yaml alone plans the paper's six TSC representations (catch22, tsfresh and MiniRocket among them), the
+    NLP descriptions, and trials with the paper's protocol (farthest-first start, per-pool z-score)."""
+    result = snakemake(tmp_path, "--dry-run", "--config", f"mirror={mirror_dir}", configfiles=(REPO / "config/config.yaml",),
+                       env=every_package_present(tmp_path / "shim"))
+    counts = _job_counts(result.stdout)
+    assert counts["tsc_gather_features"] == 6 and counts["nlp_description_features"] == 1
+    for rep in ("catch22_paper", "tsfresh_paper", "minirocket"):
+        assert f"results/features/tsc/{rep}.csv" in result.stdout
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    assert (config["protocol"]["fafi_start"], config["protocol"]["standardize"]) == ("farthest", "pool")
 
 
 def _result_files(workdir, mirror_dir, *overlays) -> set[str]:
     """Tables and figures (results/ outside the per-job folders) that ``all`` of config.yaml + overlays writes."""
     summary = snakemake(workdir, "--summary", "--config", f"mirror={mirror_dir}",
-                        configfiles=(REPO / "config/config.yaml", *(REPO / "config" / o for o in overlays))).stdout
-    shown = ("results/tables/", "results/figures/", "results/guarantee/", "results/conclusions/")
+                        configfiles=(REPO / "config/config.yaml", *(REPO / "config" / o for o in overlays)),
+                        env=every_package_present(workdir.parent / f"{workdir.name}_shim")).stdout
+    shown = ("results/tables/", "results/figures/", "results/guarantee/", "results/conclusions/", "results/paper_comparison.")
     return {line.split("\t")[0] for line in summary.splitlines() if line.startswith(shown)}
 
 
 def test_the_quick_run_writes_every_table_and_figure_of_the_default_run(tmp_path, mirror_dir):
     default = _result_files(tmp_path / "default", mirror_dir)
     assert len(default) > 100 and "results/tables/table1_auc.csv" in default
+    assert {"results/paper_comparison.csv", "results/paper_comparison.md"} <= default
     assert _result_files(tmp_path / "quick", mirror_dir, "quick.yaml") == default
 
 

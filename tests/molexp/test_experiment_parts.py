@@ -200,6 +200,53 @@ def test_run_molecule_split_records_a_failing_competitor(monkeypatch):
     assert record["status"] == "ok" and record["n_test"] > 0 and 0 < record["scaled_leakage"] < 1
 
 
+def test_ilp_options_reach_the_split_spec(monkeypatch):
+    """molecules.ilp (e.g. the paper's fraction_tolerance: null, refine: false) -> split_options and the Fig. 6
+    margins points -> run_molecule_split -> the SplitSpec the splitter receives; left out = SPLIT_OPTIONS'."""
+    from benchdesign.molexp import methods
+    from benchdesign.molexp.experiment import run_molecule_split
+    from benchdesign.splitting.options import SPLIT_DEFAULTS
+
+    seen = []
+    real = methods.split_entities
+    monkeypatch.setattr(methods, "split_entities", lambda task, ents, spec: seen.append(spec) or real(task, ents, spec))
+    settings = mol_settings({"molecules": {
+        "ilp": {"clusters": 4, "epsilon": 0.5, "delta": 0.5, "time_limit": 10, "fraction_tolerance": None,
+                "refine": False, "mip_gap": 0.0},
+        "ablation": {"epsilons": [0.2], "deltas": [0.3]}}})
+    point = ablation_points(settings)["margins"]["eps0p2_delta0p3"]
+    data = _tiny_experiment()
+    _, margins_record = run_molecule_split(data, "s1", 0, (0.75, 0.25), 1, point["options"])
+    run_molecule_split(data, "s1", 0, (0.75, 0.25), 1, split_options(settings, "sr_are", "s1"))
+    margins, main = seen
+    assert (margins.fraction_tolerance, margins.refine, margins.mip_gap) == (None, False, 0.0)
+    assert (margins.epsilon, margins.delta, margins.clusters) == (0.2, 0.3, 4)
+    assert margins_record["report"]["refined"] is False
+    assert (main.fraction_tolerance, main.refine, main.epsilon, main.linkage) == (None, False, 0.5,
+                                                                                SPLIT_DEFAULTS["linkage"])
+    default = methods.ilp_spec(split_options(mol_settings({}), "sr_are", "s1")["ilp"], (0.8, 0.2), 0)
+    assert (default.fraction_tolerance, default.refine) == (SPLIT_DEFAULTS["fraction_tolerance"],
+                                                            SPLIT_DEFAULTS["refine"])
+
+
+def test_schema_takes_the_papers_ilp_choices():
+    """The config schema accepts molecules.ilp's split options (null = the paper's fraction tolerance) and refuses
+    the command line's spelling `none`, which YAML reads as a string."""
+    from pathlib import Path
+
+    import yaml
+    from snakemake.utils import validate
+
+    schema = str(Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml")
+    config = yaml.safe_load("molecules: {ilp: {epsilon: 0.2, fraction_tolerance: null, refine: false, "
+                            "mip_gap: 0.0, time_limit: 60}}")
+    validate(config, schema)
+    assert config["molecules"]["ilp"] == {"epsilon": 0.2, "fraction_tolerance": None, "refine": False,
+                                          "mip_gap": 0.0, "time_limit": 60}  # no default is filled in
+    with pytest.raises(Exception, match="'none' is not of type"):
+        validate(yaml.safe_load("molecules: {ilp: {fraction_tolerance: none}}"), schema)
+
+
 def test_every_registered_dataset_reads_from_the_mirror(mirror_dir, tmp_path):
     """Each 1-D source file has the SMILES and label columns the registry names (e.g. BACE's 'mol');
     checked on the first 50 rows of every file."""

@@ -1,5 +1,6 @@
 import re
 
+from snakemake.settings.types import DeploymentMethod
 from snakemake.utils import validate
 
 from benchdesign.workflow.config import (
@@ -31,7 +32,7 @@ from benchdesign.molexp.settings import (
     mol_settings,
     split_options,
 )
-from benchdesign.workflow.preflight import check_cached_files, check_protocol_against_data, domain_facts
+from benchdesign.workflow.preflight import check_cached_files, check_packages, check_protocol_against_data, domain_facts
 from benchdesign.workflow.io import source_file_to_dict
 
 validate(config, "../schemas/config.schema.yaml")
@@ -40,6 +41,11 @@ MANIFEST = load_manifest(workflow.source_path("../../data/sources.yaml"))
 DOMAINS = enabled_domains(config)
 DATA_CACHE = "resources/data"
 MOL = mol_settings(config)
+# Before any job: every representation, model, peer split method and solver the config asks for has its package
+# installed (one message lists the missing ones and how to install them). With --software-deployment-method
+# conda the jobs run in workflow/envs/benchdesign.yaml's environment, not this one: not checked here.
+if DeploymentMethod.CONDA not in getattr(workflow.deployment_settings, "deployment_method", ()):
+    check_packages(config)
 # Before any job: cached inputs still have their checksums, and the protocol fits each domain's data
 # (number of datasets, model names) wherever those data are at hand (cache or mirror).
 check_cached_files(MANIFEST.values(), DATA_CACHE)
@@ -181,6 +187,7 @@ def final_targets():
     if config["synthetic"]["enabled"]:
         targets += expand("results/tables/table4_synthetic.{ext}", ext=["csv", "md"])
         targets += expand("results/figures/synthetic.{ext}", ext=["png", "pdf"])
+    targets += expand("results/paper_comparison.{ext}", ext=["csv", "md"])  # this run against the papers
     return targets
 
 
@@ -239,3 +246,42 @@ def mol_targets():
         targets += expand("results/tables/ablation_{sweep}.csv", sweep=["clusters", "margins", "size"])
         targets += expand("results/figures/fig6_ablation.{ext}", ext=["png", "pdf"])
     return targets
+
+
+# ---- this run against the papers (reports.smk: rule paper_comparison)
+from benchdesign.files import package_data
+
+# shipped inside the package (a stable local path; workflow.source_path changes between invocations)
+PAPER_CLAIMS = str(package_data("paper_claims.csv"))
+
+
+def paper_comparison_inputs():
+    """Result files the claims of benchdesign/data/paper_claims.csv read, as far as the config produces them."""
+    files = []
+    if trial_files("dataset_pool"):
+        files += expand(
+            "results/tables/{name}.csv",
+            name=[
+                "table1_auc",
+                "table2_kstar",
+                "table3_summary",
+                "table3_wilcoxon_holm",
+                "curves_dataset_pool",
+                "recommendation",
+            ],
+        )
+        files += coverage_files()
+    for domain in DOMAINS:
+        if trial_files(domain=domain):
+            files.append(f"results/prepared/{domain}/dataset_ranks.csv")
+            files += [f"results/prepared/{domain}/representation_{r}.csv" for r in domain_representations(config, domain)]
+    if config["synthetic"]["enabled"]:
+        files.append("results/tables/table4_synthetic.csv")
+    if MOL["enabled"]:
+        files += expand("results/tables/{name}.csv", name=["split_leakage", "split_performance"])
+        files += expand(
+            "results/molecules/{dataset}/{table}.csv", dataset=MOL["datasets"], table=["samples", "molecules", "proteins"]
+        )
+        if MOL["ablation"]["enabled"]:
+            files += expand("results/tables/ablation_{sweep}.csv", sweep=["clusters", "margins", "size"])
+    return files

@@ -25,7 +25,7 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
 }
 """Protocol defaults (the config schema's ``protocol`` defaults must equal these: tests/test_config.py)."""
 SYNTHETIC_KEYS = (
-    "n_datasets", "n_models", "n_folds", "d_lat", "d_rep", "sigma_ds", "sigma_fold", "sigma", "lam",
+    "n_datasets", "n_models", "n_folds", "d_lat", "d_rep", "sigma_ds", "sigma_fold", "sigma", "lam", "noise",
 )
 # Config values a script may read from ``snakemake.config`` directly: where inputs come from, not what they
 # are (their checksums fix the content), so changing them must not rerun anything. Every other value reaches a
