@@ -230,3 +230,20 @@ def test_the_markdown_has_one_row_per_claim_and_the_counts(claims):
     assert f"{counts['not in this run']} not in this run" in text and f"(of {len(claims)})" in text
     assert set(out["status"]) <= set(STATUSES)
     assert comparison_markdown(compare_claims(claims, {})) == text  # deterministic
+
+
+def test_fig6c_is_judged_on_the_cells_the_paper_draws(tmp_path, claims):
+    """DataSAIL's Fig. 6c leaves the cells with epsilon > delta blank; there delta bounds the fold sizes. A grid whose
+    only delta effect lies in those cells must read as 'epsilon matters, delta does not'."""
+    values = [0.02, 0.1, 0.2]
+    rows = []
+    for e in values:
+        for d in values:
+            leak = 0.30 - 0.5 * e if e <= d else 0.30 - 0.5 * d  # e > d: the class constraint (delta) decides
+            rows.append((e, d, leak, 1.0, "ok"))
+    frame = pd.DataFrame(rows, columns=["epsilon", "delta", "scaled_leakage", "seconds", "status"])
+    files = {f"{T}/ablation_margins.csv": write(tmp_path, "margins.csv", frame)}
+    by = compare_claims(claims[claims["id"].isin(["P2-F6-05", "P2-F6-06"])], files).set_index("id")
+    assert by.loc["P2-F6-05", "status"] == "agrees"  # over eps at delta 0.1 and 0.2: 0.04 and 0.09
+    assert by.loc["P2-F6-06", "status"] == "agrees"  # over delta at eps 0.02 and 0.1: 0
+    assert by.loc["P2-F6-05", "run_value"] == pytest.approx(0.065)
