@@ -45,7 +45,7 @@ def test_changing_one_domain_parameter_reruns_only_its_jobs(tiny_run, mirror_dir
     # and the nlp conclusions rerun.
     assert counts == {"trials": 33, "dataset_pool_tables": 1, "model_pool_table": 1, "model_holdout_tables": 1,
                       "curve_figure": 3,
-                      "coverage": 2, "coverage_figure": 2, "p_eff_table": 1, "conclusions": 1,
+                      "coverage": 2, "coverage_figure": 2, "p_eff_table": 1, "conclusions": 1, "paper_comparison": 1,
                       "all": 1}, out[-5000:]
     for rule, wildcards, reason in jobs:
         if rule == "trials":
@@ -163,7 +163,7 @@ def test_interrupted_run_completes_on_rerun_with_identical_tables(tmp_path, mirr
 # One change per top-level config block, and the jobs it must rerun (rule -> count) on the finished tiny run:
 # a value reruns exactly the jobs that use it, and nothing else. 84 trial files = tsc 3 variations x (random + 5 x 1
 # representation) + recsys and nlp 3 x (random + 5 x 2); 4 synthetic jobs = 2 regimes x 2 strategies.
-TABLES = {"dataset_pool_tables": 1, "model_pool_table": 1, "model_holdout_tables": 1, "all": 1}
+TABLES = {"dataset_pool_tables": 1, "model_pool_table": 1, "model_holdout_tables": 1, "paper_comparison": 1, "all": 1}
 GUARANTEE = {"coverage": 5, "coverage_figure": 5, "p_eff_table": 1, "conclusions": 3}
 RERUNS = {
     "mirror": ("mirror: /nonexistent/elsewhere\n", {}),
@@ -178,10 +178,11 @@ RERUNS = {
                 {"prepare_scores": 1, "representation": 1, "trials": 18, "curve_figure": 3, "coverage": 1,
                  "coverage_figure": 1, "p_eff_table": 1, "conclusions": 1, **TABLES}),
     # n_seeds and trials_per_seed reach the synthetic jobs through their params (they were read from the config)
-    "synthetic": ("synthetic:\n  n_seeds: 4\n", {"synthetic_trials": 4, "synthetic_table": 1, "all": 1}),
+    "synthetic": ("synthetic:\n  n_seeds: 4\n", {"synthetic_trials": 4, "synthetic_table": 1, "paper_comparison": 1, "all": 1}),
     "features": ("features:\n  nlp:\n    svd_components: 3\n", {}),  # no feature representation in the tiny run
     "molecules": ("molecules:\n  repeats: 2\n", {}),  # disabled in the tiny run
-    "thresholds": ("thresholds:\n  mae: 1.0\n", {"dataset_pool_tables": 1, "model_holdout_tables": 1, "all": 1}),
+    "thresholds": ("thresholds:\n  mae: 1.0\n", {"dataset_pool_tables": 1, "model_holdout_tables": 1, "paper_comparison": 1,
+                                                 "all": 1}),
 }
 
 

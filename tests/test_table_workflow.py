@@ -50,7 +50,7 @@ def test_table_domain_runs_the_whole_protocol(tmp_path):
     long = wide.rename_axis("dataset").reset_index().melt(id_vars="dataset", var_name="model", value_name="score").assign(fold=0)
     ranks = rank_scores(long, higher_is_better=False)
     trials = dataset_pool_trials(ranks.to_numpy(), feats.loc[ranks.index].to_numpy(), "fafi_cosine", [2, 3, 4, 5],
-                                 5, 0.8, 3, {"start": "nearest"})
+                                 5, 0.8, 3, {"start": "farthest"}, standardize="pool")  # config.yaml: the paper's
     expected = tables.table1(trials.assign(domain="mine", variation="dataset_pool", strategy="fafi_cosine",
                                               representation="meta"), {"mine": 8})
     got = t1[(t1["strategy"] == "fafi_cosine") & (t1["representation"] == "meta")].reset_index(drop=True)
