@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A plain, non-editable install: build a wheel of the project and pip-install it (core dependencies only, no
 # extras) into a fresh venv, for tests/test_plain_install.py. The wheel is built from a copy of src/,
-# pyproject.toml and README.md, so the checkout gets no build/ or egg-info. The tests check, outside the
+# pyproject.toml, README.md and LICENSE, so the checkout gets no build/ or egg-info. The tests check, outside the
 # source tree, that the package imports from that venv with its package data, the CLI, `benchdesign
 # evaluate` and a pipeline run to its figures.
 #
@@ -24,7 +24,7 @@ start=$(date +%s)
 project="$dest/project"
 rm -rf "$project" "$dest/dist" "$dest/venv"
 mkdir -p "$project"
-tar -C "$repo" --exclude='*.egg-info' --exclude=__pycache__ -cf - src pyproject.toml README.md | tar -C "$project" -xf -
+tar -C "$repo" --exclude='*.egg-info' --exclude=__pycache__ -cf - src pyproject.toml README.md LICENSE | tar -C "$project" -xf -
 "$py" -m venv "$dest/venv"
 "$dest/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$dest/dist" "$project"
 rm -rf "$project"

@@ -79,24 +79,28 @@ def plain_venv(tmp_path_factory) -> Path:
     return root / "venv" / "bin"
 
 
-def test_the_package_its_data_and_the_core_dependencies_come_from_the_wheel(plain_venv, tmp_path):
+def test_the_package_its_data_its_licence_and_the_core_dependencies_come_from_the_wheel(plain_venv, tmp_path):
     probe = """\
 import importlib.util, json, sys
 from importlib.metadata import distribution
 import benchdesign
 from benchdesign.domains.nlp.descriptions import load_descriptions
 from benchdesign.domains.tsc.data import load_checksums
-url = distribution("benchdesign").read_text("direct_url.json")
+dist = distribution("benchdesign")
+url = dist.read_text("direct_url.json")
+licence = [f for f in dist.files if f.name == "LICENSE"]
 found = {m: importlib.util.find_spec(m) is not None for m in ("aeon", "sktime", "tsfresh", "pycatch22", "scikit_posthocs")}
 print(json.dumps({"file": benchdesign.__file__, "prefix": sys.prefix, "found": found,
                   "editable": bool(url and json.loads(url).get("dir_info", {}).get("editable")),
-                  "checksums": len(load_checksums()), "descriptions": len(load_descriptions())}))
+                  "checksums": len(load_checksums()), "descriptions": len(load_descriptions()),
+                  "licence": licence[0].read_text() if licence else ""}))
 """
     got = json.loads(_run([plain_venv / "python", "-c", probe], 120, tmp_path).stdout)
     assert not got["file"].startswith(str(REPO)) and got["file"].startswith(got["prefix"]), got
     assert not got["editable"] and got["found"] == {"aeon": False, "sktime": True, "tsfresh": True, "pycatch22": True,
                                                     "scikit_posthocs": True}, got
     assert got["checksums"] > 100 and got["descriptions"] > 50, got
+    assert got["licence"].startswith("MIT License"), "the wheel carries no LICENSE text"
 
 
 def test_cli_splits_and_scores_a_split_in_a_plain_install(plain_venv, tmp_path):
