@@ -122,7 +122,7 @@ def test_quickstart_reproduce_dry_run(tmp_path, mirror_dir):
         pytest.skip("the SLURM line needs the `slurm` extra (snakemake-executor-plugin-slurm)")
     clone = tmp_path / "clone"
     clone.mkdir()
-    for name in ("Snakefile", "workflow", "config", "data", "scripts", "src"):  # Snakefile: root or workflow/
+    for name in ("workflow", "config", "data", "scripts", "src"):
         if (REPO / name).exists():
             (clone / name).symlink_to(REPO / name)
     (tmp_path / "shared").mkdir()
