@@ -16,7 +16,7 @@ from benchdesign.selection.conclusions import (
 )
 from benchdesign.selection.frames import config_label
 from benchdesign.selection.markdown import to_markdown
-from benchdesign.selection.plotting import plot_stability, save_figure
+from benchdesign.selection.plotting import plot_stability, save_figure, write_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
 from benchdesign.selection.tables import reference_auc, table3, table3_summary
 from benchdesign.workflow.io import read_representation, read_trials, write_csv, write_text
@@ -61,5 +61,5 @@ for stem, subset in subsets.items():
     chooser = None if stem == "full" else "Random" if stem.startswith("random_") else config_label(strategy, rep)
     title, subtitle = cd_titles(wc.domain, subset, len(ranks), chooser)
     fig = plot_critical_difference(S.loc[subset], params.higher_is_better, title, subtitle=subtitle)
-    fig.savefig(out / f"{stem}.png", dpi=150)
+    write_figure(fig, out / f"{stem}.png")
 log.info("CD diagrams: %s", list(subsets))

@@ -172,3 +172,27 @@ def test_critical_difference_names_whole_and_titled_with_its_subset():
         assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, text
     assert holm_floor(5, 7) == 1.0 and holm_floor(10, 7) == pytest.approx(21 * 2 / 1024)
     assert plt.get_fignums() == []
+
+
+# ---------------------------------------------------------------------------------------------- figure files
+def test_figure_files_embed_truetype_fonts(curves, tmp_path):
+    import io
+
+    _, pdf = plotting.save_figure(plotting.plot_curves(curves, "tsc"), tmp_path / "curves")
+    buffer = io.BytesIO()
+    plotting.write_figure(plotting.plot_stability(stability_frame(), "t"), buffer, "pdf")
+    for data in (pdf.read_bytes(), buffer.getvalue()):
+        assert b"/Type3" not in data and b"/FontFile2" in data  # TrueType programs, no Type 3 glyph procedures
+
+
+def test_no_figure_writer_bypasses_write_figure():
+    """Every figure file is written by plotting.write_figure (TrueType fonts): its savefig is the only one."""
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    calls = [str(path.relative_to(repo)) for folder in ("src", "scripts", "benchmarks")
+             for path in sorted((repo / folder).rglob("*.py"))
+             for line in path.read_text().splitlines()
+             if re.search(r"\.savefig\(", line) and not line.lstrip().startswith(">>>")]
+    assert calls == ["src/benchdesign/selection/plotting.py"], calls
