@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from figure_helpers import overlapping_legends
 from matplotlib.figure import Figure
 
 from benchdesign.selection import aggregation, frames, plotting, tables
@@ -196,3 +197,24 @@ def test_no_figure_writer_bypasses_write_figure():
              for line in path.read_text().splitlines()
              if re.search(r"\.savefig\(", line) and not line.lstrip().startswith(">>>")]
     assert calls == ["src/benchdesign/selection/plotting.py"], calls
+
+
+# ---------------------------------------------------------------------------------------------- what a reader sees
+def test_curves_state_the_trials_they_average(curves):
+    assert "over 8 trials" in " ".join(plotting.plot_curves(curves, "tsc").get_suptitle().split())
+    fewer = curves.copy()
+    fewer.loc[fewer["strategy"] == "random", "n_trials"] = 5
+    assert "over 5–8 trials" in " ".join(plotting.plot_curves(fewer, "tsc").get_suptitle().split())
+
+
+def test_synthetic_legend_covers_no_bar():
+    rng = np.random.default_rng(3)
+    seeds = pd.DataFrame(
+        [(reg, s, seed, m, rng.normal(30 if m == "mae" else 15, 1))
+         for reg in ("oracle", "broken") for s in ("random", "kmeans", "fafi_cosine", "a_optimal")
+         for seed in range(5) for m in ("mae", "spearman")],
+        columns=frames.SYNTHETIC_AUC_COLUMNS,
+    )
+    fig = plotting.plot_synthetic(seeds)
+    assert overlapping_legends(fig) == []
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Random", "K-Means", "C-FAFI", "A-optimal"]

@@ -76,6 +76,13 @@ def _reference_label(strategy: str, representation: str) -> str:
     return config_label(strategy, representation)
 
 
+def _trials(curves_df: pd.DataFrame) -> str:
+    """How many trials the curves average, as the figure says it: "50 trials", or "40–50 trials" when they differ."""
+    counts = curves_df["n_trials"].astype(int)
+    low, high = counts.min(), counts.max()
+    return f"{low} trials" if low == high else f"{low}–{high} trials"
+
+
 def _representation_markers(representations) -> dict[str, str]:
     """One marker per representation (first-appearance order), the same in every panel."""
     shapes = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -134,7 +141,8 @@ def plot_curves(
     representation) throughout): its a-priori representation with the best AUC of ``choose_by`` (the
     first of ``metrics`` when that is not drawn).  The oracle is a dashed black reference (its best
     strategy by the same AUC), labelled :data:`ORACLE_LABEL`.  The title names the domain by
-    ``domain_label`` (default: ``domain``)."""
+    ``domain_label`` (default: ``domain``) and the number of trials the curves average (the ``n_trials``
+    column), so a caption of another configuration's trial count cannot pass unnoticed."""
     require_columns(curves_df, CURVE_COLUMNS, "curves frame")
     check_metrics(metrics)
     if not metrics:
@@ -171,14 +179,14 @@ def plot_curves(
     fig.legend(handles, labels, loc="outside lower center", ncols=min(4, max(1, len(labels))), fontsize=8)
     fig.suptitle(_wrap(
         f"{domain_label or domain}: rank preservation vs subset size ({variation.replace('_', '-')} variation; "
-        f"mean and 95% band over trials). Each strategy with its representation of best "
+        f"mean and 95% band over {_trials(sub)}). Each strategy with its representation of best "
         f"AUC({METRIC_AXIS_LABELS[chooser].rsplit(' ', 1)[0]}), the same in every panel", 4.2 * ncols, 11),
         fontsize=11)
     return fig
 
 
 def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearman")) -> Figure:
-    """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric.
+    """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric; the legend lies below the panels.
 
     Accepts a :func:`benchdesign.selection.tables.table4` frame or the per-seed frame it is built from.
     """
@@ -191,7 +199,7 @@ def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearm
     t4 = sort_frame(t4, ["regime", "strategy", "metric"])
     regimes = list(dict.fromkeys(t4["regime"]))
     strategies = sort_frame(t4[["strategy"]].drop_duplicates(), ["strategy"])["strategy"].tolist()
-    fig = _new_figure(4.5 * len(metrics), 3.6)
+    fig = _new_figure(4.5 * len(metrics), 4.0)
     axes = fig.subplots(1, len(metrics), squeeze=False).ravel()
     width = 0.8 / len(strategies)
     x = np.arange(len(regimes))
@@ -207,7 +215,8 @@ def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearm
         ax.set_xlabel("representation regime")
         ax.set_ylabel(f"AUC({METRIC_AXIS_LABELS[metric]})".replace(" ↑)", ") ↑").replace(" ↓)", ") ↓"))
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)), fontsize=8)
     fig.suptitle("Synthetic ablation: AUC over k (mean ± sd over seeds)")
     return fig
 
