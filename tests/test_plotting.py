@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
-from figure_helpers import overlapping_legends
+from figure_helpers import figure_texts, overlapping_legends
 from matplotlib.figure import Figure
 
 from benchdesign.selection import aggregation, frames, plotting, tables
@@ -218,3 +218,22 @@ def test_synthetic_legend_covers_no_bar():
     fig = plotting.plot_synthetic(seeds)
     assert overlapping_legends(fig) == []
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Random", "K-Means", "C-FAFI", "A-optimal"]
+
+
+def test_curves_name_representations_in_words(curves):
+    paper = curves.replace({"representation": {"metadata": "catch22_paper"}})
+    fig = plotting.plot_curves(paper, "tsc", domain_label="TSC")
+    assert fig.legends[0].get_texts()[1].get_text() == "K-Means (catch22, paper's code)"
+    texts = figure_texts(fig)
+    raw = [t for t in texts if any(name in t for name in ("catch22_paper", "kmeans", "fafi_cosine", "dataset_pool"))]
+    assert not raw, raw
+
+
+def test_representation_labels_cover_every_builtin_representation():
+    from benchdesign.domains import BUILTIN_DOMAINS, REGISTRY
+
+    for domain in BUILTIN_DOMAINS:
+        for rep in REGISTRY[domain].representations:
+            assert rep in frames.REPRESENTATION_LABELS, f"{domain}/{rep} has no display name"
+    assert frames.representation_label("my_features") == "my_features"  # a user's own name as it is
+    assert frames.config_label("fafi_cosine", "tsfresh_paper") == "C-FAFI (tsfresh, paper's code)"
