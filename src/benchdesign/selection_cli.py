@@ -163,8 +163,10 @@ def _add_direction(p: argparse.ArgumentParser, required: bool) -> None:
 
 
 def _figure_bytes(fig, fmt: str) -> bytes:
+    from benchdesign.selection.plotting import write_figure
+
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=150)
+    write_figure(fig, buffer, fmt)
     return buffer.getvalue()
 
 

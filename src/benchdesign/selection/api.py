@@ -473,7 +473,7 @@ def evaluation_figures(
     """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
     stability, and critical-difference diagrams of the full benchmark and of the subsets of
     :func:`critical_difference_subsets` (``S``: datasets x models scores)."""
-    from benchdesign.selection.frames import config_label
+    from benchdesign.selection.frames import config_label, representation_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 
     variation = str(result.frames["curves"]["variation"].iloc[0])
@@ -482,7 +482,7 @@ def evaluation_figures(
     for rep in dict.fromkeys(coverage["representation"]):
         figures[f"coverage_{rep}"] = plot_coverage(
             coverage[coverage["representation"] == rep], p_eff[p_eff["representation"] == rep],
-            f"{name} / {rep}: covering radius of the selection over the pool")
+            f"{name} / {representation_label(rep)}: covering radius of the selection over the pool")
     if len(result.frames["conclusion_stability"]):
         figures["conclusion_stability"] = plot_stability(
             result.frames["conclusion_stability"],
