@@ -99,7 +99,6 @@ def requirements(pyproject: Path, extras: Sequence[str] = ()) -> list[Requiremen
     ['numpy', 'pandas']
     """
     project = tomllib.loads(Path(pyproject).read_text())["project"]
-    optional = project.get("optional-dependencies", {})
     out, seen = [], set()
     for text in [*project["dependencies"], *_extra_requirements(pyproject, project, extras)]:
         req = Requirement(text)
