@@ -1,8 +1,8 @@
-"""Benchmark domains behind one registry (:mod:`~benchdesign.domains.registry`).
+"""Benchmark domains behind one registry (``registry``).
 
-Built in: :data:`~benchdesign.domains.tsc.TSC`, :data:`~benchdesign.domains.recsys.RECSYS`,
-:data:`~benchdesign.domains.nlp.NLP` (registered in this order, the order of the tables); a user's
-benchmark is a domain of kind ``table`` (:mod:`~benchdesign.domains.table`).
+Built in: ``TSC``, ``RECSYS``,
+``NLP`` (registered in this order, the order of the tables); a user's
+benchmark is a domain of kind ``table`` (``table``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The domain registry: what the pipeline needs to know of one benchmark.
 
-A :class:`Domain` names its inputs (manifest sources, or the user's own files for kind ``table``),
+A ``Domain`` names its inputs (manifest sources, or the user's own files for kind ``table``),
 the direction of its scores, how its scores and representations are loaded, and its display label.
-The built-in domains (tsc, recsys, nlp) register themselves when :mod:`benchdesign.domains` is
+The built-in domains (tsc, recsys, nlp) register themselves when ``benchdesign.domains`` is
 imported; a user's benchmark is a domain of kind ``table`` built from its config entry
-(:func:`benchdesign.domains.table.table_domain`); a test or a library user may
-:func:`register_domain` another one.
+(``benchdesign.domains.table.table_domain``); a test or a library user may
+``register_domain`` another one.
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ class Domain:
     name : config key and wildcard value (letters, digits, underscores).
     label : name shown in tables and figures.
     higher_is_better : direction of the benchmark's *scores* (accuracy: True, error: False); not to
-        be confused with :data:`benchdesign.selection.metrics.METRIC_HIGHER_IS_BETTER`, the
+        be confused with ``benchdesign.selection.metrics.METRIC_HIGHER_IS_BETTER``, the
         direction of the rank-agreement metrics.
-    load_scores : see :data:`ScoresLoader`.
+    load_scores : see ``ScoresLoader``.
     sources : manifest sources (data/sources.yaml) the domain reads; empty for user files.
     inputs : the user's own files (kind ``table``): read directly and checksummed into provenance.
-    builders : representation name -> :data:`FeatureBuilder`, for representations built from the
+    builders : representation name -> ``FeatureBuilder``, for representations built from the
         domain's inputs.  ``oracle`` is always available.
     computed : representations computed by the feature rules into
         ``results/features/<domain>/<name>.csv``.
@@ -79,7 +79,7 @@ REGISTRY: dict[str, Domain] = {}
 
 
 def register_domain(domain: Domain) -> Domain:
-    """Add ``domain`` to :data:`REGISTRY` (error if the name is taken by another domain)."""
+    """Add ``domain`` to ``REGISTRY`` (error if the name is taken by another domain)."""
     if domain.name in REGISTRY and REGISTRY[domain.name] is not domain:
         raise ValueError(f"domain {domain.name!r} is already registered")
     REGISTRY[domain.name] = domain

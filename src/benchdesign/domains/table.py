@@ -168,7 +168,7 @@ def file_provenance(paths: Sequence[str | os.PathLike]) -> list[dict[str, object
 
 
 def table_domain(name: str, entry: Mapping[str, object]) -> Domain:
-    """The :class:`Domain` of a config entry of kind ``table``.
+    """The ``Domain`` of a config entry of kind ``table``.
 
     ``entry`` holds ``scores`` (path), ``higher_is_better`` (bool), ``features`` (representation
     name -> path) and optionally ``strata`` (``{file, column}``: the labels of the ``stratified`` strategy).

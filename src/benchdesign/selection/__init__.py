@@ -1,27 +1,27 @@
 """Rank-preserving dataset selection (the method of the paper, independent of any benchmark).
 
-What a user imports is here (``__all__``): :func:`select_datasets`, :func:`evaluate_benchmark` and
-:func:`subset_agreement` (the functions behind ``benchdesign select / evaluate / agreement``), the
+What a user imports is here (``__all__``): ``select_datasets``, ``evaluate_benchmark`` and
+``subset_agreement`` (the functions behind ``benchdesign select / evaluate / agreement``), the
 strategies, ranks, metrics, protocol, covering radius, conclusion checks and the tables. Layers, each
-importing only the ones above it (none imports :mod:`benchdesign.domains`, which builds on this package):
+importing only the ones above it (none imports ``benchdesign.domains``, which builds on this package):
 
-* :mod:`~benchdesign.selection.options`     the protocol's option values (no heavy imports);
-* :mod:`~benchdesign.selection.strategies`  the six selection strategies (section 4);
-* :mod:`~benchdesign.selection.ranking`     model ranks from scores (section 3);
-* :mod:`~benchdesign.selection.metrics`     rank-agreement metrics of R_S against R_D (section 5.2);
-* :mod:`~benchdesign.selection.representations`  checks of dataset features, the oracle representation;
-* :mod:`~benchdesign.selection.protocol`    the evaluation protocol (section 5.1, plus model holdout);
-* :mod:`~benchdesign.selection.frames`      columns, name orders and labels of the long result frames;
-* :mod:`~benchdesign.selection.statistics`  Holm's correction, the paired one-sided Wilcoxon and exact McNemar tests;
-* :mod:`~benchdesign.selection.aggregation` curves, AUCs and k* (sections 6.1-6.2);
-* :mod:`~benchdesign.selection.tables`      Tables 1-4 as frames (sections 6.1-6.4);
-* :mod:`~benchdesign.selection.markdown`    Tables 1-4 as paper-style Markdown;
-* :mod:`~benchdesign.selection.verdicts`    which strategy for k: share of pools meeting the target vs random;
-* :mod:`~benchdesign.selection.guarantee`   covering radius and its bound (Appendix A.2, A.5), p_eff, coverage curves;
-* :mod:`~benchdesign.selection.conclusions` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
-* :mod:`~benchdesign.selection.api`         select / evaluate / agreement on a user's benchmark;
-* :mod:`~benchdesign.selection.synthetic`   the synthetic oracle-vs-broken benchmark (section 6.4);
-* :mod:`~benchdesign.selection.plotting`    figures (not exported here: it loads matplotlib).
+* ``options``     the protocol's option values (no heavy imports);
+* ``strategies``  the six selection strategies (section 4);
+* ``ranking``     model ranks from scores (section 3);
+* ``metrics``     rank-agreement metrics of R_S against R_D (section 5.2);
+* ``representations``  checks of dataset features, the oracle representation;
+* ``protocol``    the evaluation protocol (section 5.1, plus model holdout);
+* ``frames``      columns, name orders and labels of the long result frames;
+* ``statistics``  Holm's correction, the paired one-sided Wilcoxon and exact McNemar tests;
+* ``aggregation`` curves, AUCs and k* (sections 6.1-6.2);
+* ``tables``      Tables 1-4 as frames (sections 6.1-6.4);
+* ``markdown``    Tables 1-4 as paper-style Markdown;
+* ``verdicts``    which strategy for k: share of pools meeting the target vs random;
+* ``guarantee``   covering radius and its bound (Appendix A.2, A.5), p_eff, coverage curves;
+* ``conclusions`` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
+* ``api``         select / evaluate / agreement on a user's benchmark;
+* ``synthetic``   the synthetic oracle-vs-broken benchmark (section 6.4);
+* ``plotting``    figures (not exported here: it loads matplotlib).
 
 The names are imported from their submodule on first use, so the command line's parsers load neither
 pandas nor scipy.

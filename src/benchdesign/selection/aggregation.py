@@ -1,9 +1,9 @@
 """Curves, AUCs and k* of trial results (paper sections 6.1-6.2).
 
 Every function takes and returns DataFrames; nothing here reads or writes files. The input ``trials`` frame
-is the long protocol output (:data:`~benchdesign.selection.frames.TRIAL_COLUMNS`, docs/CONTRACTS.md);
+is the long protocol output (``TRIAL_COLUMNS``, docs/CONTRACTS.md);
 ``variation=None`` means "the single variation present in the frame" (ValueError if there are several).
-Results are sorted by :func:`~benchdesign.selection.frames.sort_frame` with the caller's ``domain_order``.
+Results are sorted by ``sort_frame`` with the caller's ``domain_order``.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def pool_shares(
     trials: pd.DataFrame, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS, *, domain_order: Sequence[str] = ()
 ) -> pd.DataFrame:
     """Share of pools meeting the target: per (configuration, metric, k), the fraction of trials (each a
-    random pool) whose value passes :func:`meets_target`.
+    random pool) whose value passes ``meets_target``.
 
     Columns: domain, variation, strategy, representation, metric, k, threshold, share, n_trials.
     """

@@ -1,7 +1,7 @@
 """The method on anyone's benchmark: select datasets, evaluate the strategies, check a subset.
 
 Inputs are plain DataFrames: ``scores`` in the long layout (dataset, model, fold, score; see
-:func:`benchdesign.domains.read_scores_table`) and ``features`` indexed by dataset name.  These are
+``benchdesign.domains.read_scores_table``) and ``features`` indexed by dataset name.  These are
 the functions behind ``benchdesign select``, ``benchdesign evaluate`` and ``benchdesign agreement``.
 """
 
@@ -88,7 +88,7 @@ FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
 class Selection:
     """k datasets in selection order (for greedy strategies every prefix is that strategy's
     selection of its size), with what a report needs: the covering radius, and as its yardstick the covering
-    radii of :data:`~benchdesign.selection.options.RANDOM_SUBSETS` random subsets of the same size from the same
+    radii of ``RANDOM_SUBSETS`` random subsets of the same size from the same
     pool (holding the same included datasets)."""
 
     datasets: list[str]
@@ -150,7 +150,7 @@ def select_datasets(
     farthest-first continues its traversal from them, the other strategies fill the remaining
     ``k - len(include)`` places from the rest of the pool.  The features are z-scored over the pool
     (``standardize``), as the protocol does.  The covering radius is cosine for ``fafi_cosine``,
-    Euclidean otherwise; :attr:`Selection.random_radii` holds those of random subsets of the same size (drawn
+    Euclidean otherwise; ``Selection.random_radii`` holds those of random subsets of the same size (drawn
     from ``seed``) as its yardstick.
     """
     if strategy not in STRATEGIES:
@@ -193,7 +193,7 @@ def select_datasets(
 
 def _random_subset_radii(Z: np.ndarray, pool: np.ndarray, forced: np.ndarray, k: int, metric: str,
                          seed: int) -> list[float]:
-    """Covering radii of :data:`RANDOM_SUBSETS` random k-subsets of ``pool`` holding ``forced``."""
+    """Covering radii of ``RANDOM_SUBSETS`` random k-subsets of ``pool`` holding ``forced``."""
     rng = np.random.default_rng([seed, 3])
     rest = np.setdiff1d(pool, forced)
     return [covering_radius(Z, np.concatenate([forced, rng.choice(rest, k - len(forced), replace=False)]), pool,
@@ -210,7 +210,7 @@ def subset_agreement(
     level: float = 0.95,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """MAE, ρ, τ, NDCG@5, MRR (every metric of :data:`METRICS`) of the subset's mean-rank vector
+    """MAE, ρ, τ, NDCG@5, MRR (every metric of ``METRICS``) of the subset's mean-rank vector
     R_S against the full benchmark's R_D.
 
     With several folds, a percentile bootstrap over folds (``n_boot`` resamples of the folds with
@@ -274,9 +274,9 @@ def run_configuration(
     standardize: str = "all", holdout: tuple | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
     """One (strategy, representation) in one pass over the trials (each selection made once): the trial
-    metrics (as :func:`~benchdesign.selection.protocol.dataset_pool_trials`, or with ``holdout = (cube,
+    metrics (as ``dataset_pool_trials``, or with ``holdout = (cube,
     higher_is_better, holdout_fraction, oracle, with_seen_ranks)`` as
-    :func:`~benchdesign.selection.protocol.model_holdout_trials`),
+    ``model_holdout_trials``),
     the conclusion stability (all models) at ``stability_ks`` and the covering radii of the selections in every
     representation of ``coverage`` (name -> raw features; z-scored over all datasets). ``standardize``:
     z-score X over all datasets ("all") or over each trial's pool rows ("pool", the paper's code)."""
@@ -304,12 +304,12 @@ def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: M
                    metric: str = "spearman", threshold: float = 0.90,
                    k_targets: Sequence[int] | None = None) -> str:
     """Which strategy for each of ``k_targets`` (default: a few spread over the evaluated k): the text of
-    :func:`~benchdesign.selection.verdicts.strategy_verdicts` on the dataset-pool ``trials``."""
+    ``strategy_verdicts`` on the dataset-pool ``trials``."""
     return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
 
 
 MIN_SEEN_MODELS = 2
-"""Models a model-holdout selection of :func:`evaluate_benchmark` sees at least: the oracle ranks them (one
+"""Models a model-holdout selection of ``evaluate_benchmark`` sees at least: the oracle ranks them (one
 model's ranks are all 1, an oracle without information)."""
 
 
@@ -342,7 +342,7 @@ def evaluate_benchmark(
     floor(alpha * n)).
 
     ``variation="model_holdout"`` (default): every trial also sets ``max(2, floor(holdout_fraction * M))`` models aside
-    (at least :data:`MIN_SEEN_MODELS` stay seen, else ValueError);
+    (at least ``MIN_SEEN_MODELS`` stay seen, else ValueError);
     the selection sees only the others (the oracle is rebuilt from their ranks) and the held-out models judge it
     -- will the subset rank models not run yet as the full benchmark would?  ``variation="dataset_pool"``: the
     paper's protocol, where the models that judge a selection are those whose scores the oracle used.
@@ -472,7 +472,7 @@ def evaluation_figures(
 ) -> dict[str, Any]:
     """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
     stability, and critical-difference diagrams of the full benchmark and of the subsets of
-    :func:`critical_difference_subsets` (``S``: datasets x models scores)."""
+    ``critical_difference_subsets`` (``S``: datasets x models scores)."""
     from benchdesign.selection.frames import config_label, representation_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 

@@ -4,12 +4,12 @@ The verdict on a model pair (A, B) over a set of datasets is ``+1`` (A better), 
 or ``0`` (no significant difference): a two-sided Wilcoxon signed-rank test over the datasets'
 scores (averaged over folds), Holm-corrected over all pairs at level ``alpha`` (Demšar 2006;
 Benavoli et al. 2016).  The *conclusion stability* of a subset is the share of pairs whose verdict
-on the subset equals the verdict on the full benchmark (:class:`VerdictCache` over the protocol's
-trials, at :data:`STABILITY_KS`).  Critical-difference diagrams (:func:`plot_critical_difference`) show the
+on the subset equals the verdict on the full benchmark (``VerdictCache`` over the protocol's
+trials, at ``STABILITY_KS``).  Critical-difference diagrams (``plot_critical_difference``) show the
 models' average ranks and join, by one bar each, the maximal groups of models no two of which differ by those
-same Wilcoxon-Holm verdicts (:func:`wilcoxon_holm_matrix`; drawn by scikit-posthocs'
+same Wilcoxon-Holm verdicts (``wilcoxon_holm_matrix``; drawn by scikit-posthocs'
 ``critical_difference_diagram``), for the full benchmark and for subsets chosen by the best configuration
-(:func:`best_config`; ``benchdesign.selection.api.critical_difference_subsets``).
+(``best_config``; ``benchdesign.selection.api.critical_difference_subsets``).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05)
 
 def wilcoxon_holm_matrix(S: pd.DataFrame) -> pd.DataFrame:
     """Holm-adjusted two-sided Wilcoxon signed-rank p-values of every model pair (the tests behind
-    :func:`pairwise_verdicts`: a pair differs significantly at ``alpha`` where the value is below ``alpha``).
+    ``pairwise_verdicts``: a pair differs significantly at ``alpha`` where the value is below ``alpha``).
 
     Parameters
     ----------
@@ -140,7 +140,7 @@ def best_config(summary: pd.DataFrame, metric: str = "spearman") -> tuple[str, s
 
 
 CLIQUE_GID = "cd-clique"
-"""``gid`` of every clique bar of :func:`plot_critical_difference` (so a figure's cliques can be read back)."""
+"""``gid`` of every clique bar of ``plot_critical_difference`` (so a figure's cliques can be read back)."""
 
 
 def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str, alpha: float = 0.05,
@@ -149,14 +149,14 @@ def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str
 
     Each model sits at its average rank (1 = best, ties averaged) over the datasets; one bar joins each
     maximal group of models no two of which differ significantly by the Wilcoxon-Holm test of
-    :func:`pairwise_verdicts` at ``alpha`` (:func:`wilcoxon_holm_matrix`; the bars are drawn by
-    scikit-posthocs' ``critical_difference_diagram``, with ``gid`` :data:`CLIQUE_GID`).
+    ``pairwise_verdicts`` at ``alpha`` (``wilcoxon_holm_matrix``; the bars are drawn by
+    scikit-posthocs' ``critical_difference_diagram``, with ``gid`` ``CLIQUE_GID``).
 
     Parameters
     ----------
     S : datasets x models scores (at least two models).
     higher_is_better : whether a higher score is better (accuracy) or worse (error).
-    title : the figure's title, e.g. from :func:`cd_titles`.
+    title : the figure's title, e.g. from ``cd_titles``.
     alpha : significance level of the verdicts.
     subtitle : a smaller line under the title, wrapped (e.g. the subset's datasets), or None.
 

@@ -32,7 +32,7 @@ CRITERION_ORDER = ("mean", "conservative")
 PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")
 
 STRATEGY_LABELS = {name: s.label for name, s in STRATEGY_REGISTRY.items()}
-"""Display name of every registered strategy (the :class:`~benchdesign.selection.strategies.Strategy` labels)."""
+"""Display name of every registered strategy (the ``Strategy`` labels)."""
 REPRESENTATION_LABELS = {
     "simple": "simple features",
     "catch22": "catch22",
@@ -51,7 +51,7 @@ REPRESENTATION_LABELS = {
     "oracle": "oracle",
 }
 """Display name of each built-in representation in tables and figures; any other name (a user's own
-representation) is shown as it is (:func:`representation_label`)."""
+representation) is shown as it is (``representation_label``)."""
 DASH = "–"
 
 CONFIG = ["domain", "variation", "strategy", "representation"]
@@ -107,7 +107,7 @@ def require_columns(df: pd.DataFrame, required: Iterable[str], what: str) -> Non
 
 
 def check_metrics(metrics: Iterable[str]) -> None:
-    """ValueError naming the metrics that are not rank-agreement metrics (:data:`METRIC_HIGHER_IS_BETTER`)."""
+    """ValueError naming the metrics that are not rank-agreement metrics (``METRIC_HIGHER_IS_BETTER``)."""
     unknown = sorted(set(metrics) - set(METRIC_HIGHER_IS_BETTER))
     if unknown:
         raise ValueError(f"unknown metric(s) {unknown}; expected one of {list(METRIC_HIGHER_IS_BETTER)}")
@@ -136,7 +136,7 @@ def config_name(keys: Sequence[str], values: Iterable[object]) -> str:
 
 
 def validate_trials(trials: pd.DataFrame) -> None:
-    """ValueError on a trials frame without the :data:`TRIAL_COLUMNS`, empty, with an unknown metric, a
+    """ValueError on a trials frame without the ``TRIAL_COLUMNS``, empty, with an unknown metric, a
     non-finite value or a repeated (configuration, trial, k, metric), naming the first bad row."""
     require_columns(trials, TRIAL_COLUMNS, "trials")
     if trials.empty:
@@ -180,7 +180,7 @@ def best_index(values: Sequence[float] | np.ndarray, metric: str) -> int:
 
 
 def representation_label(representation: str) -> str:
-    """Display name of a representation: :data:`REPRESENTATION_LABELS`, else the name itself.
+    """Display name of a representation: ``REPRESENTATION_LABELS``, else the name itself.
 
     Examples
     --------
@@ -194,7 +194,7 @@ def representation_label(representation: str) -> str:
 
 def config_label(strategy: str, representation: str) -> str:
     """Readable label, e.g. ``K-Means (oracle)`` or ``C-FAFI (catch22, paper's code)``; ``Random`` for
-    representation ``none``.  Strategies are named by :data:`STRATEGY_LABELS`, representations by
-    :func:`representation_label`."""
+    representation ``none``.  Strategies are named by ``STRATEGY_LABELS``, representations by
+    ``representation_label``."""
     label = STRATEGY_LABELS.get(strategy, strategy)
     return label if representation == "none" else f"{label} ({representation_label(representation)})"

@@ -8,9 +8,9 @@ them, ``||u_x - u_y|| = sqrt(2 (1 - cos(x, y)))``).  The bound is vacuous for la
 real representation shows is summarised by ``p_eff`` of a least-squares fit
 ``log r_k = log c - log(k) / p_eff``: the dimension of a uniform set that would decay as fast.
 
-Over the protocol's dataset-pool trials, :func:`coverage_curves` records the mean covering radius of the
-selections of farthest-first, random and k-means (:data:`COVERAGE_STRATEGIES`) beside the bound, and
-:func:`p_eff_table` fits ``p_eff`` to those curves (the pipeline's ``coverage`` and ``p_eff_table`` rules,
+Over the protocol's dataset-pool trials, ``coverage_curves`` records the mean covering radius of the
+selections of farthest-first, random and k-means (``COVERAGE_STRATEGIES``) beside the bound, and
+``p_eff_table`` fits ``p_eff`` to those curves (the pipeline's ``coverage`` and ``p_eff_table`` rules,
 and ``benchdesign evaluate``).
 """
 
@@ -34,10 +34,10 @@ METRICS = ("euclidean", "cosine")
 COVERAGE_STRATEGIES = ("random", "kmeans", "fafi_cosine", "fafi_euclidean")
 """Strategies whose covering radius is recorded (farthest-first, and random / k-means to compare)."""
 RADIUS_COLUMNS = ["strategy", "metric", "trial", "k", "radius", "diameter"]
-"""Columns of :func:`radius_rows`: one covering radius per (strategy, metric, trial, k)."""
+"""Columns of ``radius_rows``: one covering radius per (strategy, metric, trial, k)."""
 COVERAGE_COLUMNS = ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "diameter", "bound", "p",
                     "representation"]
-"""Columns of a coverage table (:func:`summarise_coverage` plus the representation)."""
+"""Columns of a coverage table (``summarise_coverage`` plus the representation)."""
 
 
 def embed(X: ArrayLike, metric: str) -> NDArray[np.float64]:
@@ -122,7 +122,7 @@ def fit_p_eff(ks: ArrayLike, radii: ArrayLike) -> tuple[float, float]:
 
 def radius_rows(strategy: str, Z: np.ndarray, pool: np.ndarray, subsets: Mapping[int, np.ndarray],
                 trial: int) -> list[tuple]:
-    """(strategy, metric, trial, k, r_k, diameter) of one trial (:data:`RADIUS_COLUMNS`), Euclidean and
+    """(strategy, metric, trial, k, r_k, diameter) of one trial (``RADIUS_COLUMNS``), Euclidean and
     cosine; prefix orders incrementally."""
     rows = []
     ks = sorted(subsets)
@@ -137,7 +137,7 @@ def radius_rows(strategy: str, Z: np.ndarray, pool: np.ndarray, subsets: Mapping
 
 
 def summarise_coverage(frame: pd.DataFrame, p: int) -> pd.DataFrame:
-    """Rows of :func:`radius_rows` -> per (strategy, metric, k): the mean radius, its 95% band over the
+    """Rows of ``radius_rows`` -> per (strategy, metric, k): the mean radius, its 95% band over the
     trials, the mean pool diameter and the bound 2Δ/(k^(1/p) - 1) (``p`` features)."""
     out = frame.groupby(["strategy", "metric", "k"], sort=False).agg(
         radius=("radius", "mean"), radius_lo=("radius", lambda v: v.quantile(0.025)),

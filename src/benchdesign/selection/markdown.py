@@ -1,5 +1,5 @@
 """Paper-style Markdown of Tables 1-4 (tabulate pipe tables): the rendering of
-:mod:`~benchdesign.selection.tables`' frames. Domains are shown by ``domain_labels`` (default: their names).
+``tables``' frames. Domains are shown by ``domain_labels`` (default: their names).
 """
 
 from __future__ import annotations
@@ -86,9 +86,9 @@ def table1_markdown(
 ) -> str:
     """Paper-style Table 1: per domain, rows = strategies with their best a-priori representation
     per metric ("mean ± sd (representation)"), the best value of each column in bold; a last row
-    :data:`ORACLE_LABEL` gives the best strategy on each :data:`REFERENCE_REPRESENTATIONS` entry (not in
+    ``ORACLE_LABEL`` gives the best strategy on each ``REFERENCE_REPRESENTATIONS`` entry (not in
     bold; an a-priori strategy can beat it).
-    Sections follow ``domain_order`` (:func:`~benchdesign.selection.frames.sort_frame`)."""
+    Sections follow ``domain_order`` (``sort_frame``)."""
     require_columns(t1, TABLE1_COLUMNS, "table1 frame")
     check_metrics(t1["metric"].unique())
     sections = []
@@ -157,7 +157,7 @@ def table2_markdown(t2: pd.DataFrame, domain_labels: Mapping[str, str] | None = 
 
 def table3_markdown(summary: pd.DataFrame, domain_labels: Mapping[str, str] | None = None) -> str:
     """Paper-style Table 3: best a-priori method, gain over Random, Holm p vs Random, closest n.s.
-    rival, and the AUC of the oracle (:data:`ORACLE_LABEL`), shown beside (an a-priori method can beat it)."""
+    rival, and the AUC of the oracle (``ORACLE_LABEL``), shown beside (an a-priori method can beat it)."""
     require_columns(summary, TABLE3_SUMMARY_COLUMNS, "table3 summary frame")
     check_metrics(summary["metric"].unique())
     rows = []

@@ -4,7 +4,7 @@ parsers from these; the modules that use them import them from here). The first 
 from __future__ import annotations
 
 FAFI_STARTS: tuple[str, ...] = ("nearest", "farthest")
-"""Start rules of the farthest-first traversal (:func:`~benchdesign.selection.strategies.farthest_first_order`)."""
+"""Start rules of the farthest-first traversal (``farthest_first_order``)."""
 STANDARDIZATIONS: tuple[str, ...] = ("all", "pool")
 """Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
 BASELINE_STRATEGIES: tuple[str, ...] = (
@@ -18,7 +18,7 @@ VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")
 """Protocol variations: the paper's two (section 5.1) and model holdout, where the selection sees only part of the
 models and the others judge it (``benchdesign evaluate``'s default)."""
 SELECT_STRATEGY = "kmedoids"
-"""``benchdesign select``'s and :func:`~benchdesign.selection.api.select_datasets`' strategy: k-medoids on the
+"""``benchdesign select``'s and ``select_datasets``' strategy: k-medoids on the
 kernel of the features beat random selection on the models the selection never saw on NLP and TSC at k = 5 and 10
 (docs/guides/select.md), where the paper's farthest-first (C-FAFI) fell below random at k = 5."""
 RANDOM_SUBSETS = 200

@@ -2,7 +2,7 @@
 
 Figures are built as standalone ``matplotlib.figure.Figure`` objects on the Agg canvas, never
 through pyplot, so no global figure state is created.  Every figure file of the project is written by
-:func:`write_figure` (or :func:`save_figure`, which calls it), so every PDF embeds TrueType fonts.
+``write_figure`` (or ``save_figure``, which calls it), so every PDF embeds TrueType fonts.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _wrap(text: str, width_in: float, fontsize: float) -> str:
 
 
 def _reference_label(strategy: str, representation: str) -> str:
-    """Legend label; a reference representation is named by :data:`ORACLE_LABEL`, never "upper bound"."""
+    """Legend label; a reference representation is named by ``ORACLE_LABEL``, never "upper bound"."""
     if representation in REFERENCE_REPRESENTATIONS:
         return f"{ORACLE_LABEL}: {STRATEGY_LABELS.get(strategy, strategy)}"
     return config_label(strategy, representation)
@@ -140,7 +140,7 @@ def plot_curves(
     drawn with one representation, the same in every panel (so a colour is one (strategy,
     representation) throughout): its a-priori representation with the best AUC of ``choose_by`` (the
     first of ``metrics`` when that is not drawn).  The oracle is a dashed black reference (its best
-    strategy by the same AUC), labelled :data:`ORACLE_LABEL`.  The title names the domain by
+    strategy by the same AUC), labelled ``ORACLE_LABEL``.  The title names the domain by
     ``domain_label`` (default: ``domain``) and the number of trials the curves average (the ``n_trials``
     column), so a caption of another configuration's trial count cannot pass unnoticed."""
     require_columns(curves_df, CURVE_COLUMNS, "curves frame")
@@ -188,7 +188,7 @@ def plot_curves(
 def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearman")) -> Figure:
     """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric; the legend lies below the panels.
 
-    Accepts a :func:`benchdesign.selection.tables.table4` frame or the per-seed frame it is built from.
+    Accepts a ``benchdesign.selection.tables.table4`` frame or the per-seed frame it is built from.
     """
     t4 = table4(frame) if "auc" in frame.columns else frame
     require_columns(t4, TABLE4_COLUMNS, "synthetic frame")
@@ -222,7 +222,7 @@ def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearm
 
 
 def write_figure(fig: Figure, target, fmt: str | None = None, dpi: float = 150) -> None:
-    """Write ``fig`` to ``target`` with :data:`OUTPUT_RC` (TrueType fonts in a PDF).
+    """Write ``fig`` to ``target`` with ``OUTPUT_RC`` (TrueType fonts in a PDF).
 
     Parameters
     ----------
@@ -236,7 +236,7 @@ def write_figure(fig: Figure, target, fmt: str | None = None, dpi: float = 150) 
 
 
 def save_figure(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Path]:
-    """Write ``fig`` to ``<path>.png`` (dpi 150) and ``<path>.pdf`` by :func:`write_figure`; returns both paths."""
+    """Write ``fig`` to ``<path>.png`` (dpi 150) and ``<path>.pdf`` by ``write_figure``; returns both paths."""
     base = Path(path_without_suffix)
     if base.suffix in {".png", ".pdf"}:
         raise ValueError(f"path {str(base)!r} must not carry a .png/.pdf suffix")
@@ -250,7 +250,7 @@ def save_figure(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Pat
 def plot_coverage(coverage: pd.DataFrame, p_eff: pd.DataFrame, title: str) -> Figure:
     """Covering radius r_k vs k (mean and 95% band over trials) of farthest-first, random and k-means,
     one panel per metric, beside the bound 2Δ/(k^(1/p) - 1) and the fitted c k^(-1/p_eff) of
-    farthest-first (:func:`benchdesign.selection.api.coverage_curves`, :func:`~benchdesign.selection.api.p_eff_table`)."""
+    farthest-first (``benchdesign.selection.api.coverage_curves``, ``p_eff_table``)."""
     require_columns(coverage, ["strategy", "metric", "k", "radius", "radius_lo", "radius_hi", "bound"], "coverage")
     metrics = list(dict.fromkeys(coverage["metric"]))
     fig = _new_figure(4.4 * len(metrics), 4.3)
@@ -319,7 +319,7 @@ def plot_stability(stability: pd.DataFrame, title: str, n_models: int | None = N
     """Conclusion stability (mean share of model pairs with the full benchmark's Wilcoxon-Holm verdict)
     vs k, one line per (strategy, representation): colour = strategy, marker = representation, the
     oracle dashed.  Given ``n_models`` (and ``n_datasets``, the full benchmark's size), the figure says
-    at which k no Holm-corrected test can be significant (:func:`~benchdesign.selection.conclusions.holm_floor`)."""
+    at which k no Holm-corrected test can be significant (``holm_floor``)."""
     require_columns(stability, ["strategy", "representation", "k", "mean"], "stability")
     fig = _new_figure(7.4, 5.6)
     ax = fig.subplots()

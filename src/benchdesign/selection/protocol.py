@@ -6,7 +6,7 @@ Stage 1 draws trials: a pool of ``floor(alpha * n)`` datasets (dataset-pool vari
 aside: the selection sees only the other models (the oracle is built from their ranks) and the held-out
 models judge it, their ranks recomputed among themselves.  Stage 2 selects ``k``
 datasets with one strategy and builds the subset's mean-rank vector ``R_S``.  Stage 3 compares
-``R_S`` with the reference ``R_D`` by every metric of :mod:`benchdesign.selection.metrics`.
+``R_S`` with the reference ``R_D`` by every metric of ``benchdesign.selection.metrics``.
 
 Random draws are reproducible and *paired* across strategies: the pool of trial ``t`` comes from
 ``default_rng([seed, variation_code, t])`` whatever the strategy, so trial-wise AUCs of two
@@ -120,9 +120,9 @@ def dataset_pool_trials(
     dataset_ranks : numpy.ndarray
         (n, M) per-dataset mean ranks (1 = best).
     X : numpy.ndarray
-        (n, p) raw representation (ignored by ``random``), z-scored by :func:`standardize_rows`.
+        (n, p) raw representation (ignored by ``random``), z-scored by ``standardize_rows``.
     strategy : str
-        A registry name of :mod:`benchdesign.selection.strategies`.
+        A registry name of ``benchdesign.selection.strategies``.
     ks : sequence of int
         Subset sizes.
     n_trials : int
@@ -164,7 +164,7 @@ def dataset_pool_subsets(
 ) -> Iterator[tuple[int, np.ndarray, dict[int, np.ndarray]]]:
     """The selections of the dataset-pool variation, trial by trial: ``(trial, pool, {k: rows})``.
 
-    Same draws as :func:`dataset_pool_trials` (which scores them), for analyses that need the
+    Same draws as ``dataset_pool_trials`` (which scores them), for analyses that need the
     chosen datasets themselves (covering radius, conclusion stability).
     """
     X = np.asarray(X, dtype=float)
@@ -205,7 +205,7 @@ def model_pool_trials(
     full-benchmark mean rank of that model pool (``R_D`` restricted to ``M_t``, ranks in
     ``1..|M_t|``) and ``R_S`` is its mean over the selected datasets.
 
-    The other parameters are those of :func:`dataset_pool_trials`; every dataset is in the pool, so both
+    The other parameters are those of ``dataset_pool_trials``; every dataset is in the pool, so both
     ``standardize`` settings z-score over all datasets.
 
     Parameters
@@ -272,7 +272,7 @@ def model_holdout_subsets(
     """The selections of the model-holdout variation, trial by trial: ``(trial, pool, held_out, {k: rows})``.
 
     Trial ``t`` draws, from ``default_rng([seed, 2, t])``, a pool of ``floor(alpha * n)`` datasets and
-    :func:`holdout_size` held-out models.  ``X=None`` asks for the oracle: the (n, M_seen)
+    ``holdout_size`` held-out models.  ``X=None`` asks for the oracle: the (n, M_seen)
     fold-averaged ranks of the *seen* models, recomputed among them; ``with_seen_ranks`` appends those columns to
     ``X`` (still a priori for the held-out models).  No held-out score reaches a selection.
     """
@@ -320,7 +320,7 @@ def model_holdout_trials(
     datasets (``R_S``) or all datasets (``R_D``).  This asks a curator's question: will the subset rank
     models nobody has run yet as the full benchmark would?
 
-    The other parameters are those of :func:`dataset_pool_trials`.
+    The other parameters are those of ``dataset_pool_trials``.
 
     Parameters
     ----------
@@ -331,9 +331,9 @@ def model_holdout_trials(
     X : numpy.ndarray or None
         (n, p) raw representation, or None for the oracle built from the seen models' ranks.
     holdout_fraction : float
-        Share of the models held out in every trial (:func:`holdout_size`).
+        Share of the models held out in every trial (``holdout_size``).
     with_seen_ranks : bool
-        Append the seen models' ranks to ``X`` as extra features (see :func:`model_holdout_subsets`).
+        Append the seen models' ranks to ``X`` as extra features (see ``model_holdout_subsets``).
 
     Returns
     -------

@@ -1,7 +1,7 @@
 """Model rankings from benchmark scores.
 
 A model's rank on a (dataset, fold) is its position among all models by score, 1 = best, with
-tied models sharing the average of the positions they occupy (:func:`average_ranks`, as
+tied models sharing the average of the positions they occupy (``average_ranks``, as
 ``scipy.stats.rankdata`` with ``method="average"``).  A model's rank on a dataset is the mean of its fold ranks, and the mean
 rank vector of a set of datasets ``S`` is ``R_S = mean over d in S of dataset_ranks[d]``.
 """
@@ -123,7 +123,7 @@ def mean_ranks(
 
     Parameters
     ----------
-    dataset_ranks : (n, M) DataFrame from :func:`rank_scores` (or an equivalent array).
+    dataset_ranks : (n, M) DataFrame from ``rank_scores`` (or an equivalent array).
     rows : None for all datasets, else a non-empty 1-D array of integer row positions, or of
         dataset labels when ``dataset_ranks`` is a DataFrame.
 

@@ -49,7 +49,7 @@ def signed_rank_pvalues(diff: ArrayLike) -> NDArray[np.float64]:
     """Two-sided Wilcoxon signed-rank p-values of every column of ``diff`` (rows: paired differences; zeros
     dropped), the values of ``scipy.stats.wilcoxon(diff, axis=0, zero_method="wilcox")``.
 
-    With ties or zeros and at most :data:`EXACT_SIGN_FLIPS_MAX_N` rows scipy runs a permutation test over all
+    With ties or zeros and at most ``EXACT_SIGN_FLIPS_MAX_N`` rows scipy runs a permutation test over all
     2^n sign flips, minutes per call for a few hundred columns; here that null distribution of the signed-rank
     sum is counted exactly instead (sum over the nonzero d_i of 2*rank_i * [flip_i], one convolution per row).
     Beyond that size scipy's exact or normal p-values are fast and used as they are.

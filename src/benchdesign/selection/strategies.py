@@ -17,9 +17,9 @@ Greedy strategies build a prefix order once, ``<name>_order(X, pool, k_max, rng)
 * ``a_optimal``,     greedy optimal design on ``M(S) = X_S^T X_S + lam * I``: D adds the row
   ``d_optimal``      maximising ``log det M(S + x)``, A the row minimising ``trace M(S + x)^-1``.
 
-Curator baselines (issue 22, :data:`~benchdesign.selection.options.BASELINE_STRATEGIES`; outside
-:data:`DEFAULT_STRATEGIES`, run only when named), on the RBF kernel of the pool rows with the median
-heuristic (:func:`rbf_kernel`):
+Curator baselines (issue 22, ``BASELINE_STRATEGIES``; outside
+``DEFAULT_STRATEGIES``, run only when named), on the RBF kernel of the pool rows with the median
+heuristic (``rbf_kernel``):
 
 * ``kmedoids``           PAM objective on the kernel distance sqrt(2 - 2k) (FasterPAM, ``kmedoids``).
 * ``facility_location``  greedy max of ``sum_i max_{j in S} k(i, j)``.
@@ -31,7 +31,7 @@ A-posteriori peer (meant for the ``oracle`` representation, whose rows are the d
 * ``backward_elimination``  MMTEB's task selection: from the pool, repeatedly drop the dataset whose row is
                             best predicted (leave-one-model-out ridge, Spearman) by the remaining rows.
 
-The greedy DPP MAP selector (:func:`dpp_map_order`) is kept as a function but not registered: on the NLP
+The greedy DPP MAP selector (``dpp_map_order``) is kept as a function but not registered: on the NLP
 (metadata) and RecSys (interaction) domains greedy MI keeps rho >= 0.9 in more pools at k = 5 and 10
 (``benchmarks/selection_baselines.py --with-dpp``); with a constant kernel diagonal its first pick is arbitrary.
 
@@ -247,7 +247,7 @@ def kmeans(
     Lloyd stops when the assignment no longer changes (or after ``max_iter`` rounds); an empty
     cluster is re-seeded at the point farthest from its centre.
 
-    Not :func:`benchdesign.splitting.clustering.kmeans`, on purpose: this one serves the ``kmeans``
+    Not ``benchdesign.splitting.clustering.kmeans``, on purpose: this one serves the ``kmeans``
     selection strategy (a few pool rows, the trial's rng; greedy k-means++ with 2 + ln k candidates per
     seed, an empty cluster's centre moved onto the farthest point, centres returned for the
     nearest-row step), the other one the spectral clustering of the splitter (plain k-means++, an empty
@@ -286,7 +286,7 @@ def kmeans(
 def select_kmeans(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, n_init: int = 3
 ) -> IntArray:
-    """k-means representatives: cluster the pool rows into k clusters (:func:`kmeans`), then for
+    """k-means representatives: cluster the pool rows into k clusters (``kmeans``), then for
     each centroid in seeding order take the nearest (Euclidean) pool row not chosen yet (ties ->
     lowest row index).
 
@@ -337,7 +337,7 @@ def farthest_first_order(
     pool : (m,) distinct row indices.
     k_max : order length (1..m).
     metric : "cosine" or "euclidean".
-    start : "nearest" or "farthest" (:data:`FAFI_STARTS`).
+    start : "nearest" or "farthest" (``FAFI_STARTS``).
     initial : pool rows already chosen (e.g. datasets a benchmark must keep): the order starts with
         them, in the given order, and the traversal continues from them (``start`` is then unused).
 
@@ -423,7 +423,7 @@ def fafi_cosine_order(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """Cosine farthest-first order (:func:`farthest_first_order`); ``rng`` is unused."""
+    """Cosine farthest-first order (``farthest_first_order``); ``rng`` is unused."""
     return farthest_first_order(X, pool, k_max, "cosine", start)
 
 
@@ -434,7 +434,7 @@ def fafi_euclidean_order(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """Euclidean farthest-first order (:func:`farthest_first_order`); ``rng`` is unused."""
+    """Euclidean farthest-first order (``farthest_first_order``); ``rng`` is unused."""
     return farthest_first_order(X, pool, k_max, "euclidean", start)
 
 
@@ -555,7 +555,7 @@ def select_d_optimal(
     rng: np.random.Generator | None = None,
     lam: float = 1.0,
 ) -> IntArray:
-    """First k rows of :func:`d_optimal_order`; ``rng`` is unused."""
+    """First k rows of ``d_optimal_order``; ``rng`` is unused."""
     return _design_order(X, pool, k, lam, "d", "k")
 
 
@@ -566,7 +566,7 @@ def select_a_optimal(
     rng: np.random.Generator | None = None,
     lam: float = 1.0,
 ) -> IntArray:
-    """First k rows of :func:`a_optimal_order`; ``rng`` is unused."""
+    """First k rows of ``a_optimal_order``; ``rng`` is unused."""
     return _design_order(X, pool, k, lam, "a", "k")
 
 
@@ -626,7 +626,7 @@ def select_kmedoids(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, n_init: int = 3
 ) -> IntArray:
     """k-medoids (PAM objective, FasterPAM of Schubert & Rousseeuw 2021, the ``kmedoids`` package) on the
-    kernel distance ``d(x, y) = sqrt(2 - 2 k(x, y))`` of the RBF median-heuristic kernel (:func:`rbf_kernel`).
+    kernel distance ``d(x, y) = sqrt(2 - 2 k(x, y))`` of the RBF median-heuristic kernel (``rbf_kernel``).
 
     Minimises ``sum_{i in pool} min_{j in S} d(i, j)`` over k-subsets S of the pool; FasterPAM stops at a
     swap-local optimum (no medoid/non-medoid swap lowers the cost).  Starts: PAM's BUILD, then
@@ -666,7 +666,7 @@ def facility_location_value(K: NDArray, chosen: ArrayLike) -> float:
 def facility_location_order(
     X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
 ) -> IntArray:
-    """Greedy facility location on the RBF median-heuristic kernel (:func:`rbf_kernel`) of the pool rows.
+    """Greedy facility location on the RBF median-heuristic kernel (``rbf_kernel``) of the pool rows.
 
     Each step adds the row j maximising ``F(S + j) - F(S)``, ``F(S) = sum_{i in pool} max_{s in S} k(i, s)``;
     F is monotone submodular, so every prefix is within ``1 - 1/e`` of the best set of its size
@@ -679,7 +679,7 @@ def facility_location_order(
 def select_facility_location(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
 ) -> IntArray:
-    """First k rows of :func:`facility_location_order`; ``rng`` is unused."""
+    """First k rows of ``facility_location_order``; ``rng`` is unused."""
     return _facility_location(X, pool, k, "k")
 
 
@@ -709,7 +709,7 @@ def mutual_information_order(
 ) -> IntArray:
     """Greedy Gaussian-process mutual-information selection (Krause, Singh & Guestrin, JMLR 2008).
 
-    GP covariance ``C = K + noise * I`` on the pool rows (K: :func:`rbf_kernel`).  Each step adds the row y
+    GP covariance ``C = K + noise * I`` on the pool rows (K: ``rbf_kernel``).  Each step adds the row y
     maximising the gain of ``F(A) = I(A; V \\ A)`` (V the pool),
     ``F(A + y) - F(A) = H(y | A) - H(y | V \\ (A + y)) = 1/2 log(var(y | A) / var(y | V \\ (A + y)))``, with
     ``var(y | A) = C_yy - C_yA C_AA^-1 C_Ay`` and ``var(y | U \\ y) = 1 / (C_UU^-1)_yy`` for U the unselected
@@ -721,7 +721,7 @@ def mutual_information_order(
 def select_mutual_information(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None, noise: float = 1e-2
 ) -> IntArray:
-    """First k rows of :func:`mutual_information_order`; ``rng`` is unused."""
+    """First k rows of ``mutual_information_order``; ``rng`` is unused."""
     return _mutual_information(X, pool, k, noise, "k")
 
 
@@ -745,7 +745,7 @@ def dpp_map_order(
     X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None, noise: float = 1e-2
 ) -> IntArray:
     """Greedy DPP MAP (Chen, Zhang & Zhou, NeurIPS 2018, fast greedy): maximise ``log det L_S`` with
-    ``L = K + noise * I`` (K: :func:`rbf_kernel` of the pool rows).
+    ``L = K + noise * I`` (K: ``rbf_kernel`` of the pool rows).
 
     Each step adds the row j with the largest ``d_j^2 = L_jj - ||c_j||^2`` (= det L_{S+j} / det L_S), the
     vectors c_j kept by incremental Cholesky updates: O(k_max^2 m).  Ties (within 1e-10) -> lowest row index (so the
@@ -757,7 +757,7 @@ def dpp_map_order(
 def select_dpp(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None, noise: float = 1e-2
 ) -> IntArray:
-    """First k rows of :func:`dpp_map_order`; ``rng`` is unused."""
+    """First k rows of ``dpp_map_order``; ``rng`` is unused."""
     return _dpp_map(X, pool, k, noise, "k")
 
 
@@ -807,7 +807,7 @@ def select_stratified(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, strata: ArrayLike | None = None
 ) -> IntArray:
     """Stratified random selection: the k places go to the strata (labels ``strata``, one per row of X)
-    in proportion to their pool sizes by largest remainder (:func:`largest_remainder`); within each
+    in proportion to their pool sizes by largest remainder (``largest_remainder``); within each
     stratum, in sorted label order, ``rng.permutation`` of its pool rows (ascending) gives its share.
 
     Returns
@@ -826,7 +826,7 @@ def select_stratified(
 # ----------------------------------------------------------------------------- backward elimination (MMTEB)
 
 RIDGE = 1.0
-"""Ridge penalty of the leave-one-model-out predictions of :func:`predictability` (features z-scored)."""
+"""Ridge penalty of the leave-one-model-out predictions of ``predictability`` (features z-scored)."""
 
 
 def _spearman(a: NDArray, b: NDArray) -> float:
@@ -859,7 +859,7 @@ def backward_elimination_order(
     X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
 ) -> IntArray:
     """MMTEB-style backward elimination (Enevoldsen et al. 2025, section 2.3): from the pool, drop the row with
-    the highest :func:`predictability` by the other remaining rows until one is left; the order is the reverse
+    the highest ``predictability`` by the other remaining rows until one is left; the order is the reverse
     of the drops, so its first k rows are the k that survive longest.  Ties -> the lowest row index is
     dropped; ``rng`` is unused.  O(m^2) ridge fits of size M (the columns) each."""
     return _backward_elimination(X, pool, k_max, "k_max")
@@ -868,7 +868,7 @@ def backward_elimination_order(
 def select_backward_elimination(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
 ) -> IntArray:
-    """First k rows of :func:`backward_elimination_order`; ``rng`` is unused."""
+    """First k rows of ``backward_elimination_order``; ``rng`` is unused."""
     return _backward_elimination(X, pool, k, "k")
 
 

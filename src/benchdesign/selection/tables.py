@@ -1,9 +1,9 @@
 """The paper's Tables 1-4 as DataFrames (sections 6.1-6.4); Markdown rendering in
-:mod:`~benchdesign.selection.markdown`.
+``markdown``.
 
 Table functions take ``variation=None`` to mean "the single variation present in the frame" (ValueError if
 there are several); pass e.g. ``variation="dataset_pool"`` to pick one. Rows are sorted by
-:func:`~benchdesign.selection.frames.sort_frame` with the caller's ``domain_order``.
+``sort_frame`` with the caller's ``domain_order``.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def table2(
     One row per (domain, metric, criterion in {mean, conservative}) with columns threshold,
     best, median, worst (NaN if no configuration reaches the target), n_reached, n_configs and
     best_configs (labels of the configurations attaining the best k*, "; "-joined).
-    Per-configuration values: :func:`kstar_per_config`.
+    Per-configuration values: ``kstar_per_config``.
     """
     per_config = kstar_per_config(curves_df, thresholds, variation, domain_order=domain_order)
     rows = []
@@ -125,7 +125,7 @@ def table3(
     """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
 
     The contenders are the (strategy, representation) pairs whose representation is not in
-    ``references`` (the oracle, built from the benchmark's scores: shown apart, see :func:`reference_auc`); a block with one
+    ``references`` (the oracle, built from the benchmark's scores: shown apart, see ``reference_auc``); a block with one
     contender (e.g. only random beside the oracle) gives no rows.  The best pair has the best mean
     trial AUC; each other pair is compared by a one-sided paired Wilcoxon signed-rank test on AUCs
     matched by trial id.
@@ -203,13 +203,13 @@ def reference_auc(
 def table3_summary(
     t3: pd.DataFrame, reference: pd.DataFrame | None = None, *, domain_order: Sequence[str] = ()
 ) -> pd.DataFrame:
-    """One row per (domain, metric) block of :func:`table3`.
+    """One row per (domain, metric) block of ``table3``.
 
     Columns: domain, metric, best_strategy, best_representation, best_auc, random_auc,
     gain_vs_random (random − best for lower-is-better metrics, best − random otherwise; 0 if
     random is best), p_holm_vs_random (NaN if random is best or absent), and the closest
     non-significant competitor (closest_strategy / closest_representation, "–" if none;
-    closest_auc, closest_p_holm), and the oracle's best from ``reference`` (:func:`reference_auc`):
+    closest_auc, closest_p_holm), and the oracle's best from ``reference`` (``reference_auc``):
     oracle_strategy ("–" if none) and oracle_auc.
     """
     require_columns(t3, TABLE3_COLUMNS, "table3 frame")

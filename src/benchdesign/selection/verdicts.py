@@ -1,11 +1,11 @@
 """Which strategy for my k: per subset size, the a-priori configuration with the highest share of pools that
 meet the target, random's share at the same k, and an exact paired test of the two.
 
-The *share of pools* of a configuration at k is :func:`~benchdesign.selection.aggregation.pool_shares`: the
+The *share of pools* of a configuration at k is ``pool_shares``: the
 fraction of the dataset-pool trials (each a random pool of floor(alpha * n) datasets, the same pools for
-every strategy) whose k selected datasets pass :func:`~benchdesign.selection.aggregation.meets_target`, the
+every strategy) whose k selected datasets pass ``meets_target``, the
 target test of Table 2's k*.  The test is the one-sided exact McNemar (sign) test on the paired trials
-(:func:`~benchdesign.selection.statistics.mcnemar_exact`), Holm-corrected over the a-priori configurations at
+(``mcnemar_exact``), Holm-corrected over the a-priori configurations at
 that k, as Table 3 corrects over its contenders.  The oracle is reported beside, never as the answer.
 """
 
@@ -105,8 +105,8 @@ def strategy_verdicts(
     highest share of pools meeting ``metric``'s ``threshold``, random's share, the exact McNemar test of
     the two (wins / losses: trials where only one of them meets it) and the oracle's best share.
 
-    ``k_targets`` (default :func:`default_k_targets` per domain) must be evaluated sizes within the pool
-    floor(alpha * n_datasets[domain]). Columns :data:`~benchdesign.selection.frames.VERDICT_COLUMNS`.
+    ``k_targets`` (default ``default_k_targets`` per domain) must be evaluated sizes within the pool
+    floor(alpha * n_datasets[domain]). Columns ``VERDICT_COLUMNS``.
     """
     sub = select_variation(trials, variation)
     sub = sort_frame(sub[sub["metric"] == metric], ["domain", "strategy", "representation", "k", "trial"],
@@ -180,7 +180,7 @@ HOLDOUT_REFERENCE = "the full benchmark's ranking of the held-out models (models
 
 def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Mapping[str, str] | None = None,
                  reference: str = FULL_REFERENCE) -> str:
-    """The verdicts of :func:`strategy_verdicts` as text: the definition, then one line per (domain, k);
+    """The verdicts of ``strategy_verdicts`` as text: the definition, then one line per (domain, k);
     ``reference`` names what the subsets are compared with (model holdout: the held-out models' ranking)."""
     if verdicts.empty:
         return "No verdict: the trials hold no subset size to judge."

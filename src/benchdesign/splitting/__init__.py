@@ -1,12 +1,12 @@
 """Leakage-reduced data splitting after DataSAIL (Joeres et al., Nat. Commun. 2025).
 
-Pipeline: similarity (:mod:`.similarity`) -> clustering into K clusters (:mod:`.clustering`) ->
-ILP of eqs. (12)-(18) over the clusters (:mod:`.ilp`) -> folds (:mod:`.tasks`); leakage measures of
-eqs. (1), (2) and (20) in :mod:`.leakage` (exact tile by tile, shardable; or sampled with an interval;
-of any split file: :mod:`.leakage_report`); file-level entry point in :mod:`.pipeline`, whose stage timings
-come from :mod:`.progress`. Around it: the split's certificate (:mod:`.certificate`), the hard
-similarity threshold (:mod:`.threshold`), alignment identity of protein sequences (:mod:`.alignment`)
-and scikit-learn cross-validators (:mod:`.crossval`).
+Pipeline: similarity (``similarity``) -> clustering into K clusters (``clustering``) ->
+ILP of eqs. (12)-(18) over the clusters (``ilp``) -> folds (``tasks``); leakage measures of
+eqs. (1), (2) and (20) in ``leakage`` (exact tile by tile, shardable; or sampled with an interval;
+of any split file: ``leakage_report``); file-level entry point in ``pipeline``, whose stage timings
+come from ``progress``. Around it: the split's certificate (``certificate``), the hard
+similarity threshold (``threshold``), alignment identity of protein sequences (``alignment``)
+and scikit-learn cross-validators (``crossval``).
 """
 
 from __future__ import annotations

@@ -2,21 +2,21 @@
 
 Beside the split's scaled L(pi) (eq. 20) the certificate holds
 - the scaled L(pi) of each train/test pair "fold i vs all other folds" (k-fold CV: one per fold),
-- the same figures for random splits of the same fold sizes (:func:`random_baselines`; mean and std over a
+- the same figures for random splits of the same fold sizes (``random_baselines``; mean and std over a
   few seeds),
 - the ILP's objective and lower bound at cluster level (eq. 12 over clusters, scaled like eq. 20), and
   the relative gap between them,
 - a lower bound on L(pi) of *every* assignment of the micro-clusters (of every entity split when
-  n <= n_micro) that respects the fold size bounds, :func:`star_lower_bound`, and the gap of the split
+  n <= n_micro) that respects the fold size bounds, ``star_lower_bound``, and the gap of the split
   to it. Cheap (M^2 log M) where the ILP's own bound needs the root LP of branch and bound.
 
 The lower bound holds for assignments of whole clusters (the ILP's search space). The micro-cluster
 refinement (refine.py) and entity-level changes can go below it, so it bounds the ILP step, not every
 conceivable split. With single/complete linkage the ILP's weights are not L(pi) (only average linkage
 makes objective (12) equal L(pi)), and the cluster-level figures are then in the ILP's own units.
-All split figures come from one tiled pass over the similarities (:func:`leakage_summary`); beyond
+All split figures come from one tiled pass over the similarities (``leakage_summary``); beyond
 ``max_pairs`` entity pairs (n > ~100,000: the pass would cost hours) from the sampled estimator
-(:func:`sampled_leakage`, ``n_pairs`` pairs each), and the certificate then says so (``sampled``).
+(``sampled_leakage``, ``n_pairs`` pairs each), and the certificate then says so (``sampled``).
 """
 
 from __future__ import annotations
@@ -91,10 +91,10 @@ def split_certificate(
 
     Parameters
     ----------
-    random_splits : random fold arrays of the same fold sizes (the baseline, :func:`random_baselines`; may be empty)
+    random_splits : random fold arrays of the same fold sizes (the baseline, ``random_baselines``; may be empty)
     ilp_objective, ilp_bound : the cluster ILP's objective (12) and its lower bound, in L(pi) units
     total : denominator of eq. (20) for the cluster-level figures (default: that of ``folds``)
-    group_bound : :func:`star_lower_bound` of the micro-clusters, in L(pi) units
+    group_bound : ``star_lower_bound`` of the micro-clusters, in L(pi) units
     max_pairs, n_pairs, seed : above ``max_pairs`` pairs of assigned entities every figure is a sampled
         estimate from ``n_pairs`` pairs (seeded by ``seed``), and ``cert["sampled"]`` says so
     """

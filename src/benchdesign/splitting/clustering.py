@@ -8,14 +8,14 @@ single or complete linkage. To keep memory far below n^2 this module works in tw
    1 - sim (each new leader costs one similarity row, O(n)), and every entity joins its most
    similar leader. When n <= n_micro every entity is its own micro-cluster, which is exactly the
    paper's procedure, except that entities of similarity 1 to each other (identical inputs) form one
-   micro-cluster, so that they always share a fold (:func:`identical_groups`).
+   micro-cluster, so that they always share a fold (``identical_groups``).
 2. The micro-cluster similarity (exact sums over all entity pairs, plus max/min for single/complete
    linkage) is accumulated tile by tile over the n x n similarity without storing it, and the
    micro-clusters are clustered down to K by spectral (similarities) or agglomerative (distances)
    clustering. Above ``max_pairs`` entity pairs (default: n > ~100,000) the sums are estimated
    instead from a stratified sample of at most ``group_sample`` entities (the same number from every
    micro-cluster, uniformly without replacement), scaled by the inverse inclusion probabilities:
-   unbiased for every pair sum, and n-independent in cost (:func:`sampled_group_similarity`).
+   unbiased for every pair sum, and n-independent in cost (``sampled_group_similarity``).
 
 With average linkage, kappa_A * kappa_B * sim_C(A, B) equals the sum of the weighted entity
 similarities between A and B, so the ILP objective (12) over clusters is exactly the leakage L(pi)
@@ -94,7 +94,7 @@ class GroupSimilarity:
 
 @dataclass(frozen=True)
 class Clustering:
-    """Result of :func:`cluster_entities`.
+    """Result of ``cluster_entities``.
 
     labels : (n,) cluster of each entity in [0, K)
     micro_labels : (n,) micro-cluster of each entity in [0, M)
@@ -177,11 +177,11 @@ def leader_labels(
 
     Costs n_leaders similarity rows (packed-bit popcounts for fingerprints), never an n x n matrix.
     With ``sketch`` < n the leaders are seeded on a uniform sample of ``sketch`` entities (n_leaders
-    rows of that size) and all n entities are then assigned by blocks (:func:`assign_to_leaders`, an
+    rows of that size) and all n entities are then assigned by blocks (``assign_to_leaders``, an
     n x n_leaders pass whose sparse products are several times faster than n_leaders mat-vecs).
     Returns labels (n,) in [0, M) with M <= n_leaders (fewer when the remaining entities are all
     identical to a leader). With n <= n_leaders every entity is its own group, except that identical
-    entities share one (:func:`identical_groups`).
+    entities share one (``identical_groups``).
     """
     n = source.n
     if n_leaders < 1:
@@ -322,7 +322,7 @@ def sampled_group_similarity(
     extremes: bool = False,
     block_size: int = DEFAULT_BLOCK,
 ) -> GroupSimilarity:
-    """Unbiased estimate of :func:`group_similarity` from a stratified sample of about ``size`` entities.
+    """Unbiased estimate of ``group_similarity`` from a stratified sample of about ``size`` entities.
 
     With s_a of the n_a members of group a drawn uniformly without replacement, a member pair (x, y)
     of groups a != b is in the sample with probability s_a s_b / (n_a n_b), a pair inside group a with
@@ -402,8 +402,8 @@ def kmeans(points: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 1
     An emptied cluster is re-seeded with the point farthest from its centre, so all k labels stay in use
     whenever the points hold at least k distinct rows.
 
-    Not :func:`benchdesign.selection.strategies.kmeans`, on purpose: this one clusters the spectral
-    embedding of :func:`spectral_labels` (plain k-means++ seeding, the worst-fitted point moved into an
+    Not ``benchdesign.selection.strategies.kmeans``, on purpose: this one clusters the spectral
+    embedding of ``spectral_labels`` (plain k-means++ seeding, the worst-fitted point moved into an
     empty cluster, labels only), the other one serves the ``kmeans`` selection strategy (greedy
     k-means++, an empty cluster's centre moved onto the farthest point, centres returned). They draw
     differently from the rng, so merging them would change the splits or the selections.
@@ -482,7 +482,7 @@ def cluster_groups(
 ) -> np.ndarray:
     """Cluster M groups into ``n_clusters`` (paper: spectral for similarities, agglomerative for distances).
 
-    Spectral clustering (:func:`spectral_labels`) uses sim_C under ``linkage`` as affinity,
+    Spectral clustering (``spectral_labels``) uses sim_C under ``linkage`` as affinity,
     agglomerative clustering (scikit-learn, imported only here) the distance 1 - sim_C (with the same
     linkage). Returns labels (M,) in [0, K'), K' <= n_clusters, every label used.
     """
@@ -531,8 +531,8 @@ def cluster_entities(
     n_micro : leader pre-clustering size M; n <= n_micro means no pre-clustering
     seed : seeds the leader sampling, the group sample and the spectral embedding's k-means
     max_pairs, group_sample : above ``max_pairs`` entity pairs the micro-cluster sums are estimated
-        from a stratified sample of ``group_sample`` entities (:func:`sampled_group_similarity`)
-    sketch : above this many entities the leaders are seeded on a sample of this size (:func:`leader_labels`)
+        from a stratified sample of ``group_sample`` entities (``sampled_group_similarity``)
+    sketch : above this many entities the leaders are seeded on a sample of this size (``leader_labels``)
     """
     n = source.n
     if linkage not in LINKAGES:

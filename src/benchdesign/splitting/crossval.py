@@ -1,9 +1,9 @@
-"""Leakage-reduced splits as scikit-learn cross-validators (:class:`LeakageKFold`, :class:`LeakageSplit`).
+"""Leakage-reduced splits as scikit-learn cross-validators (``LeakageKFold``, ``LeakageSplit``).
 
 Both are ``sklearn.model_selection.BaseCrossValidator``s: pass them as ``cv=`` to ``cross_val_score``,
 ``cross_validate`` or ``GridSearchCV`` (with a ``Pipeline`` or any estimator). Each ``split`` call
 runs the pipeline of this package (similarity -> clusters -> one ILP over all folds -> refinement,
-:func:`~benchdesign.splitting.tasks.split_entities`) and yields (train, test) index arrays. After a
+``split_entities``) and yields (train, test) index arrays. After a
 split the splitter holds ``clusters_`` (cluster id per sample, usable as ``groups`` of sklearn's
 ``GroupKFold``), ``folds_``, ``fold_leakage_`` (scaled L(pi), eq. 20, of every train/test pair) and
 ``report_`` (solver status, certificate).
@@ -14,9 +14,9 @@ or sequences in a 1-D ``X``, feature vectors in a 2-D ``X``, an n x n matrix wit
 ``kind="precomputed"``). Strings are told apart by their alphabet (``kind="auto"``); protein sequences are
 compared by alignment identity (``sequence_similarity="alignment"``, default) or k-mer cosine ("kmer").
 ``kind_`` and ``report_["similarity"]`` say what was used. For 2-D data (pairs of entities) use
-:meth:`LeakageKFold.split_pairs`.
+``LeakageKFold.split_pairs``.
 
-Nested CV: :func:`nested_cross_validate` runs a leakage-reduced inner split on each outer training
+Nested CV: ``nested_cross_validate`` runs a leakage-reduced inner split on each outer training
 fold (the inner splitter's similarity is restricted to that fold) and a grid search inside it.
 """
 
@@ -89,9 +89,9 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
     """A similarity source from ``data``: a source, an n x n matrix, SMILES, sequences or feature vectors.
 
     ``kind="auto"`` reads a list of strings as SMILES or protein sequences by
-    :func:`~benchdesign.splitting.similarity.detect_string_kind`; sequences are compared by
+    ``detect_string_kind``; sequences are compared by
     ``sequence_similarity``: 'alignment' (Smith-Waterman identity of the k-mer prefilter's candidate pairs,
-    :func:`~benchdesign.splitting.alignment.alignment_similarity`, the default) or 'kmer' (k-mer cosine).
+    ``alignment_similarity``, the default) or 'kmer' (k-mer cosine).
     A square 2-D array of numbers is read as an n x n similarity matrix, checked as the command line's
     ``--matrix`` (a distance matrix is refused); pass ``kind="vectors"`` for n feature vectors of length n.
     """
@@ -118,7 +118,7 @@ def _matrix_similarity(x: np.ndarray, auto: bool) -> MatrixSimilarity:
 def build_similarity_kind(data, kind: str = "auto", metric: str = "cosine", kmer: int = 3,
                           sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
                           square_is_matrix: bool = True) -> tuple[SimilaritySource, str]:
-    """:func:`build_similarity` and the kind ``data`` was read as: 'source' (given ready), 'smiles',
+    """``build_similarity`` and the kind ``data`` was read as: 'source' (given ready), 'smiles',
     'sequence', 'vectors' or 'precomputed'. ``square_is_matrix=False`` reads a square array of numbers as
     feature vectors under ``kind="auto"`` (for ``X``, whose matrix reading needs ``kind="precomputed"``)."""
     if kind not in KINDS:
@@ -165,7 +165,7 @@ _D = SPLIT_DEFAULTS
 
 
 class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
-    """Shared parameters and fitting of :class:`LeakageKFold` and :class:`LeakageSplit`."""
+    """Shared parameters and fitting of ``LeakageKFold`` and ``LeakageSplit``."""
 
     def _set_common(self, params: dict) -> None:
         """Store the shared constructor arguments unchanged (scikit-learn's get_params / clone contract)."""
@@ -269,9 +269,9 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         side : side split by S1 / I1 ('a' or 'b'), cold on that side: fold f tests on the pairs whose
             entity is in f and trains on the rest; S2 / I2 split both sides
 
-        ``self.task`` may be R, I1, I2, S1 or S2. I2 / S2 in :class:`LeakageKFold` (``pair_scheme='cold_both'``):
+        ``self.task`` may be R, I1, I2, S1 or S2. I2 / S2 in ``LeakageKFold`` (``pair_scheme='cold_both'``):
         fold f tests on the pairs with both entities in f and trains on the pairs with neither in f;
-        the others sit that fold out. With ``pair_scheme='same_fold'`` (and in :class:`LeakageSplit`)
+        the others sit that fold out. With ``pair_scheme='same_fold'`` (and in ``LeakageSplit``)
         a pair whose entities are in different folds is dropped. ``pair_folds_`` holds each pair's
         entity folds, ``report_["fold_usage"]`` the train / test / unused counts per fold.
         """
@@ -312,17 +312,17 @@ class LeakageKFold(_LeakageSplitter):
     clusters, micro_clusters, epsilon, delta, linkage, solver, time_limit, node_limit, mip_gap, refine,
     fraction_tolerance, balance_folds, max_similarity, threshold_action, certificate_seeds, pair_scheme :
         the split options, with the defaults and meanings of ``options.SPLIT_OPTIONS`` (pair_scheme: I2/S2
-        in :meth:`split_pairs`, 'cold_both' or DataSAIL's 'same_fold')
+        in ``split_pairs``, 'cold_both' or DataSAIL's 'same_fold')
 
     Attributes (after ``split``)
     ----------------------------
     folds_ : fold index per sample (-1 = dropped; cold_both pairs: the fold of both entities, else -1)
-    pair_folds_ : after :meth:`split_pairs`, side -> each pair's entity fold; clusters_ : cluster id per sample (S1)
+    pair_folds_ : after ``split_pairs``, side -> each pair's entity fold; clusters_ : cluster id per sample (S1)
     fold_leakage_ : {fold name: scaled L(pi) of that fold vs the others}; scaled_leakage_ : of all folds
     report_ : the full report (solver status, certificate with random-split baseline and ILP bound;
         ``similarity``: how the data was read and the similarity's kind and parameters, per side for 2-D)
     kind_ : the kind the similarity was read as ('smiles', 'sequence', 'vectors', 'precomputed', 'source';
-        None: none needed); after :meth:`split_pairs` a dict per side 'a' / 'b'
+        None: none needed); after ``split_pairs`` a dict per side 'a' / 'b'
     """
 
     def __init__(self, n_splits: int = 5, *, similarity=None, kind: str = "auto", metric: str = "cosine",
@@ -358,7 +358,7 @@ class LeakageSplit(_LeakageSplitter):
 
     ``split`` yields one (train, test) pair: test = the fold named ``test`` (default: the last name),
     train = every other fold (e.g. train + validation; ``folds_`` tells them apart). Other parameters
-    as in :class:`LeakageKFold`.
+    as in ``LeakageKFold``.
     """
 
     def __init__(self, fractions: Sequence[float] = (0.8, 0.2), names: Sequence[str] = ("train", "test"), *,

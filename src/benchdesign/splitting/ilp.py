@@ -128,9 +128,9 @@ SOLVER_PACKAGES: dict[str, str] = {
     "HIGHS": "highspy", "SCIP": "pyscipopt", "SCIPY": "scipy", "GLPK_MI": "cvxopt", "CBC": "cylp",
     "GUROBI": "gurobipy", "MOSEK": "mosek", "CPLEX": "cplex", "COPT": "coptpy", "XPRESS": "xpress",
 }
-"""The MILP solvers :func:`solver_options` knows (upper case), each with the module cvxpy's interface to it
+"""The MILP solvers ``solver_options`` knows (upper case), each with the module cvxpy's interface to it
 imports. The workflow refuses a config naming a solver whose module is not installed
-(:func:`benchdesign.workflow.preflight.check_packages`), without importing it."""
+(``benchdesign.workflow.preflight.check_packages``), without importing it."""
 
 
 _NODE_LIMIT_OPTIONS = {
@@ -167,7 +167,7 @@ def solver_options(
     stopped by it is reproducible, whereas the best assignment at a time-out depends on machine load.
     ``mip_gap`` is the relative optimality gap at which the solver stops and reports optimality
     (None: the solver's default, 1e-4 for HiGHS); solvers without a known gap option
-    (see :data:`_MIP_GAP_OPTIONS`) keep their default.
+    (see ``_MIP_GAP_OPTIONS``) keep their default.
     """
     if node_limit is not None and node_limit < 1:
         raise ValueError(f"node_limit must be >= 1, got {node_limit}")
@@ -463,7 +463,7 @@ def solve_split_ilp(
     ``verbose`` passes the solver's own log (e.g. HiGHS's branch-and-bound progress) to stderr.
     ``balanced`` also bounds every fold from above by (1 + epsilon) s_i n (equal k-fold CV folds;
     the paper's eq. (14) only bounds from below).
-    Raises :class:`InfeasibleSplitError` naming the violated constraint family and the smallest
+    Raises ``InfeasibleSplitError`` naming the violated constraint family and the smallest
     epsilon/delta that would be feasible, and RuntimeError when the time limit passes before any
     feasible assignment is found.
     """

@@ -47,7 +47,7 @@ def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None =
                what: str = "input table") -> pd.DataFrame:
     """Read a CSV / TSV table (optionally compressed); ``str_cols`` are read as strings (ids).
 
-    ``sep=None`` sniffs the delimiter; every reading error names the file (:func:`benchdesign.files.read_csv`).
+    ``sep=None`` sniffs the delimiter; every reading error names the file (``benchdesign.files.read_csv``).
     """
     return read_csv(path, what, sep=sep, dtype={c: str for c in str_cols}, keep_default_na=True)
 
@@ -191,12 +191,12 @@ def entities_from_table(
     what: str = "input",
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
 ) -> EntitySet:
-    """Build an :class:`EntitySet` from a table and at most one representation.
+    """Build an ``EntitySet`` from a table and at most one representation.
 
     Invalid rows (unparsable SMILES, empty sequences, non-finite features) raise ValueError listing
     them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.
     Sequences are compared by the alignment identity of the k-mer prefilter's candidate pairs
-    (``sequence_similarity="alignment"``, the default, :mod:`.alignment`) or by k-mer cosine (``"kmer"``).
+    (``sequence_similarity="alignment"``, the default, ``alignment``) or by k-mer cosine (``"kmer"``).
     """
     if sequence_similarity not in SEQUENCE_SIMILARITIES:
         raise ValueError(f"sequence_similarity must be one of {SEQUENCE_SIMILARITIES}, got {sequence_similarity!r}")

@@ -6,9 +6,9 @@ belong to no fold, which are left out. Dense sources are processed in tiles of `
 no n x n matrix is ever stored; scipy-sparse similarity matrices are processed entry by entry.
 
 At scale (10^12 pairs for 1.6M molecules) two routes: the exact sums over the tiles of a
-:class:`TilePlan`, computable as independent, resumable shards (:func:`leakage_shard`, combined by
-:func:`reduce_leakage_shards` to the single-process value bit for bit), and the unbiased sampled
-estimate with a confidence interval (:func:`sampled_leakage`), whose cost does not depend on n.
+``TilePlan``, computable as independent, resumable shards (``leakage_shard``, combined by
+``reduce_leakage_shards`` to the single-process value bit for bit), and the unbiased sampled
+estimate with a confidence interval (``sampled_leakage``), whose cost does not depend on n.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ UNASSIGNED_LABELS = frozenset({"", "unassigned", "not assigned", "nan", "none"})
 @dataclass(frozen=True)
 class LeakageSummary:
     """leakage = L(pi) (eq. 2); total = sum of w_x w_y sim(x, y) over ordered pairs incl. x = y;
-    scaled = 2 L(pi) / total (eq. 20, see :func:`scaled_leakage`); n_assigned entities counted."""
+    scaled = 2 L(pi) / total (eq. 20, see ``scaled_leakage``); n_assigned entities counted."""
 
     leakage: float
     total: float
@@ -131,8 +131,8 @@ def leakage_summary(
 ) -> list[LeakageSummary]:
     """L(pi) and scaled L(pi) of several splits of the same entities in one pass over the similarities.
 
-    Dense sources go through the tiles of :class:`TilePlan` (:func:`tile_sums`, reduced by
-    :func:`reduce_tile_sums`), so the value equals that of the same tiles computed as separate jobs.
+    Dense sources go through the tiles of ``TilePlan`` (``tile_sums``, reduced by
+    ``reduce_tile_sums``), so the value equals that of the same tiles computed as separate jobs.
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def tile_sums(
 
 
 def _save_npz(path: str | Path, **arrays) -> None:
-    """Write ``arrays`` to the .npz file ``path`` atomically (:func:`benchdesign.files.atomic_writer`)."""
+    """Write ``arrays`` to the .npz file ``path`` atomically (``benchdesign.files.atomic_writer``)."""
     with atomic_writer(path) as fh:
         np.savez(fh, **arrays)
 
@@ -317,7 +317,7 @@ def leakage_shard(
     """Compute shard ``index`` of ``n_shards`` of the exact tiles and write it to ``out`` (.npz).
 
     Resumable: an interrupted run leaves ``out + '.part.npz'``, from which a rerun continues. Returns
-    the number of tiles of the shard. Combine the shards with :func:`reduce_leakage_shards`.
+    the number of tiles of the shard. Combine the shards with ``reduce_leakage_shards``.
     """
     codes_list = _encode_all(folds_list, sim.n)
     w = _weights(weights, sim.n)
@@ -375,7 +375,7 @@ def _check_shard_set(shards: list[tuple[str, dict]]) -> None:
 
 
 def reduce_leakage_shards(paths: Sequence[str | Path]) -> list[LeakageSummary]:
-    """Leakage summaries from the shard files of :func:`leakage_shard`; checks they exist, belong together
+    """Leakage summaries from the shard files of ``leakage_shard``; checks they exist, belong together
     and cover every tile exactly once (ValueError naming the file, or the missing shard indices, otherwise)."""
     if not paths:
         raise ValueError("no shard files given")
@@ -411,7 +411,7 @@ class SampledLeakage:
 
     leakage, total : unbiased estimates of L(pi) and of the eq. (20) denominator; scaled : their ratio
     (bias O(1/n_pairs)); *_ci : (low, high) intervals at ``confidence``; *_se : standard errors;
-    design : "fold_pairs" (stratified, see :func:`sampled_leakage`) or "iid"; n_strata : strata
+    design : "fold_pairs" (stratified, see ``sampled_leakage``) or "iid"; n_strata : strata
     sampled; n_pilot : pairs of ``n_pairs`` that only set the allocation.
     """
 

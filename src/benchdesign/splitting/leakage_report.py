@@ -1,7 +1,7 @@
 """Leakage of an existing split (made by any tool): the engine of ``benchdesign leakage``.
 
 Given the entities (with their similarity) and a table of (id, fold) rows, reports
-- L(pi) of eq. (2) and scaled L(pi) of eq. (20) (:func:`~benchdesign.splitting.leakage.leakage_summary`),
+- L(pi) of eq. (2) and scaled L(pi) of eq. (20) (``leakage_summary``),
 - for each evaluated test fold, statistics of the eq. (1) summand max_{x' in train} sim(x, x') over
   its samples x (mean = eq. (1) itself, median, quantiles, min, max),
 all computed tile by tile (no n x n matrix). Entities of the table that the split file does not list,
@@ -99,7 +99,7 @@ def split_positions(row_ids: Sequence[object], split_ids: Sequence[object], wher
 def check_fold_names(split_labels: Sequence[object], folds: Sequence[str] | None = None) -> None:
     """Refuse fold labels outside ``folds`` (when given), or differing only in case / spaces (when not).
 
-    Unassigned labels (:data:`~benchdesign.splitting.leakage.UNASSIGNED_LABELS`, missing) are always allowed.
+    Unassigned labels (``UNASSIGNED_LABELS``, missing) are always allowed.
     """
     labels = pd.Series(split_labels, dtype=object)
     assigned = labels[~labels.isna()].astype(str)
@@ -181,7 +181,7 @@ def evaluate_split(
         in case or surrounding spaces (``Test`` beside ``test``) are an error.
     sample : int, optional
         Estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
-        (:func:`~benchdesign.splitting.leakage.sampled_leakage`, seeded by ``seed``) instead of all pairs,
+        (``sampled_leakage``, seeded by ``seed``) instead of all pairs,
         and the eq. (1) statistics from ``sample_test`` random test entities per fold.
     confidence, seed, sample_test :
         Settings of ``sample``.
@@ -314,8 +314,8 @@ def _entities_and_split_reader(
 ):
     """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
 
-    The keyword arguments (the "representation" of :func:`evaluate_split_files` and
-    :func:`compare_split_files`) say how to read the entity table and the split files.
+    The keyword arguments (the "representation" of ``evaluate_split_files`` and
+    ``compare_split_files``) say how to read the entity table and the split files.
     """
     if not any([smiles_col, sequence_col, feature_cols, matrix]):
         raise ValueError("give the representation of the entities: a SMILES, sequence or feature columns, or a matrix")
@@ -370,7 +370,7 @@ def read_split_table(split: str, split_id_col: str = "id", split_col: str = "spl
 
 def read_split_inputs(table: str, split: str, **representation) -> tuple[EntitySet, list, list]:
     """The entity set of ``table`` and the ids and fold labels of the split file ``split``
-    (``representation`` as in :func:`evaluate_split_files`)."""
+    (``representation`` as in ``evaluate_split_files``)."""
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
     return ent, ids, labels
@@ -393,12 +393,12 @@ def evaluate_split_files(
 ) -> dict:
     """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate.
 
-    ``folds``: the fold names the split may use (:func:`check_fold_names`); ``sample``, ``confidence``,
-    ``seed``, ``sample_test``: the sampled estimate of :func:`evaluate_split`; ``random_seed``: of its summary
+    ``folds``: the fold names the split may use (``check_fold_names``); ``sample``, ``confidence``,
+    ``seed``, ``sample_test``: the sampled estimate of ``evaluate_split``; ``random_seed``: of its summary
     block's random splits. ``representation``:
     ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``, ``matrix_kind``,
     ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``,
-    ``sequence_similarity``, ``sep`` (defaults in :func:`_entities_and_split_reader`).
+    ``sequence_similarity``, ``sep`` (defaults in ``_entities_and_split_reader``).
     """
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
@@ -419,7 +419,7 @@ def compare_split_files(
 ) -> dict:
     """Evaluate several split files of the same entity table (e.g. made by different tools).
 
-    ``representation``: as in :func:`evaluate_split_files`. The entities and their similarity are
+    ``representation``: as in ``evaluate_split_files``. The entities and their similarity are
     built once. Returns ``{"input", "n_valid", "splits": [row, ...]}`` with one row per split file: its
     fold sizes, L(pi), scaled L(pi), per test fold the mean of eq. (1) (``eq1_mean``) and the mean of
     those over the test folds (``eq1_mean_over_folds``).
@@ -442,7 +442,7 @@ def compare_split_files(
 
 
 def format_comparison(report: dict) -> str:
-    """A fixed-width table of a :func:`compare_split_files` report, one line per split file."""
+    """A fixed-width table of a ``compare_split_files`` report, one line per split file."""
     width = max([len("split")] + [len(r["split"]) for r in report["splits"]])
     head = f"{'split':<{width}}  {'assigned':>8}  {'folds':>5}  {'scaled L(pi)':>12}  {'eq.(1) mean':>11}"
     lines = [f"{report['n_valid']} valid entities of {report['input']}; similarity: "
@@ -463,7 +463,7 @@ def split_codes(entities: EntitySet, split_ids: Sequence[object], split_labels: 
 
 def leakage_shard_files(table: str, split: str, index: int, n_shards: int, out: str,
                         block_size: int | None = None, **read_options) -> int:
-    """One shard of the exact tiled L(pi) of a split file (:func:`~benchdesign.splitting.leakage.leakage_shard`).
+    """One shard of the exact tiled L(pi) of a split file (``leakage_shard``).
 
     Returns the shard's number of tiles; combine the shard files with ``benchdesign leakage-reduce``.
     """
@@ -477,7 +477,7 @@ def leakage_shard_files(table: str, split: str, index: int, n_shards: int, out: 
 def leakage_shard_inputs(table: str, split: str, out: str, **read_options) -> int:
     """Write the bit-packed fingerprints and fold codes of a SMILES table's split to the .npz ``out``.
 
-    Computed once, read by every tile job (:func:`leakage_shard_from_inputs`) instead of reparsing the
+    Computed once, read by every tile job (``leakage_shard_from_inputs``) instead of reparsing the
     SMILES: plain arrays (``packed`` uint8 (n, width), ``n_bits``, ``codes`` int64 (n,), -1 = no fold),
     no pickle, written atomically. Returns the number of fingerprinted (valid) entities.
     """
@@ -490,8 +490,8 @@ def leakage_shard_inputs(table: str, split: str, out: str, **read_options) -> in
 
 
 def leakage_shard_from_inputs(inputs: str, index: int, n_shards: int, out: str, block_size: int | None = None) -> int:
-    """One shard of the exact tiled L(pi) from the file of :func:`leakage_shard_inputs` (equal to
-    :func:`leakage_shard_files` on the table and split it was made from)."""
+    """One shard of the exact tiled L(pi) from the file of ``leakage_shard_inputs`` (equal to
+    ``leakage_shard_files`` on the table and split it was made from)."""
     with np.load(inputs, allow_pickle=False) as z:
         missing = {"packed", "n_bits", "codes"} - set(z.files)
         if missing:
@@ -515,7 +515,7 @@ def _left_out_lines(report: dict) -> list[str]:
 
 
 def format_report(report: dict) -> str:
-    """Human-readable lines of an :func:`evaluate_split` report: counts, the summary block (summary.py), then
+    """Human-readable lines of an ``evaluate_split`` report: counts, the summary block (summary.py), then
     the eq. (1) statistics per test fold."""
     from benchdesign.splitting.summary import SCALED_LEAKAGE_TEXT, summary_lines
 
@@ -599,7 +599,7 @@ def read_pair_split(split: str, row_ids: Sequence[object], interactions: str, sp
 
 def entity_folds_from_pairs(index: np.ndarray, codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per entity (n,): the fold of its pairs with a fold (``codes`` >= 0; -1 without such a pair,
-    :data:`SEVERAL_FOLDS` when they are in several folds) and the number of those pairs."""
+    ``SEVERAL_FOLDS`` when they are in several folds) and the number of those pairs."""
     used = np.asarray(codes) >= 0
     ent, code = np.asarray(index)[used], np.asarray(codes)[used]
     lo, hi = np.full(n, np.iinfo(np.int64).max), np.full(n, -1, dtype=np.int64)
@@ -718,7 +718,7 @@ def _side_leakage(ent: EntitySet, index: np.ndarray, row_codes: np.ndarray, name
 
 
 def _pair_fold_usage(split: PairSplit, pair_scheme: str) -> dict:
-    """Per fold the train / test / unused pairs (:func:`~benchdesign.splitting.tasks.fold_usage`) of a k-fold
+    """Per fold the train / test / unused pairs (``fold_usage``) of a k-fold
     split file (columns fold_a / fold_b); empty without them."""
     cols = split.fold_columns
     k = int(max((c.max(initial=-1) for c in cols.values()), default=-1)) + 1
@@ -777,8 +777,8 @@ def evaluate_pair_split(
 
 def evaluate_pair_split_files(inputs: PairInputs, split: str, *, split_id_col: str = "id",
                               split_col: str = "split", **options) -> dict:
-    """Read the 2-D inputs (:func:`~benchdesign.splitting.pipeline.load_pairs`) and the split file, then
-    :func:`evaluate_pair_split` (``options``); the split file's ids are checked before any similarity is
+    """Read the 2-D inputs (``load_pairs``) and the split file, then
+    ``evaluate_pair_split`` (``options``); the split file's ids are checked before any similarity is
     computed. Each side's entry records its input and similarity (kind, parameters, column or matrix)."""
     mapped: list[PairSplit] = []
 
@@ -843,7 +843,7 @@ def _side_lines(sd: str, side: dict, seed: int) -> list[str]:
 
 
 def format_pair_report(report: dict) -> str:
-    """Human-readable lines of an :func:`evaluate_pair_split` report (wording as the summary block's)."""
+    """Human-readable lines of an ``evaluate_pair_split`` report (wording as the summary block's)."""
     from benchdesign.splitting.summary import SCALED_LEAKAGE_TEXT
 
     lines = [*_pair_lines(report), f"scaled L(pi) = {SCALED_LEAKAGE_TEXT}"]

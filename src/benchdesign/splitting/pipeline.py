@@ -92,7 +92,7 @@ class EntityInput:
     class_cols: tuple[str, ...] = ()
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY  # of sequence_col: 'alignment' identity | 'kmer' cosine
     repeated: bool = False  # rows repeat entities (one long pairs table): one entity per id, its first row
-    string_col: str | None = None  # SMILES or sequences, told apart when read (:func:`resolved`)
+    string_col: str | None = None  # SMILES or sequences, told apart when read (``resolved``)
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def pair_table_inputs(path: str, a_col: str, b_col: str, a_id_col: str | None = 
     Each side's entities are the distinct values of ``a_col`` / ``b_col`` (or of the id columns when
     given: then one id must have one value), so a molecule or a sequence written in many rows is one
     entity and lands in one fold. ``kinds``: 'smiles', 'sequence' or 'auto' (told apart by the alphabet
-    when the table is read, :func:`~benchdesign.splitting.similarity.detect_string_kind`). The
+    when the table is read, ``detect_string_kind``). The
     interactions are the table's rows, with ``a_id_col or a_col`` and ``b_id_col or b_col`` as ids.
     """
     sides = []
@@ -186,7 +186,7 @@ def resolved(inp: EntityInput, df: pd.DataFrame) -> EntityInput:
 
 
 def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) -> EntitySet:
-    """The :class:`EntitySet` of a table read by :func:`_read_side` (fingerprints / k-mers computed here)."""
+    """The ``EntitySet`` of a table read by ``_read_side`` (fingerprints / k-mers computed here)."""
     inp = resolved(inp, df)
     matrix = load_matrix(inp.matrix) if inp.matrix else None
     return entities_from_table(
@@ -200,7 +200,7 @@ def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) ->
 @dataclass(frozen=True)
 class PairInputs:
     """Where 2-D data live (an interaction table and one entity table per side) and how to read them; the
-    reading fields of :class:`SplitJob` (``benchdesign leakage`` reads a 2-D split's inputs with it)."""
+    reading fields of ``SplitJob`` (``benchdesign leakage`` reads a 2-D split's inputs with it)."""
 
     interactions: str
     entities: EntityInput
@@ -357,9 +357,9 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set).
 
     Stage timings (similarity / split / write, nested stages as ``split/leaders`` ...) go to
-    ``progress`` (default: a :class:`~benchdesign.splitting.progress.Progress` printing to stderr) and
+    ``progress`` (default: a ``Progress`` printing to stderr) and
     into the report as ``stage_seconds`` (wall) and ``stage_cpu_seconds`` (CPU, with the worker processes).
-    The report's ``similarity`` records what compared the entities (:func:`similarity_entry`; 2-D: per side
+    The report's ``similarity`` records what compared the entities (``similarity_entry``; 2-D: per side
     ``a`` / ``b``).
     """
     check_job(job)
@@ -535,7 +535,7 @@ def solver_detail_line(rep: dict) -> str:
 
 
 def similarity_entry(ent: EntitySet, inp: EntityInput) -> dict | None:
-    """The report's record of one side's similarity: kind and parameters (:func:`describe_similarity`) plus
+    """The report's record of one side's similarity: kind and parameters (``describe_similarity``) plus
     the column(s) or matrix file it came from; None when the side has no similarity."""
     entry = describe_similarity(ent.similarity)
     if entry is None:

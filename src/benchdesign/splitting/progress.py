@@ -1,10 +1,10 @@
 """Stage timings and progress lines of a split (on stderr for ``benchdesign split``).
 
-Library functions mark their stages with :func:`stage` (a context manager or decorator) and report
-intermediate progress with :func:`note`; both are no-ops unless a :class:`Progress` is active
-(:meth:`Progress.activate`), so the layered modules need no extra parameters. The file-level entry
-point (:mod:`.pipeline`) activates one, prints its lines to stderr and stores
-:attr:`Progress.seconds` (stage -> wall seconds, nested stages named ``outer/inner``) in the JSON
+Library functions mark their stages with ``stage`` (a context manager or decorator) and report
+intermediate progress with ``note``; both are no-ops unless a ``Progress`` is active
+(``Progress.activate``), so the layered modules need no extra parameters. The file-level entry
+point (``pipeline``) activates one, prints its lines to stderr and stores
+``Progress.seconds`` (stage -> wall seconds, nested stages named ``outer/inner``) in the JSON
 report.
 """
 
@@ -69,7 +69,7 @@ class Progress:
 
     @contextmanager
     def activate(self) -> Iterator["Progress"]:
-        """Make this the progress that :func:`stage` and :func:`note` report to, inside the block."""
+        """Make this the progress that ``stage`` and ``note`` report to, inside the block."""
         token = _ACTIVE.set(self)
         try:
             yield self
@@ -77,7 +77,7 @@ class Progress:
             _ACTIVE.reset(token)
 
     def rounded(self, digits: int = 3, cpu: bool = False) -> dict[str, float]:
-        """:attr:`seconds` (or :attr:`cpu_seconds`) rounded, for reports."""
+        """``seconds`` (or ``cpu_seconds``) rounded, for reports."""
         return {k: round(v, digits) for k, v in (self.cpu_seconds if cpu else self.seconds).items()}
 
 
@@ -87,12 +87,12 @@ def _cpu() -> float:
 
 
 def active() -> Progress | None:
-    """The active :class:`Progress`, or None."""
+    """The active ``Progress``, or None."""
     return _ACTIVE.get()
 
 
 class _Stage:
-    """What :func:`stage` returns: usable as ``with stage(name):`` and as ``@stage(name)``."""
+    """What ``stage`` returns: usable as ``with stage(name):`` and as ``@stage(name)``."""
 
     def __init__(self, name: str):
         self.name = name
@@ -119,12 +119,12 @@ class _Stage:
 
 
 def stage(name: str) -> _Stage:
-    """Mark a stage of the active :class:`Progress` (no-op without one); context manager or decorator."""
+    """Mark a stage of the active ``Progress`` (no-op without one); context manager or decorator."""
     return _Stage(name)
 
 
 def note(text: str) -> None:
-    """A progress line for the active :class:`Progress` (no-op without one)."""
+    """A progress line for the active ``Progress`` (no-op without one)."""
     prog = _ACTIVE.get()
     if prog is not None:
         prog.note(text)

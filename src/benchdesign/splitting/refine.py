@@ -297,7 +297,7 @@ def _balance_cuts(st: _State, fractions: np.ndarray, lb, ub, lbc, max_steps: int
     groups; cuts inside a group, which a random fold would also make, are left out, so r_i is a lower
     estimate). The best move that lowers the maximum is taken; else the best swap that does (between the
     leakiest fold and another, shortlist first); else the best move that lowers L(pi) under the maximum;
-    until :data:`FOLD_CAP` or :data:`BALANCED` holds. Then single moves lower L(pi) under that maximum.
+    until ``FOLD_CAP`` or ``BALANCED`` holds. Then single moves lower L(pi) under that maximum.
     """
     unit = 1.0 / np.maximum(fractions * (1.0 - fractions) * st.tot.sum(), 1e-300)
     for _ in range(max_steps):

@@ -5,14 +5,14 @@ sets, so that no caller ever needs the full n x n matrix. Distances are turned i
 the paper does for clusters, ``sim := 1 - dist`` after scaling the distances to [0, 1].
 
 Sources:
-- :class:`FingerprintSimilarity` -- ECFP4 (Morgan radius 2) bit vectors, Tanimoto similarity.
-- :class:`KmerSimilarity` -- protein (or any) sequences, cosine similarity of k-mer count profiles.
-- :class:`VectorSimilarity` -- feature vectors, cosine similarity or Euclidean distance.
-- :class:`MatrixSimilarity` -- a precomputed similarity or distance matrix, dense or scipy-sparse (also the
-  carrier of the Smith-Waterman identity of :func:`benchdesign.splitting.alignment.alignment_similarity`).
+- ``FingerprintSimilarity`` -- ECFP4 (Morgan radius 2) bit vectors, Tanimoto similarity.
+- ``KmerSimilarity`` -- protein (or any) sequences, cosine similarity of k-mer count profiles.
+- ``VectorSimilarity`` -- feature vectors, cosine similarity or Euclidean distance.
+- ``MatrixSimilarity`` -- a precomputed similarity or distance matrix, dense or scipy-sparse (also the
+  carrier of the Smith-Waterman identity of ``benchdesign.splitting.alignment.alignment_similarity``).
 
-Each source's ``describe()`` (:func:`describe_similarity`) says what it is and with which parameters, for
-the reports; :func:`detect_string_kind` tells SMILES from protein sequences.
+Each source's ``describe()`` (``describe_similarity``) says what it is and with which parameters, for
+the reports; ``detect_string_kind`` tells SMILES from protein sequences.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def packed_fingerprints(
     -------
     packed : uint8 (n_valid, 8 * ceil(n_bits / 64)), the bits of each valid SMILES packed big-endian
         (``np.unpackbits(packed, axis=1, count=n_bits)`` restores them); 128 bytes per ECFP4-1024
-    valid : bool (n,), as in :func:`parse_smiles`
+    valid : bool (n,), as in ``parse_smiles``
     """
     _check_fp_args(radius, n_bits)
     if chunk < 1:
@@ -225,11 +225,11 @@ def packed_fingerprints(
 def smiles_fingerprints(
     smiles: Sequence[object], radius: int = 2, n_bits: int = 1024, n_jobs: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Parse and fingerprint SMILES (in parallel batches, see :func:`packed_fingerprints`), never holding
+    """Parse and fingerprint SMILES (in parallel batches, see ``packed_fingerprints``), never holding
     all molecules in memory.
 
     Returns the uint8 bits (n_valid, n_bits) of the valid SMILES (RDKit Morgan generator) and the
-    validity mask (n,) as in :func:`parse_smiles`.
+    validity mask (n,) as in ``parse_smiles``.
     """
     packed, valid = packed_fingerprints(smiles, radius=radius, n_bits=n_bits, n_jobs=n_jobs)
     return np.unpackbits(packed, axis=1, count=n_bits), valid
@@ -271,7 +271,7 @@ def _popcount_rows(words: np.ndarray) -> np.ndarray:
 def packed_tanimoto(a: np.ndarray, b: np.ndarray, chunk: int = 256) -> np.ndarray:
     """Tanimoto similarity between packed fingerprints by popcounts: |a & b| / (|a| + |b| - |a & b|).
 
-    ``a`` (n_a, W) and ``b`` (n_b, W) are packed uint8 rows of :func:`packed_fingerprints` / :func:`pack_bits`
+    ``a`` (n_a, W) and ``b`` (n_b, W) are packed uint8 rows of ``packed_fingerprints`` / ``pack_bits``
     (or their uint64 view). Returns float32 (n_a, n_b); two empty fingerprints score 0, as in RDKit.
     Intersections are exact integers, so values equal RDKit's ``BulkTanimotoSimilarity`` to float32.
     """
@@ -330,8 +330,8 @@ class FingerprintSimilarity:
     density < ``SPARSE_DENSITY``) a CSR x dense product, which does ~1/density times fewer
     multiply-adds than the dense GEMM (about 4x less CPU time on Tox21), else the dense GEMM. Single
     rows (leader seeding) use a sparse mat-vec (popcounts of the packed bits for dense fingerprints);
-    sampled pairs (:meth:`pairs`) use popcounts. ``radius``: the Morgan radius the bits were made with
-    (None: unknown, e.g. bits from elsewhere), recorded by :meth:`describe` only.
+    sampled pairs (``pairs``) use popcounts. ``radius``: the Morgan radius the bits were made with
+    (None: unknown, e.g. bits from elsewhere), recorded by ``describe`` only.
     """
 
     is_distance = False
@@ -344,7 +344,7 @@ class FingerprintSimilarity:
 
     @classmethod
     def from_packed(cls, packed: np.ndarray, n_bits: int, radius: int | None = None) -> "FingerprintSimilarity":
-        """From packed uint8 rows (n, 8 * ceil(n_bits / 64)) as returned by :func:`packed_fingerprints`."""
+        """From packed uint8 rows (n, 8 * ceil(n_bits / 64)) as returned by ``packed_fingerprints``."""
         packed = np.asarray(packed, dtype=np.uint8)
         if packed.ndim != 2 or packed.shape[1] != _packed_width(n_bits):
             raise ValueError(
@@ -387,7 +387,7 @@ class FingerprintSimilarity:
         return [row.tobytes() for row in self.packed8]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        """What this similarity is, for reports (``describe_similarity``)."""
         return {"kind": "fingerprint_tanimoto", "fingerprint": "ECFP (Morgan)", "radius": self.radius,
                 "n_bits": int(self.n_bits)}
 
@@ -430,7 +430,7 @@ GAP_CHARACTERS = "-.*"
 
 
 def gap_characters(seq: object) -> str:
-    """The gap / stop characters (:data:`GAP_CHARACTERS`) in ``seq``, in that order ('' when none)."""
+    """The gap / stop characters (``GAP_CHARACTERS``) in ``seq``, in that order ('' when none)."""
     return "".join(c for c in GAP_CHARACTERS if isinstance(seq, str) and c in seq)
 
 
@@ -450,7 +450,7 @@ def kmer_profiles(sequences: Sequence[str], k: int = 3) -> sp.csr_matrix:
     """Sparse k-mer count matrix (n, #distinct k-mers), rows L2-normalised.
 
     Sequences are upper-cased; a sequence shorter than k contributes itself as its only "k-mer". An empty
-    sequence or one with gap / stop characters is refused (:func:`clean_sequence`).
+    sequence or one with gap / stop characters is refused (``clean_sequence``).
     """
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
@@ -481,7 +481,7 @@ class KmerSimilarity:
     """Cosine similarity of k-mer count profiles: alignment-free, CPU-only sequence similarity.
 
     Counts are non-negative, so the cosine already lies in [0, 1]; identical sequences score 1.
-    ``k``: the k-mer length of the profiles (None: unknown), recorded by :meth:`describe` only.
+    ``k``: the k-mer length of the profiles (None: unknown), recorded by ``describe`` only.
     """
 
     is_distance = False
@@ -502,7 +502,7 @@ class KmerSimilarity:
                 for i in range(self.n)]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        """What this similarity is, for reports (``describe_similarity``)."""
         return {"kind": "kmer_cosine", "k": self.k}
 
     def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -585,7 +585,7 @@ class VectorSimilarity:
         return [row.tobytes() for row in np.ascontiguousarray(self.x)]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        """What this similarity is, for reports (``describe_similarity``)."""
         return {"kind": "vectors", "metric": self.metric, "n_features": int(self.x.shape[1])}
 
     def self_similarity(self) -> np.ndarray:
@@ -613,7 +613,7 @@ def _first(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, bad: np.ndarr
 
 
 DISTANCE_HINT = "this looks like a distance matrix: pass --matrix-kind distance (matrix_kind: distance)"
-"""What :func:`check_matrix` advises for a similarity matrix whose rows peak off the diagonal."""
+"""What ``check_matrix`` advises for a similarity matrix whose rows peak off the diagonal."""
 
 
 def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"],
@@ -685,14 +685,14 @@ def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "
 
 class MatrixSimilarity:
     """A precomputed similarity or distance matrix, dense ndarray or scipy.sparse, checked by
-    :func:`check_matrix` (the same rules dense or sparse; nothing is rescaled silently).
+    ``check_matrix`` (the same rules dense or sparse; nothing is rescaled silently).
 
     Similarities are used as given. Distances are scaled by their maximum, then ``sim = 1 - dist``. In a
     sparse *similarity* matrix missing entries mean similarity 0; in a sparse *distance* matrix missing
     entries mean the maximal distance (similarity 0).
 
-    ``description``: what the matrix holds, returned by :meth:`describe` (default: a precomputed matrix);
-    kept by :meth:`subset`.
+    ``description``: what the matrix holds, returned by ``describe`` (default: a precomputed matrix);
+    kept by ``subset``.
     """
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"] = "similarity",
@@ -731,7 +731,7 @@ class MatrixSimilarity:
         return self.block(np.array([i]), np.arange(self.n))[0]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (:func:`describe_similarity`)."""
+        """What this similarity is, for reports (``describe_similarity``)."""
         if self.description is not None:
             return dict(self.description)
         return {"kind": "matrix", "matrix_kind": "distance" if self.is_distance else "similarity",
@@ -819,7 +819,7 @@ def _alignment_text(d: dict) -> str:
 
 
 def describe_text(d: dict | None) -> str:
-    """One-line text of a :func:`describe_similarity` dict."""
+    """One-line text of a ``describe_similarity`` dict."""
     if d is None:
         return "none"
     kind = d.get("kind")

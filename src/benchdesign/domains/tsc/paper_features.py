@@ -3,21 +3,21 @@
 Read from the authors' notebooks (github hangover137/efficient_benchmarking,
 ``notebooks/extract_all_feats.ipynb``, ``extract_SM_feats.ipynb``, ``testing_pipeline_tsc.ipynb``);
 the README table "TSC representations: the paper's code and this project" sets them beside the
-project's definitions in :mod:`benchdesign.domains.tsc.features`.
+project's definitions in ``benchdesign.domains.tsc.features``.
 
 ``simple_paper``
-    :func:`simple_paper_features`: class entropy (bits), Gini index, a multi-class indicator and the
+    ``simple_paper_features``: class entropy (bits), Gini index, a multi-class indicator and the
     log of the number of series (4 values).
 ``summary_paper``
-    :func:`summary_paper_series_features`: 17 statistics per series (length, moments, quantiles,
+    ``summary_paper_series_features``: 17 statistics per series (length, moments, quantiles,
     spectral entropy, autocorrelations at lags 1-5), averaged over series.
 ``landmarking_paper``
-    :func:`landmarking_paper_features`: four probes (stump, 1-NN, standardised logistic regression,
+    ``landmarking_paper_features``: four probes (stump, 1-NN, standardised logistic regression,
     depth-3 tree) under CV, a 70/30 split and 50 bootstrap resamples of 80% (12 values).
 ``tsfresh_paper`` / ``catch22_paper``
     tsfresh's comprehensive set / catch22 of every series, averaged (NaN skipped, infinities kept);
     tsfresh's matrix then loses every column with a NaN, an |x| > 1e9 or a single value
-    (:func:`paper_column_filter`).
+    (``paper_column_filter``).
 """
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def summary_paper_series_features(X) -> pd.DataFrame:
     -------
     DataFrame (n_series, 17): ``len, mean, std`` (population), ``min, max, median, q25, q75, iqr``
     (linear quantiles), ``skew, kurtosis`` (scipy's biased skewness and excess kurtosis; NaN for a
-    constant series), ``spectral_entropy`` (:func:`spectral_entropy`), ``acf_1..acf_5``
+    constant series), ``spectral_entropy`` (``spectral_entropy``), ``acf_1..acf_5``
     (lag correlations).
     """
     X = check_series(X)

@@ -1,10 +1,10 @@
 """The bottom layer of the TSC representations: checks of series and labels, seeded sub-sampling and
 class-distribution measures.
 
-Shared by :mod:`benchdesign.domains.tsc.features` (the project's representations),
-:mod:`benchdesign.domains.tsc.paper_features` (the paper code's) and
-:mod:`benchdesign.domains.tsc.minirocket` (the shared transform's fit sample); it imports none of them.
-The public names are also importable from :mod:`benchdesign.domains.tsc.features`.
+Shared by ``benchdesign.domains.tsc.features`` (the project's representations),
+``benchdesign.domains.tsc.paper_features`` (the paper code's) and
+``benchdesign.domains.tsc.minirocket`` (the shared transform's fit sample); it imports none of them.
+The public names are also importable from ``benchdesign.domains.tsc.features``.
 """
 from __future__ import annotations
 
