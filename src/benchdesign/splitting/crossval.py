@@ -293,36 +293,112 @@ class LeakageKFold(_LeakageSplitter):
     """K-fold cross-validation with similarity-reduced leakage: k equal folds from one ILP.
 
     Every sample is in exactly one test fold (unless ``max_similarity`` drops it); each fold is the
-    test set once, the other k - 1 folds its training set.
+    test set once, the other k - 1 folds its training set. A scikit-learn cross-validator: it can be
+    passed as ``cv=`` to ``cross_val_score`` or ``GridSearchCV``. The split options (``clusters`` to
+    ``pair_scheme``) have their defaults in one place, ``benchdesign.splitting.options.SPLIT_OPTIONS``,
+    shared with the command line and the pipeline.
 
     Parameters
     ----------
-    n_splits : k >= 2
-    similarity : None (use X), a similarity source, an (n, n) similarity matrix (checked: a distance matrix
-        is refused), or n SMILES / sequences
-    kind : 'auto' | 'smiles' | 'sequence' | 'vectors' | 'precomputed' -- how to read ``similarity`` / X
-        ('auto': strings are SMILES or protein sequences by their alphabet, ``similarity.detect_string_kind``;
-        a square ``similarity`` of numbers is a matrix, a 2-D ``X`` feature vectors)
-    metric : 'cosine' | 'euclidean' for feature vectors; kmer : k of the sequence k-mers
-    sequence_similarity : 'alignment' (default: Smith-Waterman identity of the k-mer prefilter's candidate
-        pairs) | 'kmer' (k-mer cosine) for sequences
-    task : 'S1' (similarity-based), 'I1' (identity-based, random subject to eq. 14/15) or 'R'
-    stratify : stratify the folds on y (eq. 15); random_state : int seed (None -> 0: the same folds on
-        every call)
-    clusters, micro_clusters, epsilon, delta, linkage, solver, time_limit, node_limit, mip_gap, refine,
-    fraction_tolerance, balance_folds, max_similarity, threshold_action, certificate_seeds, pair_scheme :
-        the split options, with the defaults and meanings of ``options.SPLIT_OPTIONS`` (pair_scheme: I2/S2
-        in ``split_pairs``, 'cold_both' or DataSAIL's 'same_fold')
+    n_splits : int
+        Number of folds k, at least 2.
+    similarity : array-like, SimilaritySource or None
+        What the similarity is computed from: None uses ``X``; else a similarity source, an (n, n) similarity
+        matrix (a distance matrix is refused), or n SMILES strings or protein sequences.
+    kind : str
+        How ``similarity`` (or ``X``) is read: ``'auto'``, ``'smiles'``, ``'sequence'``, ``'vectors'`` or
+        ``'precomputed'``. ``'auto'`` reads strings as SMILES or protein sequences by their alphabet
+        (``detect_string_kind``), a square ``similarity`` of numbers as a matrix, a 2-D ``X`` as feature vectors.
+    metric : str
+        Similarity of feature vectors: ``'cosine'`` or ``'euclidean'``.
+    kmer : int
+        k of the sequence k-mers (the k-mer similarity, and the prefilter of the alignment identity).
+    sequence_similarity : str
+        Similarity of protein sequences: ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's
+        candidate pairs) or ``'kmer'`` (k-mer cosine).
+    task : str
+        ``'S1'`` (similarity-based: clusters, then the ILP), ``'I1'`` (identity-based: random subject to the
+        size and class constraints, eqs. 14-15) or ``'R'`` (random); ``split_pairs`` also takes ``'I2'`` and
+        ``'S2'``.
+    stratify : bool
+        Keep the class shares of ``y`` in every fold (eq. 15, within ``delta``).
+    random_state : int or None
+        Seed of every random draw; None means 0, so that every call gives the same folds.
+    clusters : int | None
+        Number of clusters K given to the ILP, at most the number of samples (None: min(50, n)).
+    micro_clusters : int
+        Leader pre-clustering size: the units the refinement moves.
+    epsilon : float
+        Relative tolerance of the fold sizes: fold i holds at least (1 - epsilon) s_i n samples (eqs. 3, 14).
+    delta : float
+        Relative tolerance of the class shares of every fold (eqs. 4, 15).
+    linkage : str
+        Similarity between clusters: ``'average'``, ``'single'`` or ``'complete'``.
+    solver : str
+        cvxpy MILP solver of the ILP.
+    time_limit : float
+        ILP time limit in seconds; the best assignment found is then refined.
+    node_limit : int | None
+        Branch-and-bound node cap, a reproducible limit (a time-out depends on machine load); None: no cap.
+    mip_gap : float | None
+        Relative optimality gap at which the ILP stops (0: prove optimality; None: the solver's default).
+    refine : bool
+        Refine the ILP's assignment by moving and swapping micro-clusters.
+    fraction_tolerance : float | None
+        The refinement brings every fold within this share of n of its requested size where the clusters
+        allow (None: anywhere within ``epsilon``, the paper's choice).
+    balance_folds : bool
+        With 3 or more folds, also lower the leakiest fold's leakage against the other folds.
+    max_similarity : float | None
+        Hard threshold t: afterwards no sample has a neighbour above t in another fold (None: no threshold).
+    threshold_action : str
+        For ``max_similarity``: ``'drop'`` the fewest samples or ``'move'`` whole components.
+    certificate_seeds : int
+        Random splits of the same sizes scored as the certificate's baseline (0: none).
+    pair_scheme : str
+        2-D k-fold (I2 / S2 in ``split_pairs``): ``'cold_both'`` (fold f tests on the pairs with both
+        entities in f and trains on those with neither) or ``'same_fold'`` (DataSAIL's: pairs across folds
+        are dropped).
 
-    Attributes (after ``split``)
-    ----------------------------
-    folds_ : fold index per sample (-1 = dropped; cold_both pairs: the fold of both entities, else -1)
-    pair_folds_ : after ``split_pairs``, side -> each pair's entity fold; clusters_ : cluster id per sample (S1)
-    fold_leakage_ : {fold name: scaled L(pi) of that fold vs the others}; scaled_leakage_ : of all folds
-    report_ : the full report (solver status, certificate with random-split baseline and ILP bound;
-        ``similarity``: how the data was read and the similarity's kind and parameters, per side for 2-D)
-    kind_ : the kind the similarity was read as ('smiles', 'sequence', 'vectors', 'precomputed', 'source';
-        None: none needed); after ``split_pairs`` a dict per side 'a' / 'b'
+    Attributes
+    ----------
+    folds_ : numpy.ndarray
+        Fold index per sample after ``split`` (-1: dropped by ``max_similarity``; ``cold_both`` pairs: the
+        fold of both entities, else -1).
+    pair_folds_ : dict or None
+        After ``split_pairs``: side -> each pair's entity fold.
+    clusters_ : numpy.ndarray or None
+        Cluster id per sample (task S1).
+    fold_leakage_ : dict
+        Fold name -> scaled L(pi) of that fold against the others.
+    scaled_leakage_ : float
+        Scaled L(pi) of all folds (eq. 20).
+    report_ : dict
+        The full report: solver status, the certificate with its random-split baseline and ILP bound, and
+        ``similarity`` (how the data was read; per side for 2-D data).
+    kind_ : str, dict or None
+        The kind the similarity was read as (``'smiles'``, ``'sequence'``, ``'vectors'``, ``'precomputed'``,
+        ``'source'``; None: no similarity needed); after ``split_pairs`` a dict per side ``'a'`` / ``'b'``.
+
+    See Also
+    --------
+    LeakageSplit : one split into named fractions.
+
+    Examples
+    --------
+    Eight samples in two groups of similar feature vectors; the two folds keep each group together:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import LeakageKFold
+    >>> X = np.array([[1.0, 0.0], [0.9, 0.1], [0.8, 0.2], [0.1, 0.9],
+    ...               [0.0, 1.0], [0.2, 0.8], [0.7, 0.7], [0.6, 0.8]])
+    >>> cv = LeakageKFold(n_splits=2, clusters=4)
+    >>> for train, test in cv.split(X):
+    ...     print(train, test)
+    [0 1 2 6] [3 4 5 7]
+    [3 4 5 7] [0 1 2 6]
+    >>> cv.folds_
+    array([1, 1, 1, 0, 0, 0, 1, 0])
     """
 
     def __init__(self, n_splits: int = 5, *, similarity=None, kind: str = "auto", metric: str = "cosine",
@@ -357,8 +433,112 @@ class LeakageSplit(_LeakageSplitter):
     """One leakage-reduced split into named fractions, as a cross-validator with one iteration.
 
     ``split`` yields one (train, test) pair: test = the fold named ``test`` (default: the last name),
-    train = every other fold (e.g. train + validation; ``folds_`` tells them apart). Other parameters
-    as in ``LeakageKFold``.
+    train = every other fold (e.g. train + validation; ``folds_`` tells them apart). The split options
+    (``clusters`` to ``pair_scheme``) are those of ``LeakageKFold``, with the defaults of
+    ``benchdesign.splitting.options.SPLIT_OPTIONS``.
+
+    Parameters
+    ----------
+    fractions : Sequence[float]
+        Requested share of the samples of each fold.
+    names : Sequence[str]
+        Name of each fold, one per fraction.
+    test : str | None
+        Name of the test fold (None: the last name).
+    similarity : array-like, SimilaritySource or None
+        What the similarity is computed from: None uses ``X``; else a similarity source, an (n, n) similarity
+        matrix (a distance matrix is refused), or n SMILES strings or protein sequences.
+    kind : str
+        How ``similarity`` (or ``X``) is read: ``'auto'``, ``'smiles'``, ``'sequence'``, ``'vectors'`` or
+        ``'precomputed'``. ``'auto'`` reads strings as SMILES or protein sequences by their alphabet
+        (``detect_string_kind``), a square ``similarity`` of numbers as a matrix, a 2-D ``X`` as feature vectors.
+    metric : str
+        Similarity of feature vectors: ``'cosine'`` or ``'euclidean'``.
+    kmer : int
+        k of the sequence k-mers (the k-mer similarity, and the prefilter of the alignment identity).
+    sequence_similarity : str
+        Similarity of protein sequences: ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's
+        candidate pairs) or ``'kmer'`` (k-mer cosine).
+    task : str
+        ``'S1'`` (similarity-based: clusters, then the ILP), ``'I1'`` (identity-based: random subject to the
+        size and class constraints, eqs. 14-15) or ``'R'`` (random); ``split_pairs`` also takes ``'I2'`` and
+        ``'S2'``.
+    stratify : bool
+        Keep the class shares of ``y`` in every fold (eq. 15, within ``delta``).
+    random_state : int or None
+        Seed of every random draw; None means 0, so that every call gives the same folds.
+    clusters : int | None
+        Number of clusters K given to the ILP, at most the number of samples (None: min(50, n)).
+    micro_clusters : int
+        Leader pre-clustering size: the units the refinement moves.
+    epsilon : float
+        Relative tolerance of the fold sizes: fold i holds at least (1 - epsilon) s_i n samples (eqs. 3, 14).
+    delta : float
+        Relative tolerance of the class shares of every fold (eqs. 4, 15).
+    linkage : str
+        Similarity between clusters: ``'average'``, ``'single'`` or ``'complete'``.
+    solver : str
+        cvxpy MILP solver of the ILP.
+    time_limit : float
+        ILP time limit in seconds; the best assignment found is then refined.
+    node_limit : int | None
+        Branch-and-bound node cap, a reproducible limit (a time-out depends on machine load); None: no cap.
+    mip_gap : float | None
+        Relative optimality gap at which the ILP stops (0: prove optimality; None: the solver's default).
+    refine : bool
+        Refine the ILP's assignment by moving and swapping micro-clusters.
+    fraction_tolerance : float | None
+        The refinement brings every fold within this share of n of its requested size where the clusters
+        allow (None: anywhere within ``epsilon``, the paper's choice).
+    balance_folds : bool
+        With 3 or more folds, also lower the leakiest fold's leakage against the other folds.
+    max_similarity : float | None
+        Hard threshold t: afterwards no sample has a neighbour above t in another fold (None: no threshold).
+    threshold_action : str
+        For ``max_similarity``: ``'drop'`` the fewest samples or ``'move'`` whole components.
+    certificate_seeds : int
+        Random splits of the same sizes scored as the certificate's baseline (0: none).
+    pair_scheme : str
+        2-D k-fold (I2 / S2 in ``split_pairs``): ``'cold_both'`` (fold f tests on the pairs with both
+        entities in f and trains on those with neither) or ``'same_fold'`` (DataSAIL's: pairs across folds
+        are dropped).
+
+    Attributes
+    ----------
+    folds_ : numpy.ndarray
+        Fold index per sample after ``split`` (-1: dropped by ``max_similarity``; ``cold_both`` pairs: the
+        fold of both entities, else -1).
+    pair_folds_ : dict or None
+        After ``split_pairs``: side -> each pair's entity fold.
+    clusters_ : numpy.ndarray or None
+        Cluster id per sample (task S1).
+    fold_leakage_ : dict
+        Fold name -> scaled L(pi) of that fold against the others.
+    scaled_leakage_ : float
+        Scaled L(pi) of all folds (eq. 20).
+    report_ : dict
+        The full report: solver status, the certificate with its random-split baseline and ILP bound, and
+        ``similarity`` (how the data was read; per side for 2-D data).
+    kind_ : str, dict or None
+        The kind the similarity was read as (``'smiles'``, ``'sequence'``, ``'vectors'``, ``'precomputed'``,
+        ``'source'``; None: no similarity needed); after ``split_pairs`` a dict per side ``'a'`` / ``'b'``.
+
+    See Also
+    --------
+    LeakageKFold : k-fold cross-validation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.splitting import LeakageSplit
+    >>> X = np.array([[1.0, 0.0], [0.9, 0.1], [0.8, 0.2], [0.1, 0.9],
+    ...               [0.0, 1.0], [0.2, 0.8], [0.7, 0.7], [0.6, 0.8]])
+    >>> splitter = LeakageSplit((0.75, 0.25), clusters=4)
+    >>> train, test = next(splitter.split(X))
+    >>> train, test
+    (array([0, 1, 2, 5, 6, 7]), array([3, 4]))
+    >>> splitter.get_n_splits()
+    1
     """
 
     def __init__(self, fractions: Sequence[float] = (0.8, 0.2), names: Sequence[str] = ("train", "test"), *,
