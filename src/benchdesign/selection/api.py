@@ -86,10 +86,35 @@ FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
 
 @dataclass(frozen=True)
 class Selection:
-    """k datasets in selection order (for greedy strategies every prefix is that strategy's
-    selection of its size), with what a report needs: the covering radius, and as its yardstick the covering
-    radii of ``RANDOM_SUBSETS`` random subsets of the same size from the same
-    pool (holding the same included datasets)."""
+    """The result of ``select_datasets``: k datasets in selection order, and what a report needs.
+
+    For greedy strategies every prefix is that strategy's selection of its size. As a yardstick for the
+    covering radius, ``random_radii`` holds the covering radii of ``RANDOM_SUBSETS`` random subsets of the same
+    size from the same pool (holding the same included datasets).
+
+    Attributes
+    ----------
+    datasets : list[str]
+        The k chosen datasets, in selection order.
+    strategy : str
+        The strategy that chose them.
+    standardize : str
+        ``'pool'`` (features z-scored over the pool) or ``'none'``.
+    metric : str
+        Metric of the covering radius: ``'cosine'`` for ``fafi_cosine``, else ``'euclidean'``.
+    covering_radius : float
+        Largest distance of a pool dataset to its nearest chosen dataset.
+    prefix_radii : list[float]
+        Covering radius of the first j chosen datasets, j = 1..k.
+    diameter : float
+        Largest distance between two pool datasets.
+    n_features : int
+        Number of feature columns.
+    pool : list[str]
+        The datasets chosen from (all but ``exclude``).
+    random_radii : list[float]
+        Covering radii of the random subsets.
+    """
 
     datasets: list[str]
     strategy: str
@@ -114,6 +139,7 @@ class Selection:
         return float(np.mean(radii > self.covering_radius + 1e-12)) if radii.size else float("nan")
 
     def report(self) -> dict[str, Any]:
+        """The selection as a JSON-ready dict (what ``benchdesign select`` writes), with the covering bound."""
         return {
             "strategy": self.strategy, "k": len(self.datasets), "datasets": self.datasets,
             "standardize": self.standardize, "pool_size": len(self.pool),
@@ -148,10 +174,56 @@ def select_datasets(
 
     ``exclude`` leaves datasets out of the pool; ``include`` forces datasets in: they come first,
     farthest-first continues its traversal from them, the other strategies fill the remaining
-    ``k - len(include)`` places from the rest of the pool.  The features are z-scored over the pool
-    (``standardize``), as the protocol does.  The covering radius is cosine for ``fafi_cosine``,
-    Euclidean otherwise; ``Selection.random_radii`` holds those of random subsets of the same size (drawn
-    from ``seed``) as its yardstick.
+    ``k - len(include)`` places from the rest of the pool. This is the function behind ``benchdesign select``.
+
+    Parameters
+    ----------
+    features : pd.DataFrame
+        One row of numeric features per dataset, indexed by dataset name.
+    k : int
+        Number of datasets to choose, 1 to the pool size.
+    strategy : str
+        A name of ``STRATEGIES``: ``'random'``, ``'kmeans'``, ``'fafi_cosine'``, ``'fafi_euclidean'``,
+        ``'a_optimal'``, ``'d_optimal'``, ``'kmedoids'``, ``'facility_location'``, ``'mutual_information'``,
+        ``'stratified'`` or ``'backward_elimination'``.
+    include : Sequence[str]
+        Datasets that must be chosen.
+    exclude : Sequence[str]
+        Datasets left out of the pool.
+    seed : int
+        Seed of the strategy's random draws and of the random subsets.
+    standardize : bool
+        z-score the features over the pool first, as the protocol does.
+    options : Mapping[str, Any] | None
+        Options of the strategy (e.g. ``n_init`` of k-means, ``start`` of farthest-first); entries another
+        strategy takes are ignored.
+
+    Returns
+    -------
+    Selection
+        The chosen datasets in order, the covering radius (cosine for ``fafi_cosine``, Euclidean otherwise) and,
+        as its yardstick, the covering radii of random subsets of the same size.
+
+    Raises
+    ------
+    ValueError
+        For an unknown strategy or dataset name, a dataset both included and excluded, or ``k`` outside
+        1..pool size.
+
+    Examples
+    --------
+    Six datasets in two far-apart groups; farthest-first picks from both:
+
+    >>> import pandas as pd
+    >>> from benchdesign.selection import select_datasets
+    >>> features = pd.DataFrame({"size": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0],
+    ...                          "classes": [2.0, 2.0, 3.0, 8.0, 9.0, 9.0]},
+    ...                         index=["a", "b", "c", "d", "e", "f"])
+    >>> selection = select_datasets(features, 3, "fafi_euclidean")
+    >>> selection.datasets
+    ['c', 'f', 'a']
+    >>> round(selection.covering_radius, 3)
+    0.537
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {list(STRATEGIES)}")
@@ -210,12 +282,51 @@ def subset_agreement(
     level: float = 0.95,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """MAE, ρ, τ, NDCG@5, MRR (every metric of ``METRICS``) of the subset's mean-rank vector
-    R_S against the full benchmark's R_D.
+    """How well a subset of the datasets ranks the models as the full benchmark does.
 
-    With several folds, a percentile bootstrap over folds (``n_boot`` resamples of the folds with
-    replacement, ranks recomputed) gives a ``level`` interval; columns ``metric, value, lo, hi``
-    (lo/hi NaN with a single fold).
+    Every metric of ``METRICS`` (MAE, Spearman's ρ, Kendall's τ, NDCG@5, MRR) of the subset's mean-rank
+    vector R_S against the full benchmark's R_D. With several folds, a percentile bootstrap over folds
+    (``n_boot`` resamples of the folds with replacement, ranks recomputed) gives an interval. This is the
+    function behind ``benchdesign agreement``.
+
+    Parameters
+    ----------
+    scores : pd.DataFrame
+        Scores in the long layout: columns ``dataset``, ``model``, ``fold``, ``score``.
+    subset : Sequence[str]
+        The datasets of the subset.
+    higher_is_better : bool
+        Whether a higher score is a better model.
+    n_boot : int
+        Bootstrap resamples of the folds (0: no interval).
+    level : float
+        Confidence level of the interval.
+    seed : int
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per metric, columns ``metric, value, lo, hi`` (``lo`` / ``hi`` NaN with a single fold).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchdesign.selection import subset_agreement
+    >>> rng = np.random.default_rng(0)
+    >>> scores = pd.DataFrame([(f"d{i}", f"m{j}", fold, rng.random())
+    ...                        for i in range(10) for j in range(4) for fold in range(2)],
+    ...                       columns=["dataset", "model", "fold", "score"])
+    >>> agreement = subset_agreement(scores, ["d0", "d3", "d7"], higher_is_better=True, n_boot=200)
+    >>> agreement.round(2)
+            metric  value    lo    hi
+    0          mae   0.20  0.20  0.38
+    1     spearman   0.80  0.20  0.80
+    2      kendall   0.67  0.00  0.67
+    3        ndcg5   0.99  0.90  0.99
+    4          mrr   1.00  0.33  1.00
+    5  ndcg5_paper   1.00  0.96  1.00
     """
     ranks = rank_scores(scores, higher_is_better)
     subset = _names(subset, ranks.index, "subset")
@@ -243,7 +354,18 @@ def subset_agreement(
 
 @dataclass
 class Evaluation:
-    """Everything ``benchdesign evaluate`` writes: frames by name, Markdown by name, the advice."""
+    """The result of ``evaluate_benchmark``: everything ``benchdesign evaluate`` writes.
+
+    Attributes
+    ----------
+    frames : dict[str, pd.DataFrame]
+        Result tables by name: ``trials``, ``curves``, ``table1_auc``, ``table2_kstar``, ``table3_summary``,
+        ``table3_wilcoxon_holm``, ``coverage``, ``p_eff``, ``conclusion_stability``, ``recommendation``.
+    markdown : dict[str, str]
+        The tables as paper-style Markdown, by name.
+    recommendation : str
+        The advice "which strategy for k" as text.
+    """
 
     frames: dict[str, pd.DataFrame]
     markdown: dict[str, str]
@@ -303,8 +425,28 @@ def run_configuration(
 def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: Mapping[str, float] | float,
                    metric: str = "spearman", threshold: float = 0.90,
                    k_targets: Sequence[int] | None = None) -> str:
-    """Which strategy for each of ``k_targets`` (default: a few spread over the evaluated k): the text of
-    ``strategy_verdicts`` on the dataset-pool ``trials``."""
+    """Which strategy for each of ``k_targets``: the text of ``strategy_verdicts`` on the dataset-pool ``trials``.
+
+    Parameters
+    ----------
+    trials : pd.DataFrame
+        Trial rows of the protocol (``Evaluation.frames["trials"]``).
+    n_datasets : Mapping[str, int]
+        Number of datasets per domain.
+    alpha : Mapping[str, float] | float
+        Pool fraction of the trials, per domain or one for all.
+    metric : str
+        Metric the target is set on.
+    threshold : float
+        Target value of ``metric`` a selection has to meet.
+    k_targets : Sequence[int] | None
+        The subset sizes to advise on (None: a few spread over the evaluated k).
+
+    Returns
+    -------
+    str
+        One paragraph per domain with a line per k.
+    """
     return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
 
 
@@ -335,24 +477,92 @@ def evaluate_benchmark(
     holdout_fraction: float = HOLDOUT_FRACTION,
     with_seen_ranks: bool = False,
 ) -> Evaluation:
-    """The selection protocol on a user's benchmark: trials of every strategy on every feature table (and the
-    oracle, which uses the models' scores), Tables 1-3, the covering radii and p_eff of farthest-first, random
-    and k-means, the conclusion stability of every strategy, and the verdict "which strategy for k" at every
-    ``k_targets`` entry (default: a few spread over ``ks``; each must be one of ``ks``, all within the pool
-    floor(alpha * n)).
+    """The selection protocol on a user's benchmark: which strategy and features choose datasets that rank models right.
 
-    ``variation="model_holdout"`` (default): every trial also sets ``max(2, floor(holdout_fraction * M))`` models aside
-    (at least ``MIN_SEEN_MODELS`` stay seen, else ValueError);
-    the selection sees only the others (the oracle is rebuilt from their ranks) and the held-out models judge it
-    -- will the subset rank models not run yet as the full benchmark would?  ``variation="dataset_pool"``: the
-    paper's protocol, where the models that judge a selection are those whose scores the oracle used.
-    ``with_seen_ranks`` (model holdout only) adds, for every feature table ``name``, the representation
-    ``name+seen``: the features with the seen models' ranks appended (still a priori for the held-out models; on
-    MTEB with greedy MI the best of ``benchmarks/selection_baselines.py``).
+    Trials of every strategy on every feature table (and the oracle, which uses the models' scores), Tables 1-3,
+    the covering radii and p_eff of farthest-first, random and k-means, the conclusion stability of every
+    strategy, and the verdict "which strategy for k" at every ``k_targets`` entry. This is the function behind
+    ``benchdesign evaluate``.
 
-    ``fafi_start`` ("nearest" or "farthest", the paper's code) and ``standardize`` ("all" or "pool", the
-    paper's code) as in the pipeline's ``protocol`` settings. ``n_jobs`` processes run the (strategy,
-    representation) configurations; the result does not depend on it."""
+    ``variation="model_holdout"`` (default): every trial also sets ``max(2, floor(holdout_fraction * M))``
+    models aside (at least ``MIN_SEEN_MODELS`` stay seen, else ValueError); the selection sees only the others
+    (the oracle is rebuilt from their ranks) and the held-out models judge it -- will the subset rank models not
+    run yet as the full benchmark would? ``variation="dataset_pool"``: the paper's protocol, where the models
+    that judge a selection are those whose scores the oracle used.
+
+    Parameters
+    ----------
+    scores : pd.DataFrame
+        Scores in the long layout: columns ``dataset``, ``model``, ``fold``, ``score``.
+    features : Mapping[str, pd.DataFrame]
+        Feature tables by representation name, each indexed by dataset name.
+    higher_is_better : bool
+        Whether a higher score is a better model.
+    strategies : Sequence[str] | None
+        Strategies to evaluate (None: the paper's six, random, k-means, cosine and Euclidean farthest-first,
+        A- and D-optimal).
+    n_trials : int
+        Random pools (trials) per configuration, at least 1.
+    alpha : float
+        Pool fraction: each trial selects from floor(alpha * n) datasets.
+    ks : Sequence[int]
+        Subset sizes k, each within the pool.
+    seed : int
+        Seed of the trials' pools, holdouts and strategies.
+    thresholds : Mapping[str, float]
+        Metric -> target value of k* (Table 2).
+    options : Mapping[str, Any] | None
+        Options of the strategies (e.g. ``n_init``, ``lam``, ``start``), over the protocol's own.
+    oracle : bool
+        Also evaluate the oracle representation (built from the scores).
+    name : str
+        Name of the benchmark in the tables and the advice.
+    progress : Callable[[str], None] | None
+        Called with a message as each configuration finishes (None: silent).
+    n_jobs : int
+        Processes running the (strategy, representation) configurations; the result does not depend on it.
+    fafi_start : str
+        Where farthest-first starts: ``'nearest'`` or ``'farthest'`` (the paper's code), as in the pipeline's
+        ``protocol`` settings.
+    standardize : str
+        z-score the features over ``'all'`` datasets (the paper's code) or over each trial's ``'pool'``.
+    k_targets : Sequence[int] | None
+        Subset sizes the advice covers, each one of ``ks`` (None: a few spread over ``ks``).
+    variation : str
+        ``'model_holdout'`` or ``'dataset_pool'`` (above).
+    holdout_fraction : float
+        Share of the models held out per trial (model holdout).
+    with_seen_ranks : bool
+        Model holdout only: add, for every feature table ``name``, the representation ``name+seen``, the
+        features with the seen models' ranks appended.
+
+    Returns
+    -------
+    Evaluation
+        The result frames, their Markdown and the advice.
+
+    Examples
+    --------
+    A benchmark of 10 datasets and 4 models, two strategies, 5 trials (the paper runs 200):
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchdesign.selection import evaluate_benchmark
+    >>> rng = np.random.default_rng(0)
+    >>> datasets = [f"d{i}" for i in range(10)]
+    >>> features = pd.DataFrame(rng.normal(size=(10, 3)), index=datasets, columns=["f1", "f2", "f3"])
+    >>> scores = pd.DataFrame([(d, f"m{j}", fold, rng.random())
+    ...                        for d in datasets for j in range(4) for fold in range(2)],
+    ...                       columns=["dataset", "model", "fold", "score"])
+    >>> result = evaluate_benchmark(scores, {"meta": features}, higher_is_better=True,
+    ...                             strategies=["random", "fafi_euclidean"], n_trials=5, ks=[2, 3, 4],
+    ...                             variation="dataset_pool")
+    >>> sorted(result.frames)  # doctest: +NORMALIZE_WHITESPACE
+    ['conclusion_stability', 'coverage', 'curves', 'p_eff', 'recommendation', 'table1_auc',
+     'table2_kstar', 'table3_summary', 'table3_wilcoxon_holm', 'trials']
+    >>> print(result.recommendation.splitlines()[1])
+    benchmark: 5 trials, pools of 8 of the 10 datasets.
+    """
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"the number of trials (--trials, n_trials) must be an integer >= 1, got {n_trials!r}")
     strategies = list(strategies or DEFAULT_STRATEGIES)  # the curator baselines when named
@@ -470,9 +680,31 @@ def evaluation_figures(
     result: Evaluation, S: pd.DataFrame, features: Mapping[str, pd.DataFrame], higher_is_better: bool,
     seed: int = 0, name: str = "benchmark",
 ) -> dict[str, Any]:
-    """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
-    stability, and critical-difference diagrams of the full benchmark and of the subsets of
-    ``critical_difference_subsets`` (``S``: datasets x models scores)."""
+    """Figures of an evaluation by file stem.
+
+    Curves, covering radius per representation, conclusion stability, and critical-difference diagrams of the
+    full benchmark and of the subsets of ``critical_difference_subsets``. Needs matplotlib.
+
+    Parameters
+    ----------
+    result : Evaluation
+        The result of ``evaluate_benchmark``.
+    S : pd.DataFrame
+        Scores as a datasets x models table (mean over folds).
+    features : Mapping[str, pd.DataFrame]
+        The feature tables the evaluation used, by representation name.
+    higher_is_better : bool
+        Whether a higher score is a better model.
+    seed : int
+        Seed of the subsets drawn for the critical-difference diagrams.
+    name : str
+        Name of the benchmark in the titles.
+
+    Returns
+    -------
+    dict[str, Any]
+        File stem -> matplotlib figure.
+    """
     from benchdesign.selection.frames import config_label, representation_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 
