@@ -48,8 +48,25 @@ KINDS = {"table": table_domain}
 
 
 def get_domain(name: str, entry: Mapping[str, object] | None = None) -> Domain:
-    """The domain ``name``: built from ``entry`` when it has a ``kind`` (e.g. ``table``), else the
-    registered domain of that name."""
+    """The domain ``name``: built from ``entry`` when it has a ``kind``, else the registered domain of that name.
+
+    Parameters
+    ----------
+    name : str
+        The domain's name.
+    entry : Mapping[str, object] | None
+        Its config entry; with ``kind`` (e.g. ``table``) the domain is built by that kind of ``KINDS``.
+
+    Returns
+    -------
+    Domain
+        The domain.
+
+    Raises
+    ------
+    ValueError
+        For an unknown kind, or a name neither registered nor given a kind.
+    """
     kind = (entry or {}).get("kind")
     if kind is not None:
         if kind not in KINDS:

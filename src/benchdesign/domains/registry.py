@@ -38,24 +38,32 @@ FeatureBuilder = Callable[[Mapping[str, str]], pd.DataFrame]
 
 @dataclass(frozen=True)
 class Domain:
-    """One benchmark.
+    """One benchmark: its inputs, the direction of its scores, how its scores and representations are loaded.
 
     Parameters
     ----------
-    name : config key and wildcard value (letters, digits, underscores).
-    label : name shown in tables and figures.
-    higher_is_better : direction of the benchmark's *scores* (accuracy: True, error: False); not to
-        be confused with ``benchdesign.selection.metrics.METRIC_HIGHER_IS_BETTER``, the
-        direction of the rank-agreement metrics.
-    load_scores : see ``ScoresLoader``.
-    sources : manifest sources (data/sources.yaml) the domain reads; empty for user files.
-    inputs : the user's own files (kind ``table``): read directly and checksummed into provenance.
-    builders : representation name -> ``FeatureBuilder``, for representations built from the
-        domain's inputs.  ``oracle`` is always available.
-    computed : representations computed by the feature rules into
-        ``results/features/<domain>/<name>.csv``.
-    partial_coverage : the computed representations may cover only some datasets (their rules
-        write ``<name>_datasets.txt``); the scores are then restricted to the covered datasets.
+    name : str
+        Config key and wildcard value (letters, digits, underscores).
+    label : str
+        Name shown in tables and figures.
+    higher_is_better : bool
+        Direction of the benchmark's *scores* (accuracy: True, error: False); not to be confused with
+        ``benchdesign.selection.metrics.METRIC_HIGHER_IS_BETTER``, the direction of the rank-agreement metrics.
+    load_scores : ScoresLoader
+        ``(files, models) -> scores``: files maps input paths to local copies, models restricts the models
+        (None: all); the result is the long scores frame (dataset, model, fold, score).
+    sources : tuple[str, ...]
+        Manifest sources (``data/sources.yaml``) the domain reads; empty for user files.
+    inputs : tuple[str, ...]
+        The user's own files (kind ``table``): read directly and checksummed into provenance.
+    builders : Mapping[str, FeatureBuilder]
+        Representation name -> ``(files) -> features`` (datasets x features), for representations built from
+        the domain's inputs. ``oracle`` is always available.
+    computed : tuple[str, ...]
+        Representations computed by the feature rules into ``results/features/<domain>/<name>.csv``.
+    partial_coverage : bool
+        The computed representations may cover only some datasets (their rules write
+        ``<name>_datasets.txt``); the scores are then restricted to the covered datasets.
     """
 
     name: str
@@ -79,7 +87,39 @@ REGISTRY: dict[str, Domain] = {}
 
 
 def register_domain(domain: Domain) -> Domain:
-    """Add ``domain`` to ``REGISTRY`` (error if the name is taken by another domain)."""
+    """Add ``domain`` to ``REGISTRY``, where the pipeline and ``get_domain`` find it by name.
+
+    Parameters
+    ----------
+    domain : Domain
+        The domain; its name must not be taken by another domain.
+
+    Returns
+    -------
+    Domain
+        ``domain`` itself, so that ``register_domain`` can wrap a definition.
+
+    Raises
+    ------
+    ValueError
+        If another domain of that name is registered (registering the same domain again is allowed).
+
+    Examples
+    --------
+    A benchmark of two datasets and two models, its scores from memory:
+
+    >>> import pandas as pd
+    >>> from benchdesign.domains import REGISTRY, Domain, load_scores, register_domain
+    >>> def scores(files, models):
+    ...     return pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2"], "model": ["a", "b", "a", "b"],
+    ...                          "fold": 0, "score": [0.9, 0.8, 0.7, 0.75]})
+    >>> domain = register_domain(Domain("toy", "Toy benchmark", higher_is_better=True, load_scores=scores))
+    >>> REGISTRY["toy"] is domain
+    True
+    >>> load_scores(domain, {}, None).shape
+    (4, 4)
+    >>> del REGISTRY["toy"]
+    """
     if domain.name in REGISTRY and REGISTRY[domain.name] is not domain:
         raise ValueError(f"domain {domain.name!r} is already registered")
     REGISTRY[domain.name] = domain
@@ -87,7 +127,20 @@ def register_domain(domain: Domain) -> Domain:
 
 
 def domain_source_paths(domain: Domain, manifest: Mapping[str, SourceFile]) -> list[str]:
-    """Manifest paths of every file the domain reads (none for a domain of user files)."""
+    """Manifest paths of every file the domain reads (none for a domain of user files).
+
+    Parameters
+    ----------
+    domain : Domain
+        The domain.
+    manifest : Mapping[str, SourceFile]
+        The data manifest (``benchdesign.data.sources``), path -> source file.
+
+    Returns
+    -------
+    list[str]
+        The paths of the files of the domain's ``sources``.
+    """
     return [f.path for source in domain.sources for f in files_of(dict(manifest), source)]
 
 
@@ -102,7 +155,43 @@ def one_input(files: Mapping[str, str], suffix: str, domain: str) -> str:
 def load_scores(domain: Domain, files: Mapping[str, str], models: Sequence[str] | None) -> pd.DataFrame:
     """Long scores frame (dataset, model, fold, score) of a domain.
 
-    ``files`` maps input paths to local copies; ``models`` restricts the model columns.
+    Parameters
+    ----------
+    domain : Domain
+        The domain; its ``load_scores`` reads the scores.
+    files : Mapping[str, str]
+        Input path -> local copy of the file.
+    models : Sequence[str] | None
+        Models to keep (None: all).
+
+    Returns
+    -------
+    pd.DataFrame
+        Columns ``dataset, model, fold, score``, one row per score.
+
+    Examples
+    --------
+    The scores of a user's benchmark (a domain of kind ``table``), from a wide CSV with one column per model:
+
+    >>> import pathlib
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> from benchdesign.domains import load_scores, table_domain
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"dataset": ["d1", "d2", "d3"], "knn": [0.8, 0.7, 0.5],
+    ...               "forest": [0.9, 0.6, 0.7]}).to_csv(folder / "scores.csv", index=False)
+    >>> pd.DataFrame({"dataset": ["d1", "d2", "d3"], "size": [100, 2000, 350]}).to_csv(
+    ...     folder / "features.csv", index=False)
+    >>> domain = table_domain("mine", {"scores": str(folder / "scores.csv"), "higher_is_better": True,
+    ...                                "features": {"meta": str(folder / "features.csv")}})
+    >>> load_scores(domain, {}, ["forest", "knn"])
+      dataset   model  fold  score
+    0      d1    knn     0    0.8
+    1      d2    knn     0    0.7
+    2      d3    knn     0    0.5
+    3      d1  forest     0    0.9
+    4      d2  forest     0    0.6
+    5      d3  forest     0    0.7
     """
     return domain.load_scores(files, models)
 
@@ -114,11 +203,34 @@ def load_representation(
     dataset_ranks: pd.DataFrame,
     features: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Representation (datasets × features, constant columns dropped, not yet z-scored: the protocol
+    """Representation (datasets x features, constant columns dropped, not yet z-scored: the protocol
     does that) in the row order of ``dataset_ranks``.
 
-    ``features`` is the raw matrix of a representation computed by the feature rules (TSC
-    features, NLP descriptions); the others are built here from the domain's inputs.
+    Parameters
+    ----------
+    domain : Domain
+        The domain.
+    representation : str
+        Name of the representation: ``oracle``, a name of ``domain.builders``, or a computed one given by
+        ``features``.
+    files : Mapping[str, str]
+        Input path -> local copy, for the builders.
+    dataset_ranks : pd.DataFrame
+        Model ranks per dataset (datasets x models); the oracle is built from them, and their index orders
+        the rows.
+    features : pd.DataFrame | None
+        The raw matrix of a representation computed by the feature rules (TSC features, NLP descriptions);
+        None: built here from the domain's inputs.
+
+    Returns
+    -------
+    pd.DataFrame
+        The checked representation, one row per dataset of ``dataset_ranks``.
+
+    Raises
+    ------
+    ValueError
+        If the representation is not available or lacks a dataset of ``dataset_ranks``.
     """
     if features is not None:
         raw = features
@@ -137,14 +249,45 @@ def load_representation(
 
 
 def common_datasets(dataset_lists: Sequence[Sequence[str]]) -> set[str] | None:
-    """Datasets covered by every feature representation (None when there is none)."""
+    """Datasets covered by every feature representation.
+
+    Parameters
+    ----------
+    dataset_lists : Sequence[Sequence[str]]
+        The datasets each representation covers.
+
+    Returns
+    -------
+    set[str] | None
+        Their intersection; None when there is no list.
+    """
     if not dataset_lists:
         return None
     return set.intersection(*(set(names) for names in dataset_lists))
 
 
 def restrict_datasets(scores: pd.DataFrame, keep: set[str] | None, what: str) -> pd.DataFrame:
-    """Keep the datasets in ``keep`` (all when None); error when fewer than two remain."""
+    """Keep the scores of the datasets in ``keep``.
+
+    Parameters
+    ----------
+    scores : pd.DataFrame
+        Long scores frame (dataset, model, fold, score).
+    keep : set[str] | None
+        Datasets to keep (None: all).
+    what : str
+        What the scores are, for the error message.
+
+    Returns
+    -------
+    pd.DataFrame
+        The rows of the kept datasets.
+
+    Raises
+    ------
+    ValueError
+        If fewer than two datasets remain.
+    """
     if keep is None:
         return scores
     kept = scores[scores["dataset"].isin(keep)]

@@ -72,7 +72,31 @@ def _numeric(column: pd.Series, path: str | os.PathLike, frame: pd.DataFrame, wh
 def read_scores_table(
     path: str | os.PathLike, higher_is_better: bool, models: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """Long scores frame (dataset, model, fold, score) of a scores CSV in the long or wide layout."""
+    """Long scores frame (dataset, model, fold, score) of a scores CSV in the long or wide layout.
+
+    Long layout: columns ``dataset, model, [fold], score``; wide layout: ``dataset, [fold]`` and one column
+    per model. Without a ``fold`` column every score is fold 0.
+
+    Parameters
+    ----------
+    path : str | os.PathLike
+        The CSV (or TSV, optionally compressed).
+    higher_is_better : bool
+        Direction of the scores, kept in the frame's ``attrs``.
+    models : Sequence[str] | None
+        Models to keep (None: all).
+
+    Returns
+    -------
+    pd.DataFrame
+        Columns ``dataset, model, fold, score``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and line: a non-numeric score, a duplicate row, an unknown model, a missing score,
+        fewer than two models or datasets.
+    """
     frame = _read_csv(path, "scores file")
     has_fold = "fold" in frame.columns
     if _LONG <= set(frame.columns):
@@ -136,7 +160,18 @@ def read_scores_table(
 
 
 def read_feature_table(path: str | os.PathLike) -> pd.DataFrame:
-    """Features (datasets x numeric columns, index = dataset) of a feature CSV."""
+    """Features of a feature CSV: a ``dataset`` column and numeric feature columns.
+
+    Parameters
+    ----------
+    path : str | os.PathLike
+        The CSV.
+
+    Returns
+    -------
+    pd.DataFrame
+        Datasets x features, indexed by dataset.
+    """
     frame = _read_csv(path, "feature file")
     dup = frame["dataset"][frame["dataset"].duplicated()].unique().tolist()
     if dup:
@@ -150,8 +185,27 @@ def read_feature_table(path: str | os.PathLike) -> pd.DataFrame:
 
 
 def read_strata(path: str | os.PathLike, column: str, datasets: Sequence[str]) -> np.ndarray:
-    """One label per entry of ``datasets`` (their order) from ``column`` of a CSV with a 'dataset' column: the
-    strata of the ``stratified`` strategy.  ValueError naming the file when the column or a label is missing."""
+    """The strata of the ``stratified`` strategy: one label per dataset from a column of a CSV.
+
+    Parameters
+    ----------
+    path : str | os.PathLike
+        A CSV with a ``dataset`` column.
+    column : str
+        The column holding the labels.
+    datasets : Sequence[str]
+        The datasets to label, in order.
+
+    Returns
+    -------
+    np.ndarray
+        One label (str) per entry of ``datasets``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, when the column or a label is missing.
+    """
     frame = _read_csv(path, "strata file")
     if column not in frame.columns:
         raise ValueError(f"strata file {str(path)!r} has no column {column!r}; columns: {list(frame.columns)}")
@@ -163,16 +217,52 @@ def read_strata(path: str | os.PathLike, column: str, datasets: Sequence[str]) -
 
 
 def file_provenance(paths: Sequence[str | os.PathLike]) -> list[dict[str, object]]:
-    """Path, size and sha256 of each file: what a result was computed from."""
+    """Path, size and sha256 of each file: what a result was computed from.
+
+    Parameters
+    ----------
+    paths : Sequence[str | os.PathLike]
+        The files.
+
+    Returns
+    -------
+    list[dict[str, object]]
+        One ``{"path", "bytes", "sha256"}`` per file.
+    """
     return [{"path": str(p), "bytes": Path(p).stat().st_size, "sha256": sha256_file(p)} for p in paths]
 
 
 def table_domain(name: str, entry: Mapping[str, object]) -> Domain:
-    """The ``Domain`` of a config entry of kind ``table``.
+    """The ``Domain`` of a config entry of kind ``table``: a user's benchmark from its own files.
 
-    ``entry`` holds ``scores`` (path), ``higher_is_better`` (bool), ``features`` (representation
-    name -> path) and optionally ``strata`` (``{file, column}``: the labels of the ``stratified`` strategy).
-    The domain's label is its name.
+    Parameters
+    ----------
+    name : str
+        The domain's name (also its label).
+    entry : Mapping[str, object]
+        The config entry: ``scores`` (path of the scores CSV, read by ``read_scores_table``),
+        ``higher_is_better`` (bool), ``features`` (representation name -> path of a feature CSV) and
+        optionally ``strata`` (``{file, column}``: the labels of the ``stratified`` strategy).
+
+    Returns
+    -------
+    Domain
+        A domain whose inputs are the named files (not registered).
+
+    Raises
+    ------
+    ValueError
+        If a key is missing, ``higher_is_better`` is not a bool, or a feature is named ``oracle`` or ``none``.
+
+    Examples
+    --------
+    >>> from benchdesign.domains import table_domain
+    >>> domain = table_domain("mine", {"scores": "scores.csv", "higher_is_better": True,
+    ...                                "features": {"meta": "features.csv"}})
+    >>> domain.inputs
+    ('scores.csv', 'features.csv')
+    >>> domain.representations
+    ('meta', 'oracle')
     """
     for key in ("scores", "higher_is_better", "features"):
         if key not in entry:
