@@ -73,10 +73,20 @@ def _text(html: str) -> str:
 
 def test_mkdocs_build_strict(site):
     for page in ("index.html", "guides/split/index.html", "api/splitting/index.html", "api/selection/index.html",
-                 "api/cli/index.html", "configuration/index.html"):
+                 "api/domains/index.html", "api/cli/index.html", "configuration/index.html"):
         assert (site / page).is_file(), page
     api = (site / "api" / "splitting" / "index.html").read_text()
     assert 'id="benchdesign.splitting.crossval.LeakageKFold"' in api
+    assert 'id="benchdesign.domains.load_scores"' in (site / "api" / "domains" / "index.html").read_text()
+    for name in ("splitting", "selection", "domains"):  # what tests/test_api_docs.py checks, seen on the page
+        text = _text((site / "api" / name / "index.html").read_text())
+        roles = re.findall(r":(?:func|class|meth|mod|data|attr):`[^`]*`", text)
+        assert not roles, f"api/{name}: Sphinx roles printed literally: {roles[:5]}"
+        private = re.findall(r"=\s*_[A-Z]\w*\[[^\]]*\]", text)
+        assert not private, f"api/{name}: signature defaults show private constants: {private[:5]}"
+    home = (site / "index.html").read_text()
+    for paper in ("https://doi.org/10.1038/s41467-025-58606-8", "https://github.com/hangover137/efficient_benchmarking"):
+        assert paper in home, f"the home page does not link {paper}"
     assert "benchdesign split" in _text((site / "api" / "cli" / "index.html").read_text())
 
 
