@@ -51,8 +51,19 @@ UNASSIGNED_LABELS = frozenset({"", "unassigned", "not assigned", "nan", "none"})
 
 @dataclass(frozen=True)
 class LeakageSummary:
-    """leakage = L(pi) (eq. 2); total = sum of w_x w_y sim(x, y) over ordered pairs incl. x = y;
-    scaled = 2 L(pi) / total (eq. 20, see ``scaled_leakage``); n_assigned entities counted."""
+    """Exact leakage of one split: L(pi) (eq. 2) and scaled L(pi) (eq. 20).
+
+    Attributes
+    ----------
+    leakage : float
+        L(pi): the sum over unordered pairs in different folds of w_x w_y sim(x, y).
+    total : float
+        The eq. (20) denominator: sum of w_x w_y sim(x, y) over ordered pairs, x = y included.
+    scaled : float
+        2 L(pi) / total (eq. 20, as ``scaled_leakage``), in [0, 1].
+    n_assigned : int
+        Number of entities in a fold (the others are left out).
+    """
 
     leakage: float
     total: float
@@ -166,10 +177,18 @@ def leakage_summary(
 
 @dataclass(frozen=True)
 class TilePlan:
-    """The canonical tiling of the exact pair sums: upper-triangle tiles (r <= c) of ``block_size``
-    over the entities assigned in at least one split (``active``), numbered row by row.
+    """The canonical tiling of the exact pair sums, shared by one-pass and sharded computations.
 
-    Tile t covers active positions [r0, r1) x [c0, c1); off-diagonal tiles stand for both orders.
+    Upper-triangle tiles (r <= c) of ``block_size`` over the entities assigned in at least one split
+    (``active``), numbered row by row. Tile t covers active positions [r0, r1) x [c0, c1); off-diagonal tiles
+    stand for both orders.
+
+    Attributes
+    ----------
+    active : np.ndarray
+        Indices of the entities assigned in at least one split.
+    block_size : int
+        Tile size.
     """
 
     active: np.ndarray
@@ -316,8 +335,32 @@ def leakage_shard(
 ) -> int:
     """Compute shard ``index`` of ``n_shards`` of the exact tiles and write it to ``out`` (.npz).
 
-    Resumable: an interrupted run leaves ``out + '.part.npz'``, from which a rerun continues. Returns
-    the number of tiles of the shard. Combine the shards with ``reduce_leakage_shards``.
+    Resumable: an interrupted run leaves ``out + '.part.npz'``, from which a rerun continues. Combine the
+    shards with ``reduce_leakage_shards``.
+
+    Parameters
+    ----------
+    sim : SimilaritySource
+        (n, n) similarities in [0, 1].
+    folds_list : Sequence[Sequence[object] | np.ndarray]
+        Splits, each with one fold label per entity.
+    index : int
+        Number of this shard, 0 to ``n_shards`` - 1.
+    n_shards : int
+        Number of shards the tiles are dealt into.
+    out : str | Path
+        The shard file to write.
+    weights : np.ndarray | None
+        (n,) entity cardinalities kappa(x) (None: 1).
+    block_size : int
+        Tile size; every shard of one computation must use the same.
+    checkpoint_seconds : float
+        Seconds between checkpoints of the partial file.
+
+    Returns
+    -------
+    int
+        Number of tiles of the shard.
     """
     codes_list = _encode_all(folds_list, sim.n)
     w = _weights(weights, sim.n)
@@ -375,8 +418,24 @@ def _check_shard_set(shards: list[tuple[str, dict]]) -> None:
 
 
 def reduce_leakage_shards(paths: Sequence[str | Path]) -> list[LeakageSummary]:
-    """Leakage summaries from the shard files of ``leakage_shard``; checks they exist, belong together
-    and cover every tile exactly once (ValueError naming the file, or the missing shard indices, otherwise)."""
+    """Leakage summaries from the shard files of ``leakage_shard``.
+
+    Parameters
+    ----------
+    paths : Sequence[str | Path]
+        Every shard file of one computation.
+
+    Returns
+    -------
+    list[LeakageSummary]
+        One per split, equal to ``leakage_summary`` of the same splits.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, if a shard belongs to another computation or is incomplete, or naming the missing
+        shard indices, if the files do not cover every tile exactly once.
+    """
     if not paths:
         raise ValueError("no shard files given")
     shards = [(str(p), _read_shard(p)) for p in paths]
@@ -409,10 +468,38 @@ MIN_STRATUM_PAIRS = 2  # pairs per stratum in the pilot and in the main sample (
 class SampledLeakage:
     """Sampled estimate of L(pi) (eq. 2) and scaled L(pi) (eq. 20) with normal confidence intervals.
 
-    leakage, total : unbiased estimates of L(pi) and of the eq. (20) denominator; scaled : their ratio
-    (bias O(1/n_pairs)); *_ci : (low, high) intervals at ``confidence``; *_se : standard errors;
-    design : "fold_pairs" (stratified, see ``sampled_leakage``) or "iid"; n_strata : strata
-    sampled; n_pilot : pairs of ``n_pairs`` that only set the allocation.
+    Attributes
+    ----------
+    leakage : float
+        Unbiased estimate of L(pi).
+    leakage_ci : tuple[float, float]
+        Its (low, high) interval at ``confidence``.
+    leakage_se : float
+        Its standard error.
+    total : float
+        Unbiased estimate of the eq. (20) denominator.
+    total_ci : tuple[float, float]
+        Its interval.
+    scaled : float
+        scaled L(pi), the ratio 2 leakage / total (bias O(1/n_pairs)).
+    scaled_ci : tuple[float, float]
+        Its interval (delta method).
+    scaled_se : float
+        Its standard error.
+    n_pairs : int
+        Pairs drawn.
+    n_assigned : int
+        Entities in a fold.
+    confidence : float
+        Level of the intervals.
+    seed : int
+        Seed of the draws.
+    design : str
+        ``'fold_pairs'`` (stratified, see ``sampled_leakage``) or ``'iid'``.
+    n_strata : int
+        Strata sampled.
+    n_pilot : int
+        Pairs of ``n_pairs`` that only set the allocation.
     """
 
     leakage: float
@@ -659,7 +746,44 @@ def sampled_leakage(
 
 
 def leakage(sim, folds, weights: np.ndarray | None = None, block_size: int = DEFAULT_BLOCK) -> float:
-    """L(pi) of eq. (2): sum over unordered pairs {x, x'} in different folds of sim(x, x') kappa(x) kappa(x')."""
+    """L(pi) of eq. (2): the similarity between the folds of a split.
+
+    The sum over unordered pairs {x, x'} in different folds of sim(x, x') kappa(x) kappa(x'). Works for any
+    split, also one made by another tool.
+
+    Parameters
+    ----------
+    sim : SimilaritySource, numpy.ndarray or scipy.sparse matrix
+        (n, n) similarities in [0, 1].
+    folds : sequence
+        One fold label per entity; negative ints, None, NaN, "" and "unassigned" mark entities in no fold.
+    weights : np.ndarray | None
+        (n,) entity cardinalities kappa(x) (None: 1).
+    block_size : int
+        Tile size of the dense pair sums.
+
+    Returns
+    -------
+    float
+        L(pi).
+
+    See Also
+    --------
+    scaled_leakage : L(pi) scaled to [0, 1] (eq. 20).
+
+    Examples
+    --------
+    Two pairs of similar entities: kept together, little similarity crosses the folds; split up, much does:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting.leakage import leakage, scaled_leakage
+    >>> sim = np.array([[1.0, 0.9, 0.1, 0.0], [0.9, 1.0, 0.2, 0.1],
+    ...                 [0.1, 0.2, 1.0, 0.8], [0.0, 0.1, 0.8, 1.0]])
+    >>> round(leakage(sim, [0, 0, 1, 1]), 3), round(leakage(sim, [0, 1, 0, 1]), 3)
+    (0.4, 1.9)
+    >>> round(scaled_leakage(sim, ["train", "train", "test", "test"]), 3)
+    0.098
+    """
     return leakage_summary(sim, [folds], weights, block_size)[0].leakage
 
 
@@ -670,6 +794,22 @@ def scaled_leakage(sim, folds, weights: np.ndarray | None = None, block_size: in
     scaled = 2 L(pi) / sum_{x, x'} kappa(x) kappa(x') sim(x, x'). This is the convention of the
     authors' implementation (``datasail.eval.eval_split``), under which a random split into
     fractions s_i scores about 1 - sum_i s_i^2 (0.32 for 80/20).
+
+    Parameters
+    ----------
+    sim : SimilaritySource, numpy.ndarray or scipy.sparse matrix
+        (n, n) similarities in [0, 1].
+    folds : sequence
+        One fold label per entity; negative ints, None, NaN, "" and "unassigned" mark entities in no fold.
+    weights : np.ndarray | None
+        (n,) entity cardinalities kappa(x) (None: 1).
+    block_size : int
+        Tile size of the dense pair sums.
+
+    Returns
+    -------
+    float
+        Scaled L(pi).
     """
     return leakage_summary(sim, [folds], weights, block_size)[0].scaled
 
@@ -681,10 +821,25 @@ def max_train_similarity(
     train: object | Sequence[object],
     block_size: int = DEFAULT_BLOCK,
 ) -> np.ndarray:
-    """Per test entity x, max over training entities x' of sim(x, x') -- the summand of eq. (1).
+    """Per test entity x, the max over training entities x' of sim(x, x'): the summand of eq. (1).
 
-    ``test`` is the test fold label, ``train`` one label or several (e.g. ["train", "val"]). The mean
-    of the returned array (n_test,) is the leakage of eq. (1); entities follow the order of ``folds``.
+    Parameters
+    ----------
+    sim : SimilaritySource | np.ndarray | sp.spmatrix
+        (n, n) similarities in [0, 1].
+    folds : Sequence[object] | np.ndarray
+        One fold label per entity.
+    test : object
+        The label of the test fold.
+    train : object | Sequence[object]
+        The label of the training fold, or several (e.g. ``["train", "val"]``).
+    block_size : int
+        Tile size of the dense computation.
+
+    Returns
+    -------
+    np.ndarray
+        (n_test,) maximum similarities, in the order of ``folds``; their mean is the leakage of eq. (1).
     """
     arr = np.asarray(folds, dtype=object).reshape(-1)
     train_labels = [train] if isinstance(train, (str, int, np.integer)) else list(train)

@@ -88,17 +88,70 @@ class SplitSpec:
     """The options of a split.
 
     Fold layout: ``fractions`` (s_i, sum 1), ``names`` (one per fold) and ``balanced`` (every fold also
-    bounded from above, |fold i| <= (1 + epsilon) s_i n; set by ``kfold_spec`` for k equal folds --
-    the paper's eq. (14) bounds only from below). Every other field but two is an option of
-    ``SPLIT_OPTIONS``, which holds its default and its meaning; the
-    same name is used by the config, the command line and the cross-validators. Where they differ from
-    the paper: ``fraction_tolerance`` (the ILP alone ends at the edge of epsilon, since a smaller test
-    fold leaks less) and ``balance_folds`` (k-fold CV tests every fold against the rest; objective
-    (12) is the total only, which can leave one fold leakier than a random fold). Not options of a
-    split's meaning: ``block_size`` (tile edge of the n x n passes) and ``verbose`` (the MILP log).
+    bounded from above; set by ``kfold_spec`` for k equal folds -- the paper's eq. (14) bounds only from
+    below). Every other field but two is an option of ``SPLIT_OPTIONS``, which holds its default and its
+    meaning; the same name is used by the config, the command line and the cross-validators. Where they differ
+    from the paper: ``fraction_tolerance`` (the ILP alone ends at the edge of epsilon, since a smaller test
+    fold leaks less) and ``balance_folds`` (k-fold CV tests every fold against the rest; objective (12) is the
+    total only, which can leave one fold leakier than a random fold). Not options of a split's meaning:
+    ``block_size`` and ``verbose``.
 
     The same seed gives the same split whenever the ILP ends by optimality or by ``node_limit``; when
     ``time_limit`` stops it, the best assignment found can depend on the machine's speed and load.
+
+    Attributes
+    ----------
+    fractions : tuple[float, ...]
+        Requested share s_i of each fold, summing to 1.
+    names : tuple[str, ...]
+        Name of each fold.
+    balanced : bool
+        Bound every fold also from above, size of fold i <= (1 + epsilon) s_i n (set by ``kfold_spec``).
+    clusters : int | None
+        Number of clusters K given to the ILP, at most the number of entities n (none = min(50, n)).
+    micro_clusters : int
+        Leader pre-clustering size: the units the refinement moves.
+    epsilon : float
+        Relative tolerance of the fold sizes: fold i holds >= (1 - epsilon) s_i n (eq. 3/14; k-fold also <= (1 +
+        epsilon) s_i n).
+    delta : float
+        Relative tolerance of the class shares of every fold (eq. 4/15).
+    linkage : str
+        Similarity between clusters.
+    solver : str
+        cvxpy MILP solver.
+    time_limit : float
+        ILP time limit in seconds; the best assignment found is then refined.
+    node_limit : int | None
+        Branch-and-bound node cap: a reproducible limit (a time-out depends on machine load).
+    mip_gap : float | None
+        Relative optimality gap at which the ILP stops (0 = prove optimality; none = the solver's default).
+    seed : int
+        Seed of every random draw (same seed -> same split when the ILP ends by optimality or the node limit).
+    refine : bool
+        Refine the ILP's assignment by moving/swapping micro-clusters.
+    fraction_tolerance : float | None
+        The refinement brings every fold within this share of n of its requested size where the clusters allow
+        (none = anywhere within epsilon, the paper's choice).
+    balance_folds : bool
+        With 3 or more folds, also lower the leakiest fold's leakage against the other folds (off = the paper's
+        total only).
+    max_similarity : float | None
+        Hard threshold t: afterwards no sample has a neighbour above t in another fold.
+    threshold_action : str
+        For max_similarity: drop the fewest samples or move whole components.
+    butina_threshold : float
+        Task butina: the similarity at which two entities are neighbours (ECFP Tanimoto 0.65 = RDKit's distance
+        cut-off 0.35).
+    certificate_seeds : int
+        Random splits of the same sizes scored as the baseline (0 = none).
+    pair_scheme : str
+        2-D k-fold (I2/S2): cold_both = fold f tests on the pairs with both entities in f and trains on those
+        with neither; same_fold = DataSAIL's, pairs across folds dropped.
+    block_size : int
+        Tile edge of the n x n passes over the similarities.
+    verbose : bool
+        Print the MILP solver's log.
     """
 
     fractions: tuple[float, ...] = (0.8, 0.2)
@@ -167,7 +220,20 @@ KFOLD_NAME = "fold{}"
 
 
 def kfold_spec(n_folds: int, spec: SplitSpec | None = None) -> SplitSpec:
-    """``spec`` (default options) with k equal fractions 1/k and the fold names fold0 .. fold{k-1}."""
+    """The options of k-fold cross-validation: k equal folds, each bounded from both sides.
+
+    Parameters
+    ----------
+    n_folds : int
+        Number of folds k, at least 2.
+    spec : SplitSpec | None
+        The other options (None: the defaults).
+
+    Returns
+    -------
+    SplitSpec
+        ``spec`` with fractions 1/k, fold names fold0 .. fold{k-1} and ``balanced=True``.
+    """
     if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or n_folds < 2:
         raise ValueError(f"the number of folds must be an integer >= 2, got {n_folds!r}")
     k = int(n_folds)
@@ -179,13 +245,22 @@ def kfold_spec(n_folds: int, spec: SplitSpec | None = None) -> SplitSpec:
 
 @dataclass(frozen=True)
 class EntitySet:
-    """Entities of one type.
+    """Entities of one type: their ids, which are valid, their similarity and classes.
 
-    ids : (n,) unique identifiers (str)
-    valid : (n,) False for rows that could not be read (e.g. invalid SMILES); they get no fold
-    similarity : similarity over the *valid* entities, in the order of ``np.flatnonzero(valid)``, or None
-    classes : (n, C) bool class membership sigma(x), or None; class_names : the C class names
-    invalid_reason : reason written for invalid rows
+    Attributes
+    ----------
+    ids : np.ndarray
+        (n,) unique identifiers (str).
+    valid : np.ndarray
+        (n,) False for rows that could not be read (e.g. invalid SMILES); they get no fold.
+    similarity : SimilaritySource | None
+        Similarity over the *valid* entities, in the order of ``np.flatnonzero(valid)``, or None.
+    classes : np.ndarray | None
+        (n, C) bool class membership sigma(x), or None.
+    class_names : tuple[str, ...]
+        The C class names.
+    invalid_reason : str
+        Reason written for invalid rows.
     """
 
     ids: np.ndarray
@@ -209,16 +284,30 @@ class EntitySet:
 
 @dataclass(frozen=True)
 class SplitResult:
-    """fold : (rows,) fold index per output row, -1 when unassigned; reason : '' or why unassigned.
+    """The folds of a split, one per output row (an entity, or an interaction of 2-D data), and its report.
 
-    entity_folds : for 2-D tasks that split entities, side ('a'/'b') -> fold per entity of that side
-    (-1 for entities without a valid interaction).
-    clusters : for 1-D S1, the cluster (of the K given to the ILP) of each row, -1 for invalid rows;
-    for 2-D S tasks, side -> cluster per entity of that side (-1 without a valid interaction).
-    pair_folds : for 2-D tasks that split entities, side -> (rows,) fold of each interaction's entity
-    of that side (-1 for invalid interactions); both sides for I2/S2, the split side for I1/S1.
-    cold_both : True for the 'cold_both' k-fold scheme: ``fold`` is then the fold of both entities
-    when they agree (the pair's test fold) and -1 otherwise; see ``train_test``.
+    Attributes
+    ----------
+    fold : np.ndarray
+        (rows,) fold index per output row, -1 when unassigned.
+    reason : np.ndarray
+        (rows,) ``''`` or why the row is unassigned.
+    names : tuple[str, ...]
+        The fold names, indexed by ``fold``.
+    report : dict
+        Sizes, solver status, leakage and certificate of the split.
+    entity_folds : dict
+        For 2-D tasks that split entities: side (``'a'`` / ``'b'``) -> fold per entity of that side (-1 for
+        entities without a valid interaction).
+    clusters : np.ndarray | dict | None
+        For 1-D S1, the cluster (of the K given to the ILP) of each row, -1 for invalid rows; for 2-D S tasks,
+        side -> cluster per entity of that side.
+    pair_folds : dict
+        For 2-D tasks that split entities: side -> (rows,) fold of each interaction's entity of that side (-1
+        for invalid interactions); both sides for I2/S2, the split side for I1/S1.
+    cold_both : bool
+        True for the ``'cold_both'`` k-fold scheme: ``fold`` is then the fold of both entities when they agree
+        (the pair's test fold) and -1 otherwise; see ``train_test``.
     """
 
     fold: np.ndarray
@@ -460,8 +549,36 @@ def _fold_report(folds: np.ndarray, names: tuple[str, ...], fractions, valid: in
 def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResult:
     """Split 1-D data (one row per entity) by task R, I1 or S1.
 
-    Rows that are not valid get fold -1 with ``entities.invalid_reason``. Returns fold indices into
-    ``spec.names`` per row, and a report (sizes, solver status, leakage for S1).
+    Rows that are not valid get fold -1 with ``entities.invalid_reason``.
+
+    Parameters
+    ----------
+    task : str
+        ``'R'`` (random), ``'I1'`` (identity-based: random subject to the size and class constraints) or
+        ``'S1'`` (similarity-based: clusters, then the ILP).
+    entities : EntitySet
+        The entities; S1 needs their similarity.
+    spec : SplitSpec
+        Fold names, fractions and the split options.
+
+    Returns
+    -------
+    SplitResult
+        Fold indices into ``spec.names`` per row, and a report (sizes, solver status, leakage for S1).
+
+    Examples
+    --------
+    Four entities in two similar pairs, split in halves; each pair stays in one fold:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import EntitySet, MatrixSimilarity, SplitSpec, split_entities
+    >>> sim = np.array([[1.0, 0.9, 0.1, 0.0], [0.9, 1.0, 0.2, 0.1],
+    ...                 [0.1, 0.2, 1.0, 0.8], [0.0, 0.1, 0.8, 1.0]])
+    >>> entities = EntitySet(np.array(["a", "b", "c", "d"], dtype=object), np.ones(4, dtype=bool),
+    ...                      MatrixSimilarity(sim))
+    >>> result = split_entities("S1", entities, SplitSpec(fractions=(0.5, 0.5), clusters=2))
+    >>> result.labels()
+    array(['test', 'test', 'train', 'train'], dtype=object)
     """
     validate_spec(spec)
     task = task.upper()
@@ -561,10 +678,26 @@ def _refuse_empty_folds(task: str, folds: np.ndarray, groups: np.ndarray, names:
 
 
 def split_groups(task: str, entities: EntitySet, groups: np.ndarray, spec: SplitSpec) -> SplitResult:
-    """Split 1-D data by given groups of the valid entities (scaffolds, Butina clusters; ``groups``).
+    """Split 1-D data by given groups of the valid entities (scaffolds, Butina clusters).
 
     The folds get the same report and certificate (random splits of the same fractions, fold against
     the rest) as an S1 split when the entities have a similarity.
+
+    Parameters
+    ----------
+    task : str
+        Name of the task in the report (e.g. ``'scaffold'``, ``'butina'``).
+    entities : EntitySet
+        The entities.
+    groups : np.ndarray
+        One group label per valid entity; a group is never split.
+    spec : SplitSpec
+        Fold names, fractions and the split options.
+
+    Returns
+    -------
+    SplitResult
+        Fold indices into ``spec.names`` per row, and the report.
     """
     validate_spec(spec)
     valid_idx = np.flatnonzero(entities.valid)
@@ -652,14 +785,18 @@ def split_interactions(
     ----------
     task : str
         R, I1, I2, S1 or S2.
-    inter_a, inter_b : numpy.ndarray
-        (m,) indices of each interaction's entities into ``side_a.ids`` / ``side_b.ids``.
-    side_a, side_b : EntitySet
-        The two entity sets.
+    inter_a : np.ndarray
+        (m,) index of each interaction's entity a into ``side_a.ids``.
+    inter_b : np.ndarray
+        (m,) index of each interaction's entity b into ``side_b.ids``.
+    side_a : EntitySet
+        The entities of side a.
+    side_b : EntitySet
+        The entities of side b.
     spec : SplitSpec
         Fold names, fractions and solver settings.
-    side : {"a", "b"}
-        For I1/S1, the side whose entities are split; interactions follow that side.
+    side : str
+        For I1/S1, the side whose entities are split, ``'a'`` or ``'b'``; interactions follow that side.
 
     Returns
     -------
