@@ -39,21 +39,16 @@ ENTRY_POINTS = (
 # Names whose docstrings are not numpydoc yet (issue 36, item 7): checked for Sphinx roles and private defaults
 # only. Remove a name once its docstring passes; the test fails while a listed name already passes.
 PENDING = frozenset({
-    "selection.Strategy", "selection.a_optimal_order", "selection.check_representation",
-    "selection.conclusion_stability", "selection.covering_bound", "selection.covering_radii",
-    "selection.covering_radius", "selection.curve_auc", "selection.curves", "selection.d_optimal_order",
+    "selection.check_representation", "selection.conclusion_stability", "selection.covering_bound",
+    "selection.covering_radii", "selection.covering_radius", "selection.curve_auc", "selection.curves",
     "selection.dataset_pool_trials", "selection.dataset_scores", "selection.default_k_targets",
-    "selection.diameter", "selection.fafi_cosine_order", "selection.fafi_euclidean_order",
-    "selection.farthest_first_order", "selection.fit_p_eff", "selection.holm", "selection.kendall",
-    "selection.kmeans", "selection.kstar_per_config", "selection.mae", "selection.mcnemar_exact",
-    "selection.mean_ranks", "selection.meets_target", "selection.model_holdout_trials",
-    "selection.model_pool_trials", "selection.mrr", "selection.ndcg_at_k", "selection.ndcg_paper",
-    "selection.oracle_representation", "selection.paired_wilcoxon", "selection.pairwise_verdicts",
-    "selection.plot_critical_difference", "selection.pool_shares", "selection.random_order",
-    "selection.rank_metrics", "selection.rank_scores", "selection.reference_auc", "selection.rerank",
-    "selection.score_cube", "selection.select_a_optimal", "selection.select_d_optimal",
-    "selection.select_fafi_cosine", "selection.select_fafi_euclidean", "selection.select_kmeans",
-    "selection.select_random", "selection.selection_orders", "selection.signed_rank_pvalues",
+    "selection.diameter", "selection.fit_p_eff", "selection.holm", "selection.kendall",
+    "selection.kstar_per_config", "selection.mae", "selection.mcnemar_exact", "selection.mean_ranks",
+    "selection.meets_target", "selection.model_holdout_trials", "selection.model_pool_trials", "selection.mrr",
+    "selection.ndcg_at_k", "selection.ndcg_paper", "selection.oracle_representation",
+    "selection.paired_wilcoxon", "selection.pairwise_verdicts", "selection.plot_critical_difference",
+    "selection.pool_shares", "selection.rank_metrics", "selection.rank_scores", "selection.reference_auc",
+    "selection.rerank", "selection.score_cube", "selection.selection_orders", "selection.signed_rank_pvalues",
     "selection.spearman", "selection.standardize_rows", "selection.strategy_verdicts", "selection.table1",
     "selection.table1_markdown", "selection.table2", "selection.table2_markdown", "selection.table3",
     "selection.table3_markdown", "selection.table3_summary", "selection.table4", "selection.table4_markdown",
@@ -222,20 +217,25 @@ def test_entry_points_have_examples(package):
     assert not missing, f"entry points without an Examples section: {missing}"
 
 
-@pytest.mark.parametrize("name", ENTRY_POINTS)
-def test_examples_run(name, tmp_path, monkeypatch):
-    """Each entry point's Examples section runs as a doctest, in a scratch directory."""
+def test_examples_run(package, tmp_path, monkeypatch):
+    """Every Examples section of a public name runs as a doctest, in a scratch directory."""
     monkeypatch.chdir(tmp_path)
-    package, public = name.split(".")
-    module = importlib.import_module(f"benchdesign.{package}")
-    exports = getattr(module, "_EXPORTS", None)
-    if exports is not None:  # from the defining submodule: `leakage` is also the name of a submodule
-        module = importlib.import_module(f"benchdesign.{package}.{next(m for m, n in exports.items() if public in n)}")
-    obj = getattr(module, public)
-    finder = doctest.DocTestFinder(recurse=False)
-    tests = [t for t in finder.find(obj, name, globs={}) if t.examples]
-    assert tests, f"{name}: no doctest in its docstring"
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    for test in tests:
-        runner.run(test)
-    assert runner.failures == 0, f"{name}: {runner.failures} doctest failure(s), see the captured output"
+    with_examples = [label for label, obj in public_objects(package).items()
+                     if obj.docstring and ">>>" in obj.docstring.value]
+    assert set(ENTRY_POINTS) <= set(with_examples)
+    failed = []
+    for name in with_examples:
+        package_name, public = name.split(".")
+        module = importlib.import_module(f"benchdesign.{package_name}")
+        exports = getattr(module, "_EXPORTS", None)
+        if exports is not None:  # from the defining submodule: `leakage` is also the name of a submodule
+            where = next(m for m, names in exports.items() if public in names)
+            module = importlib.import_module(f"benchdesign.{package_name}.{where}")
+        obj = getattr(module, public)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        defining = importlib.import_module(obj.__module__)  # its globals, as pytest --doctest-modules
+        for test in doctest.DocTestFinder(recurse=False).find(obj, name, module=defining):
+            runner.run(test)
+        if runner.failures:
+            failed.append(name)
+    assert not failed, f"doctest failures (see the captured output): {failed}"

@@ -154,18 +154,42 @@ def random_order(
 
     Parameters
     ----------
-    X : (n, p) features (only validated).  pool : (m,) distinct row indices.
-    k_max : order length, 1 <= k_max <= m.  rng : source of randomness.
+    X : ArrayLike
+        (n, p) features, one row per dataset (only validated).
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    k_max : int
+        Order length, 1 to m.
+    rng : np.random.Generator
+        Source of randomness.
 
     Returns
     -------
-    (k_max,) row indices; any prefix of length k is a uniform k-subset of the pool.
+    IntArray
+        (k_max,) row indices; any prefix of length k is a uniform k-subset of the pool.
     """
     return _random(X, pool, k_max, rng, "k_max")
 
 
 def select_random(X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator) -> IntArray:
-    """k pool rows uniformly without replacement (``random_order(X, pool, k, rng)``)."""
+    """k pool rows uniformly without replacement (``random_order(X, pool, k, rng)``).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset (only validated).
+    k : int
+        Subset size, 1 to m.
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    rng : np.random.Generator
+        Source of randomness.
+
+    Returns
+    -------
+    IntArray
+        (k,) distinct row indices from the pool.
+    """
     return _random(X, pool, k, rng, "k")
 
 
@@ -256,13 +280,25 @@ def kmeans(
 
     Parameters
     ----------
-    X : (m, p) points.  k : number of clusters, 1 <= k <= m.  rng : seeding randomness.
-    n_init : independent seedings, the lowest inertia wins.  max_iter : Lloyd rounds per seeding.
+    X : ArrayLike
+        (m, p) points.
+    k : int
+        Number of clusters, 1 to m.
+    rng : np.random.Generator
+        Randomness of the seeding.
+    n_init : int
+        Independent seedings; the lowest inertia wins.
+    max_iter : int
+        Lloyd rounds per seeding.
 
     Returns
     -------
-    centers (k, p) in seeding order, labels (m,) in 0..k-1, inertia (sum of squared distances of
-    the points to their centres).
+    centers : NDArray[np.float64]
+        (k, p) centres in seeding order.
+    labels : IntArray
+        (m,) cluster of each point, in 0..k-1.
+    inertia : float
+        Sum of squared distances of the points to their centres.
     """
     Z = _check_X(X)
     k = _check_k(k, Z.shape[0])
@@ -292,12 +328,21 @@ def select_kmeans(
 
     Parameters
     ----------
-    X : (n, p) standardised features.  k : subset size.  pool : (m,) distinct row indices.
-    rng : k-means++ seeding randomness.  n_init : k-means restarts.
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    k : int
+        Subset size, 1 to m.
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    rng : np.random.Generator
+        Randomness of the k-means++ seeding.
+    n_init : int
+        k-means restarts.
 
     Returns
     -------
-    (k,) distinct row indices from the pool.
+    IntArray
+        (k,) distinct row indices from the pool.
     """
     Xa, P, k = _prepare(X, pool, k)
     Z = Xa[P]
@@ -333,20 +378,29 @@ def farthest_first_order(
 
     Parameters
     ----------
-    X : (n, p) features.
-    pool : (m,) distinct row indices.
-    k_max : order length (1..m).
-    metric : "cosine" or "euclidean".
-    start : "nearest" or "farthest" (``FAFI_STARTS``).
-    initial : pool rows already chosen (e.g. datasets a benchmark must keep): the order starts with
-        them, in the given order, and the traversal continues from them (``start`` is then unused).
+    X : ArrayLike
+        (n, p) features, one row per dataset.
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    k_max : int
+        Order length, 1 to m.
+    metric : str
+        ``'cosine'`` or ``'euclidean'``.
+    start : str
+        ``'nearest'`` or ``'farthest'`` (``FAFI_STARTS``).
+    initial : ArrayLike | None
+        Pool rows already chosen (e.g. datasets a benchmark must keep): the order starts with them, in the
+        given order, and the traversal continues from them (``start`` is then unused).
 
     Returns
     -------
-    (k_max,) distinct row indices; every prefix is the farthest-first selection of that size.
+    IntArray
+        (k_max,) distinct row indices; every prefix is the farthest-first selection of that size.
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import farthest_first_order
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [5.0, 0.0], [2.0, 0.0]])
     >>> farthest_first_order(X, [0, 1, 2, 3], 3, "euclidean", start="farthest").tolist()
     [2, 0, 3]
@@ -423,7 +477,26 @@ def fafi_cosine_order(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """Cosine farthest-first order (``farthest_first_order``); ``rng`` is unused."""
+    """Cosine farthest-first order (``farthest_first_order`` with ``metric='cosine'``).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    k_max : int
+        Order length, 1 to m.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    start : str
+        Where the traversal starts: ``'nearest'`` (the row nearest the pool mean) or ``'farthest'`` (the paper's code).
+
+    Returns
+    -------
+    IntArray
+        (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
+    """
     return farthest_first_order(X, pool, k_max, "cosine", start)
 
 
@@ -434,7 +507,26 @@ def fafi_euclidean_order(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """Euclidean farthest-first order (``farthest_first_order``); ``rng`` is unused."""
+    """Euclidean farthest-first order (``farthest_first_order`` with ``metric='euclidean'``).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    k_max : int
+        Order length, 1 to m.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    start : str
+        Where the traversal starts: ``'nearest'`` (the row nearest the pool mean) or ``'farthest'`` (the paper's code).
+
+    Returns
+    -------
+    IntArray
+        (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
+    """
     return farthest_first_order(X, pool, k_max, "euclidean", start)
 
 
@@ -445,7 +537,26 @@ def select_fafi_cosine(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """First k rows of the cosine farthest-first order; ``rng`` is unused."""
+    """First k rows of the cosine farthest-first order (``fafi_cosine_order``).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    k : int
+        Subset size, 1 to m.
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    start : str
+        Where the traversal starts: ``'nearest'`` (the row nearest the pool mean) or ``'farthest'`` (the paper's code).
+
+    Returns
+    -------
+    IntArray
+        (k,) distinct row indices from the pool.
+    """
     return _farthest_first(X, pool, k, "cosine", start, "k")
 
 
@@ -456,7 +567,26 @@ def select_fafi_euclidean(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """First k rows of the Euclidean farthest-first order; ``rng`` is unused."""
+    """First k rows of the Euclidean farthest-first order (``fafi_euclidean_order``).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    k : int
+        Subset size, 1 to m.
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    start : str
+        Where the traversal starts: ``'nearest'`` (the row nearest the pool mean) or ``'farthest'`` (the paper's code).
+
+    Returns
+    -------
+    IntArray
+        (k,) distinct row indices from the pool.
+    """
     return _farthest_first(X, pool, k, "euclidean", start, "k")
 
 
@@ -508,17 +638,26 @@ def d_optimal_order(
     """Greedy D-optimal design order on ``M(S) = X_S^T X_S + lam * I``.
 
     Each step adds the pool row x maximising ``log det M(S + {x})``, i.e. maximising
-    ``x^T M(S)^-1 x`` (matrix determinant lemma); ties -> lowest row index.  ``M^-1`` is kept by
-    Sherman-Morrison updates: O(k_max * m * p^2).  ``rng`` is unused.
+    ``x^T M(S)^-1 x`` (matrix determinant lemma); ties -> lowest row index. ``M^-1`` is kept by
+    Sherman-Morrison updates: O(k_max * m * p^2).
 
     Parameters
     ----------
-    X : (n, p) standardised features.  pool : (m,) distinct row indices.
-    k_max : order length (1..m).  lam : ridge > 0.
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    k_max : int
+        Order length, 1 to m.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    lam : float
+        Ridge lam > 0 of M(S) = X_S^T X_S + lam I.
 
     Returns
     -------
-    (k_max,) distinct row indices in selection order.
+    IntArray
+        (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
     """
     return _design_order(X, pool, k_max, lam, "d")
 
@@ -533,17 +672,26 @@ def a_optimal_order(
     """Greedy A-optimal design order on ``M(S) = X_S^T X_S + lam * I``.
 
     Each step adds the pool row x minimising ``trace M(S + {x})^-1``, i.e. maximising
-    ``x^T M^-2 x / (1 + x^T M^-1 x)`` (Sherman-Morrison); ties -> lowest row index.  ``M^-1`` is
-    kept by Sherman-Morrison updates: O(k_max * m * p^2).  ``rng`` is unused.
+    ``x^T M^-2 x / (1 + x^T M^-1 x)`` (Sherman-Morrison); ties -> lowest row index. ``M^-1`` is
+    kept by Sherman-Morrison updates: O(k_max * m * p^2).
 
     Parameters
     ----------
-    X : (n, p) standardised features.  pool : (m,) distinct row indices.
-    k_max : order length (1..m).  lam : ridge > 0.
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    k_max : int
+        Order length, 1 to m.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    lam : float
+        Ridge lam > 0 of M(S) = X_S^T X_S + lam I.
 
     Returns
     -------
-    (k_max,) distinct row indices in selection order.
+    IntArray
+        (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
     """
     return _design_order(X, pool, k_max, lam, "a")
 
@@ -555,7 +703,26 @@ def select_d_optimal(
     rng: np.random.Generator | None = None,
     lam: float = 1.0,
 ) -> IntArray:
-    """First k rows of ``d_optimal_order``; ``rng`` is unused."""
+    """First k rows of ``d_optimal_order``.
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    k : int
+        Subset size, 1 to m.
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    lam : float
+        Ridge lam > 0 of M(S) = X_S^T X_S + lam I.
+
+    Returns
+    -------
+    IntArray
+        (k,) distinct row indices from the pool.
+    """
     return _design_order(X, pool, k, lam, "d", "k")
 
 
@@ -566,7 +733,26 @@ def select_a_optimal(
     rng: np.random.Generator | None = None,
     lam: float = 1.0,
 ) -> IntArray:
-    """First k rows of ``a_optimal_order``; ``rng`` is unused."""
+    """First k rows of ``a_optimal_order``.
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset (standardised by the protocol).
+    k : int
+        Subset size, 1 to m.
+    pool : ArrayLike
+        (m,) distinct row indices to choose from.
+    rng : np.random.Generator | None
+        Unused (the strategy is deterministic); accepted for the common signature.
+    lam : float
+        Ridge lam > 0 of M(S) = X_S^T X_S + lam I.
+
+    Returns
+    -------
+    IntArray
+        (k,) distinct row indices from the pool.
+    """
     return _design_order(X, pool, k, lam, "a", "k")
 
 
@@ -891,11 +1077,25 @@ def _backward_elimination(X: ArrayLike, pool: ArrayLike, k: int, name: str) -> I
 class Strategy:
     """One selection strategy: what the protocol, the tables and the figures need to know of it.
 
-    ``select(X, k, pool, rng, **options)`` picks k rows; ``order(X, pool, k_max, rng, **options)``
-    (greedy strategies only) gives a prefix order whose first k rows are ``select``'s.
-    ``options`` names the keyword arguments beyond (X, k, pool, rng); ``uses_representation`` is
-    False for a strategy that ignores X (random).  The registry's order fixes each strategy's
-    seed code in the protocol: append new strategies at the end.
+    The registry's order fixes each strategy's seed code in the protocol: append new strategies at the end.
+
+    Attributes
+    ----------
+    name : str
+        Name used in configs, tables and files.
+    label : str
+        Display name.
+    select : Callable[..., IntArray]
+        ``select(X, k, pool, rng, **options)`` picks k rows.
+    order : Callable[..., IntArray] | None
+        Greedy strategies only: ``order(X, pool, k_max, rng, **options)``, a prefix order whose first k rows
+        are ``select``'s.
+    options : tuple[str, ...]
+        The keyword arguments beyond (X, k, pool, rng).
+    uses_representation : bool
+        False for a strategy that ignores X (random).
+    color : str
+        Colour in the figures.
     """
 
     name: str
