@@ -39,17 +39,12 @@ ENTRY_POINTS = (
 # Names whose docstrings are not numpydoc yet (issue 36, item 7): checked for Sphinx roles and private defaults
 # only. Remove a name once its docstring passes; the test fails while a listed name already passes.
 PENDING = frozenset({
-    "selection.check_representation", "selection.conclusion_stability", "selection.covering_bound",
-    "selection.covering_radii", "selection.covering_radius", "selection.curve_auc", "selection.curves",
+    "selection.conclusion_stability", "selection.curve_auc", "selection.curves",
     "selection.dataset_pool_trials", "selection.dataset_scores", "selection.default_k_targets",
-    "selection.diameter", "selection.fit_p_eff", "selection.holm", "selection.kendall",
-    "selection.kstar_per_config", "selection.mae", "selection.mcnemar_exact", "selection.mean_ranks",
-    "selection.meets_target", "selection.model_holdout_trials", "selection.model_pool_trials", "selection.mrr",
-    "selection.ndcg_at_k", "selection.ndcg_paper", "selection.oracle_representation",
-    "selection.paired_wilcoxon", "selection.pairwise_verdicts", "selection.plot_critical_difference",
-    "selection.pool_shares", "selection.rank_metrics", "selection.rank_scores", "selection.reference_auc",
-    "selection.rerank", "selection.score_cube", "selection.selection_orders", "selection.signed_rank_pvalues",
-    "selection.spearman", "selection.standardize_rows", "selection.strategy_verdicts", "selection.table1",
+    "selection.kstar_per_config", "selection.meets_target", "selection.model_holdout_trials",
+    "selection.model_pool_trials", "selection.pairwise_verdicts", "selection.plot_critical_difference",
+    "selection.pool_shares", "selection.reference_auc", "selection.score_cube", "selection.selection_orders",
+    "selection.standardize_rows", "selection.strategy_verdicts", "selection.table1",
     "selection.table1_markdown", "selection.table2", "selection.table2_markdown", "selection.table3",
     "selection.table3_markdown", "selection.table3_summary", "selection.table4", "selection.table4_markdown",
     "selection.to_markdown", "selection.trial_auc", "selection.verdict_text", "selection.wilcoxon_holm_matrix",

@@ -65,7 +65,26 @@ def covering_radii(
     X: ArrayLike, order: ArrayLike, ks: Sequence[int], pool: ArrayLike | None = None, metric: str = "euclidean"
 ) -> NDArray[np.float64]:
     """Covering radius of the pool by the first k rows of ``order``, for every k in ``ks``
-    (incremental: O(max(ks) * |pool| * p))."""
+    (incremental: O(max(ks) * |pool| * p)).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset.
+    order : ArrayLike
+        Row indices in selection order.
+    ks : Sequence[int]
+        Prefix lengths k.
+    pool : ArrayLike | None
+        Row indices of the pool (None: every row).
+    metric : str
+        ``'euclidean'`` or ``'cosine'`` (distance 1 - cos).
+
+    Returns
+    -------
+    NDArray[np.float64]
+        Covering radius per entry of ``ks``.
+    """
     Z = embed(X, metric)
     rows = _pool(pool, len(Z))
     order = np.asarray(order, dtype=np.intp)
@@ -84,13 +103,45 @@ def covering_radii(
 
 
 def covering_radius(X: ArrayLike, chosen: ArrayLike, pool: ArrayLike | None = None, metric: str = "euclidean") -> float:
-    """Covering radius ``max_{x in pool} min_{s in chosen} d(x, s)`` (pool default: every row)."""
+    """Covering radius ``max_{x in pool} min_{s in chosen} d(x, s)`` (pool default: every row).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset.
+    chosen : ArrayLike
+        Row indices of the selection.
+    pool : ArrayLike | None
+        Row indices of the pool (None: every row).
+    metric : str
+        ``'euclidean'`` or ``'cosine'`` (distance 1 - cos).
+
+    Returns
+    -------
+    float
+        The covering radius.
+    """
     chosen = np.asarray(chosen, dtype=np.intp)
     return float(covering_radii(X, chosen, [len(chosen)], pool, metric)[0])
 
 
 def diameter(X: ArrayLike, pool: ArrayLike | None = None, metric: str = "euclidean") -> float:
-    """Largest distance between two pool rows (Delta of the bound)."""
+    """Largest distance between two pool rows (Delta of the bound).
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, p) features, one row per dataset.
+    pool : ArrayLike | None
+        Row indices of the pool (None: every row).
+    metric : str
+        ``'euclidean'`` or ``'cosine'`` (distance 1 - cos).
+
+    Returns
+    -------
+    float
+        The largest pairwise distance.
+    """
     Z = embed(X, metric)
     P = Z[_pool(pool, len(Z))]
     sq = np.einsum("ij,ij->i", P, P)
@@ -99,7 +150,22 @@ def diameter(X: ArrayLike, pool: ArrayLike | None = None, metric: str = "euclide
 
 
 def covering_bound(ks: ArrayLike, delta: float, p: int) -> NDArray[np.float64]:
-    """Appendix A.2: ``2 Delta / (k^(1/p) - 1)``, infinite for k = 1."""
+    """Appendix A.2: ``2 Delta / (k^(1/p) - 1)``, infinite for k = 1.
+
+    Parameters
+    ----------
+    ks : ArrayLike
+        Subset sizes k.
+    delta : float
+        Diameter Delta of the pool.
+    p : int
+        Dimension of the features.
+
+    Returns
+    -------
+    NDArray[np.float64]
+        The bound per k.
+    """
     ks = np.asarray(ks, dtype=float)
     if p < 1:
         raise ValueError(f"p={p!r} must be >= 1")
@@ -109,7 +175,22 @@ def covering_bound(ks: ArrayLike, delta: float, p: int) -> NDArray[np.float64]:
 
 def fit_p_eff(ks: ArrayLike, radii: ArrayLike) -> tuple[float, float]:
     """``(p_eff, c)`` of the least-squares fit ``log r_k = log c - log(k) / p_eff``; ``p_eff`` is
-    infinite when the radii do not decrease (slope >= 0).  Radii <= 0 (every point selected) are left out."""
+    infinite when the radii do not decrease (slope >= 0).  Radii <= 0 (every point selected) are left out.
+
+    Parameters
+    ----------
+    ks : ArrayLike
+        Subset sizes k.
+    radii : ArrayLike
+        Covering radius r_k per k.
+
+    Returns
+    -------
+    p_eff : float
+        Effective dimension (infinite when the radii do not decrease).
+    c : float
+        The fit's constant.
+    """
     ks, radii = np.asarray(ks, dtype=float), np.asarray(radii, dtype=float)
     keep = radii > 0
     if keep.sum() < 2:

@@ -146,7 +146,20 @@ def _ndcg_paper(a: NDArray[np.float64], b: NDArray[np.float64], k: int) -> float
 
 
 def mae(r_s: ArrayLike, r_d: ArrayLike) -> float:
-    """Mean absolute error ``mean_i |r_s_i - r_d_i|`` between two (M,) mean-rank vectors."""
+    """Mean absolute error ``mean_i |r_s_i - r_d_i|`` between two (M,) mean-rank vectors.
+
+    Parameters
+    ----------
+    r_s : ArrayLike
+        (M,) mean-rank vector of the subset, lower = better.
+    r_d : ArrayLike
+        (M,) mean-rank vector of the full benchmark (the reference).
+
+    Returns
+    -------
+    float
+        The mean absolute difference, >= 0.
+    """
     a, b = _pair(r_s, r_d)
     return float(np.mean(np.abs(a - b)))
 
@@ -156,6 +169,18 @@ def spearman(r_s: ArrayLike, r_d: ArrayLike) -> float:
 
     Equals ``scipy.stats.spearmanr(r_s, r_d).statistic`` (ties included); 0.0 if either vector
     is constant (scipy: NaN).
+
+    Parameters
+    ----------
+    r_s : ArrayLike
+        (M,) mean-rank vector of the subset, lower = better.
+    r_d : ArrayLike
+        (M,) mean-rank vector of the full benchmark (the reference).
+
+    Returns
+    -------
+    float
+        rho in [-1, 1].
     """
     a, b = _pair(r_s, r_d)
     return _spearman(_signs(a), _signs(b))
@@ -167,6 +192,18 @@ def kendall(r_s: ArrayLike, r_d: ArrayLike) -> float:
     ``tau_b = sum_{i<j} s_ij d_ij / sqrt(sum_{i<j} s_ij^2 * sum_{i<j} d_ij^2)`` with
     ``s_ij = sign(r_s_i - r_s_j)``, ``d_ij = sign(r_d_i - r_d_j)``; equals
     ``scipy.stats.kendalltau(r_s, r_d).statistic``; 0.0 if either vector is constant (scipy: NaN).
+
+    Parameters
+    ----------
+    r_s : ArrayLike
+        (M,) mean-rank vector of the subset, lower = better.
+    r_d : ArrayLike
+        (M,) mean-rank vector of the full benchmark (the reference).
+
+    Returns
+    -------
+    float
+        tau-b in [-1, 1].
     """
     a, b = _pair(r_s, r_d)
     return _kendall(_signs(a), _signs(b))
@@ -185,8 +222,17 @@ def ndcg_at_k(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
 
     Parameters
     ----------
-    r_s, r_d : (M,) mean-rank vectors, lower = better.
-    k : cut-off, integer >= 1.
+    r_s : ArrayLike
+        (M,) mean-rank vector of the subset, lower = better.
+    r_d : ArrayLike
+        (M,) mean-rank vector of the full benchmark (the reference).
+    k : int
+        Cut-off, an integer >= 1.
+
+    Returns
+    -------
+    float
+        NDCG@k in [0, 1].
     """
     k = _cutoff(k)
     a, b = _pair(r_s, r_d)
@@ -199,6 +245,18 @@ def mrr(r_s: ArrayLike, r_d: ArrayLike) -> float:
     The winner is ``w = argmin r_d`` (ties -> lowest model index).  Its predicted position is
     ``1 + #{j: r_s_j < r_s_w} + #{j != w: r_s_j == r_s_w} / 2`` (average position of its tie
     group in ascending r_s); the result is 1 / position, in (0, 1].
+
+    Parameters
+    ----------
+    r_s : ArrayLike
+        (M,) mean-rank vector of the subset, lower = better.
+    r_d : ArrayLike
+        (M,) mean-rank vector of the full benchmark (the reference).
+
+    Returns
+    -------
+    float
+        1 / position, in (0, 1].
     """
     a, b = _pair(r_s, r_d)
     return _mrr(_signs(a), b)
@@ -214,8 +272,17 @@ def ndcg_paper(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
 
     Parameters
     ----------
-    r_s, r_d : (M,) mean-rank vectors, lower = better.
-    k : cut-off, integer >= 1.
+    r_s : ArrayLike
+        (M,) mean-rank vector of the subset, lower = better.
+    r_d : ArrayLike
+        (M,) mean-rank vector of the full benchmark (the reference).
+    k : int
+        Cut-off, an integer >= 1.
+
+    Returns
+    -------
+    float
+        The paper's NDCG@k, in [0, 1].
     """
     k = _cutoff(k)
     a, b = _pair(r_s, r_d)
@@ -225,9 +292,17 @@ def ndcg_paper(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
 def rank_metrics(r_s: ArrayLike, r_d: ArrayLike) -> dict[str, float]:
     """All metrics of ``METRICS`` for one pair of (M,) mean-rank vectors (lower = better).
 
+    Parameters
+    ----------
+    r_s : ArrayLike
+        (M,) mean-rank vector of the subset, lower = better.
+    r_d : ArrayLike
+        (M,) mean-rank vector of the full benchmark (the reference).
+
     Returns
     -------
-    dict with keys ``mae, spearman, kendall, ndcg5, mrr, ndcg5_paper`` (NDCG at k = 5).
+    dict[str, float]
+        Keys ``mae, spearman, kendall, ndcg5, mrr, ndcg5_paper`` (NDCG at k = 5).
     """
     a, b = _pair(r_s, r_d)
     ss = _signs(a)

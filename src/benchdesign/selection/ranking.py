@@ -54,15 +54,30 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
 
     Parameters
     ----------
-    scores : long DataFrame with columns ``dataset, model, fold, score``; every
-        (dataset, model, fold) exactly once, every (dataset, fold) scored for every model, no NaN.
-    higher_is_better : True if a larger score is better (accuracy), False for errors/losses.
+    scores : pd.DataFrame
+        Long scores with columns ``dataset, model, fold, score``: every (dataset, model, fold) exactly once,
+        every (dataset, fold) scored for every model, no NaN.
+    higher_is_better : bool
+        True if a larger score is better (accuracy), False for errors and losses.
 
     Returns
     -------
-    DataFrame (n_datasets, n_models): index ``dataset``, columns ``model``, both in order of first
-    appearance in ``scores``; entry = mean over the dataset's folds of the model's rank among all
-    models on that (dataset, fold).
+    pd.DataFrame
+        (n_datasets, n_models): index ``dataset``, columns ``model``, both in order of first
+        appearance in ``scores``; entry = mean over the dataset's folds of the model's rank among all models on
+        that (dataset, fold).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.selection import rank_scores
+    >>> scores = pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2"], "model": ["a", "b", "a", "b"],
+    ...                        "fold": 0, "score": [0.9, 0.8, 0.6, 0.7]})
+    >>> rank_scores(scores, higher_is_better=True)
+    model      a    b
+    dataset
+    d1       1.0  2.0
+    d2       2.0  1.0
     """
     if not isinstance(scores, pd.DataFrame):
         raise ValueError(f"scores must be a pandas DataFrame, got {type(scores).__name__}")
@@ -123,15 +138,18 @@ def mean_ranks(
 
     Parameters
     ----------
-    dataset_ranks : (n, M) DataFrame from ``rank_scores`` (or an equivalent array).
-    rows : None for all datasets, else a non-empty 1-D array of integer row positions, or of
-        dataset labels when ``dataset_ranks`` is a DataFrame.
+    dataset_ranks : pd.DataFrame | NDArray[np.floating]
+        (n, M) ranks from ``rank_scores`` (or an equivalent array).
+    rows : ArrayLike | Sequence[str] | None
+        None for all datasets, else a non-empty 1-D array of integer row positions, or of dataset labels when
+        ``dataset_ranks`` is a DataFrame.
 
     Returns
     -------
-    ndarray (M,): column means of the selected rows, summed in ascending row order so the result
-    is bitwise independent of the order of ``rows`` (selecting every row reproduces
-    ``mean_ranks(dataset_ranks)`` exactly).
+    NDArray[np.float64]
+        (M,) column means of the selected rows, summed in ascending row order so the
+        result is bitwise independent of the order of ``rows`` (selecting every row reproduces
+        ``mean_ranks(dataset_ranks)`` exactly).
     """
     values = np.asarray(dataset_ranks, dtype=float)
     if values.ndim != 2 or values.shape[0] == 0:
@@ -159,11 +177,13 @@ def rerank(values: ArrayLike) -> NDArray[np.float64]:
 
     Parameters
     ----------
-    values : (m,) finite numbers (e.g. a mean-rank vector restricted to a model subset).
+    values : ArrayLike
+        (m,) finite numbers (e.g. a mean-rank vector restricted to a model subset).
 
     Returns
     -------
-    ndarray (m,) of ranks in [1, m] (``scipy.stats.rankdata(values, method="average")``).
+    NDArray[np.float64]
+        (m,) ranks in [1, m] (``scipy.stats.rankdata(values, method="average")``).
     """
     v = np.asarray(values, dtype=float)
     if v.ndim != 1 or v.size == 0:

@@ -54,10 +54,20 @@ def drop_constant(X: pd.DataFrame, what: str) -> pd.DataFrame:
 def check_representation(X: pd.DataFrame) -> pd.DataFrame:
     """``X`` as float with its constant columns dropped, after checking it is numeric and finite.
 
+    Parameters
+    ----------
+    X : pd.DataFrame
+        Datasets x features.
+
+    Returns
+    -------
+    pd.DataFrame
+        ``X`` as float, its constant columns dropped.
+
     Raises
     ------
-    ValueError naming the columns holding NaN (or inf, or non-numeric values), or when every column
-    is constant.
+    ValueError
+        Naming the columns holding NaN (or inf, or non-numeric values), or when every column is constant.
     """
     check_frame(X, "representation")
     return drop_constant(X.astype(np.float64), "representation")
@@ -72,11 +82,13 @@ def oracle_representation(dataset_ranks: pd.DataFrame) -> pd.DataFrame:
 
     Parameters
     ----------
-    dataset_ranks : DataFrame (n_datasets, n_models) of ranks (1 = best), index = dataset names.
+    dataset_ranks : pd.DataFrame
+        (n_datasets, n_models) ranks (1 = best), index = dataset names.
 
     Returns
     -------
-    A float copy of ``dataset_ranks`` (columns = models).
+    pd.DataFrame
+        A float copy of ``dataset_ranks`` (columns = models).
     """
     check_frame(dataset_ranks, "oracle_representation")
     return dataset_ranks.astype(np.float64).copy()

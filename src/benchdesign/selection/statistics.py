@@ -15,7 +15,18 @@ EXACT_SIGN_FLIPS_MAX_N = 13
 
 
 def holm(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm step-down adjusted p-values (same order as the input)."""
+    """Holm step-down adjusted p-values (same order as the input).
+
+    Parameters
+    ----------
+    pvalues : Sequence[float] | np.ndarray
+        The unadjusted p-values.
+
+    Returns
+    -------
+    np.ndarray
+        Holm-adjusted p-values, in the order of the input.
+    """
     p = np.asarray(pvalues, dtype=float)
     if p.ndim != 1:
         raise ValueError(f"p-values must be one-dimensional, got shape {p.shape}")
@@ -34,6 +45,20 @@ def paired_wilcoxon(best: np.ndarray, other: np.ndarray, higher_is_better: bool)
     """One-sided paired Wilcoxon signed-rank p-value for "``best`` is better than ``other``".
 
     Returns 1.0 when all paired differences are zero.
+
+    Parameters
+    ----------
+    best : np.ndarray
+        Scores of the candidate, one per paired observation (e.g. dataset).
+    other : np.ndarray
+        Scores of the other, paired with ``best``.
+    higher_is_better : bool
+        Whether a higher score is better.
+
+    Returns
+    -------
+    float
+        The one-sided p-value; 1.0 when all paired differences are zero.
     """
     a = np.asarray(best, dtype=float)
     b = np.asarray(other, dtype=float)
@@ -53,6 +78,16 @@ def signed_rank_pvalues(diff: ArrayLike) -> NDArray[np.float64]:
     2^n sign flips, minutes per call for a few hundred columns; here that null distribution of the signed-rank
     sum is counted exactly instead (sum over the nonzero d_i of 2*rank_i * [flip_i], one convolution per row).
     Beyond that size scipy's exact or normal p-values are fast and used as they are.
+
+    Parameters
+    ----------
+    diff : ArrayLike
+        (n, c) paired differences, one column per test.
+
+    Returns
+    -------
+    NDArray[np.float64]
+        (c,) two-sided p-values.
     """
     d = np.asarray(diff, dtype=float)
     if d.ndim != 2:
@@ -82,6 +117,23 @@ def mcnemar_exact(first: ArrayLike, second: ArrayLike) -> tuple[int, int, float]
     Returns (wins, losses, p): wins = pairs where only ``first`` passes, losses = pairs where only
     ``second`` does; p = P(X >= wins) for X ~ Binomial(wins + losses, 1/2) (the sign test on the
     discordant pairs), 1.0 without discordant pairs.
+
+    Parameters
+    ----------
+    first : ArrayLike
+        (n,) booleans: whether ``first`` passes in each paired trial.
+    second : ArrayLike
+        (n,) booleans of ``second``, paired with ``first``.
+
+    Returns
+    -------
+    wins : int
+        Pairs where only ``first`` passes.
+    losses : int
+        Pairs where only ``second`` passes.
+    p : float
+        P(X >= wins) for X ~ Binomial(wins + losses, 1/2) (the sign test on the discordant pairs), 1.0 without
+        discordant pairs.
     """
     a, b = np.asarray(first, dtype=bool), np.asarray(second, dtype=bool)
     if a.shape != b.shape or a.ndim != 1 or a.size == 0:
