@@ -41,6 +41,18 @@ def curves(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.Data
 
     One row per (domain, variation, strategy, representation, metric, k) with ``mean``,
     ``lo`` (2.5th percentile), ``hi`` (97.5th percentile, linear interpolation) and ``n_trials``.
+
+    Parameters
+    ----------
+    trials : pd.DataFrame
+        Long trial rows (``TRIAL_COLUMNS``: domain, variation, strategy, representation, trial, k, metric, value).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per configuration, metric and k: ``mean``, ``lo``, ``hi``, ``n_trials``.
     """
     validate_trials(trials)
     grouped = trials.groupby([*CONFIG, "metric", "k"], sort=False)["value"]
@@ -62,6 +74,18 @@ def trial_auc(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.D
     One row per (domain, variation, strategy, representation, metric, trial) with ``auc``
     (``np.trapezoid`` with x = k). Raises ValueError if the trials of a configuration do not
     share one k grid or the grid has fewer than two points.
+
+    Parameters
+    ----------
+    trials : pd.DataFrame
+        Long trial rows (``TRIAL_COLUMNS``: domain, variation, strategy, representation, trial, k, metric, value).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per configuration, metric and trial, with ``auc``.
     """
     validate_trials(trials)
     keys = [*CONFIG, "metric"]
@@ -93,6 +117,20 @@ def curve_auc(curves_df: pd.DataFrame, column: str = "mean", *, domain_order: Se
     """Trapezoid AUC over k of one curve column (default the mean curve) per configuration.
 
     Returns columns domain, variation, strategy, representation, metric, auc.
+
+    Parameters
+    ----------
+    curves_df : pd.DataFrame
+        Curves of ``curves``.
+    column : str
+        The curve column integrated: ``'mean'``, ``'lo'`` or ``'hi'``.
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        Columns domain, variation, strategy, representation, metric, auc.
     """
     require_columns(curves_df, [*CONFIG, "metric", "k", column], "curves frame")
     keys = [*CONFIG, "metric"]
@@ -117,7 +155,22 @@ def _check_thresholds(thresholds: Mapping[str, float]) -> None:
 
 def meets_target(values: ArrayLike, threshold: ArrayLike, higher_is_better: ArrayLike) -> np.ndarray:
     """The one target test of Table 2's k* and of the verdicts (inclusive): ``value >= threshold`` for a
-    higher-is-better metric, ``value <= threshold`` otherwise; element-wise, arguments broadcast."""
+    higher-is-better metric, ``value <= threshold`` otherwise; element-wise, arguments broadcast.
+
+    Parameters
+    ----------
+    values : ArrayLike
+        Metric values.
+    threshold : ArrayLike
+        Target per value.
+    higher_is_better : ArrayLike
+        Whether the metric of each value is higher-is-better.
+
+    Returns
+    -------
+    np.ndarray
+        Booleans: the value meets its target.
+    """
     values, threshold = np.asarray(values, dtype=float), np.asarray(threshold, dtype=float)
     return np.where(np.asarray(higher_is_better, dtype=bool), values >= threshold, values <= threshold)
 
@@ -129,6 +182,20 @@ def pool_shares(
     random pool) whose value passes ``meets_target``.
 
     Columns: domain, variation, strategy, representation, metric, k, threshold, share, n_trials.
+
+    Parameters
+    ----------
+    trials : pd.DataFrame
+        Long trial rows (``TRIAL_COLUMNS``: domain, variation, strategy, representation, trial, k, metric, value).
+    thresholds : Mapping[str, float]
+        Metric -> target.
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        Columns domain, variation, strategy, representation, metric, k, threshold, share, n_trials.
     """
     validate_trials(trials)
     _check_thresholds(thresholds)
@@ -152,6 +219,22 @@ def kstar_per_config(
     ``kstar_mean`` uses the mean curve, ``kstar_conservative`` the worst side of the band
     (``hi`` for lower-is-better metrics, ``lo`` otherwise); NaN when the target is never met.
     Targets are met by ``value <= threshold`` (lower is better) or ``value >= threshold``.
+
+    Parameters
+    ----------
+    curves_df : pd.DataFrame
+        Curves of ``curves``.
+    thresholds : Mapping[str, float]
+        Metric -> target.
+    variation : str | None
+        The variation to use (None: the single one present).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        ``kstar_mean`` and ``kstar_conservative`` per domain, metric, strategy and representation.
     """
     require_columns(curves_df, CURVE_COLUMNS, "curves frame")
     _check_thresholds(thresholds)

@@ -35,6 +35,18 @@ def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarra
     standard deviation; a column constant on them becomes 0 (as ``sklearn.preprocessing.StandardScaler``).
 
     The paper's code standardises the pool rows inside every selection (``standardize="pool"``).
+
+    Parameters
+    ----------
+    X : np.ndarray
+        (n, p) features.
+    rows : np.ndarray | None
+        Rows to standardise, on their own mean and deviation (None: all).
+
+    Returns
+    -------
+    np.ndarray
+        A standardised copy of ``X``.
     """
     X = np.asarray(X, dtype=float)
     Z = X if rows is None else X[rows]
@@ -88,7 +100,28 @@ def selection_orders(
     rng: np.random.Generator,
     options: dict[str, Any] | None = None,
 ) -> dict[int, np.ndarray]:
-    """Selected row indices for every k; prefix strategies are computed once for ``max(ks)``."""
+    """Selected row indices for every k; prefix strategies are computed once for ``max(ks)``.
+
+    Parameters
+    ----------
+    strategy : str
+        A registry name of ``benchdesign.selection.strategies``.
+    X : np.ndarray
+        (n, p) standardised features.
+    pool : np.ndarray
+        Row indices to choose from.
+    ks : Sequence[int]
+        Subset sizes.
+    rng : np.random.Generator
+        Randomness of the strategy.
+    options : dict[str, Any] | None
+        Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
+
+    Returns
+    -------
+    dict[int, np.ndarray]
+        k -> the k selected row indices.
+    """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {sorted(STRATEGIES)}")
     kwargs = strategy_options(strategy, options)
@@ -117,13 +150,13 @@ def dataset_pool_trials(
 
     Parameters
     ----------
-    dataset_ranks : numpy.ndarray
+    dataset_ranks : np.ndarray
         (n, M) per-dataset mean ranks (1 = best).
-    X : numpy.ndarray
+    X : np.ndarray
         (n, p) raw representation (ignored by ``random``), z-scored by ``standardize_rows``.
     strategy : str
         A registry name of ``benchdesign.selection.strategies``.
-    ks : sequence of int
+    ks : Sequence[int]
         Subset sizes.
     n_trials : int
         Number of trials (random pools).
@@ -131,14 +164,14 @@ def dataset_pool_trials(
         Share of the datasets in each trial's pool.
     seed : int
         Seed of every random draw.
-    options : dict, optional
+    options : dict[str, Any] | None
         Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
-    standardize : {"all", "pool"}
-        z-score over all datasets once, or over each trial's pool rows.
+    standardize : str
+        ``'all'``: z-score over all datasets once; ``'pool'``: over each trial's pool rows.
 
     Returns
     -------
-    pandas.DataFrame
+    pd.DataFrame
         Long frame with columns ``trial, k, metric, value``.
     """
     ranks = np.asarray(dataset_ranks, dtype=float)
@@ -210,14 +243,30 @@ def model_pool_trials(
 
     Parameters
     ----------
-    scores : numpy.ndarray
-        (n, F, M) score cube.
+    scores : np.ndarray
+        (n, F, M) score cube (``score_cube``).
     higher_is_better : bool
         Direction of the scores.
+    X : np.ndarray
+        (n, p) raw representation (ignored by ``random``).
+    strategy : str
+        A registry name of ``benchdesign.selection.strategies``.
+    ks : Sequence[int]
+        Subset sizes.
+    n_trials : int
+        Number of trials.
+    alpha : float
+        Share of the models competing in each trial.
+    seed : int
+        Seed of every random draw.
+    options : dict[str, Any] | None
+        Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
+    standardize : str
+        ``'all'`` or ``'pool'``; every dataset is in the pool, so both z-score over all datasets.
 
     Returns
     -------
-    pandas.DataFrame
+    pd.DataFrame
         Long frame with columns ``trial, k, metric, value``.
     """
     _check_standardize(standardize)
@@ -324,20 +373,34 @@ def model_holdout_trials(
 
     Parameters
     ----------
-    scores : numpy.ndarray
-        (n, F, M) score cube.
+    scores : np.ndarray
+        (n, F, M) score cube (``score_cube``).
     higher_is_better : bool
         Direction of the scores.
-    X : numpy.ndarray or None
+    X : np.ndarray | None
         (n, p) raw representation, or None for the oracle built from the seen models' ranks.
+    strategy : str
+        A registry name of ``benchdesign.selection.strategies``.
+    ks : Sequence[int]
+        Subset sizes.
+    n_trials : int
+        Number of trials.
+    alpha : float
+        Share of the datasets in each trial's pool.
+    seed : int
+        Seed of every random draw.
     holdout_fraction : float
         Share of the models held out in every trial (``holdout_size``).
+    options : dict[str, Any] | None
+        Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
+    standardize : str
+        ``'all'``: z-score over all datasets once; ``'pool'``: over each trial's pool rows.
     with_seen_ranks : bool
         Append the seen models' ranks to ``X`` as extra features (see ``model_holdout_subsets``).
 
     Returns
     -------
-    pandas.DataFrame
+    pd.DataFrame
         Long frame with columns ``trial, k, metric, value``.
     """
     scores = np.asarray(scores, dtype=float)
@@ -354,7 +417,22 @@ def model_holdout_trials(
 
 
 def score_cube(scores: pd.DataFrame, datasets: Sequence[str], models: Sequence[str]) -> np.ndarray:
-    """Long scores frame (dataset, model, fold, score) -> (n, F, M) array in the given orders."""
+    """Long scores frame (dataset, model, fold, score) -> (n, F, M) array in the given orders.
+
+    Parameters
+    ----------
+    scores : pd.DataFrame
+        Long scores (dataset, model, fold, score).
+    datasets : Sequence[str]
+        Order of the datasets.
+    models : Sequence[str]
+        Order of the models.
+
+    Returns
+    -------
+    np.ndarray
+        (n, F, M) scores: datasets x folds x models.
+    """
     folds = sorted(scores["fold"].unique())
     wide = scores.pivot_table(index=["dataset", "fold"], columns="model", values="score", aggfunc="first")
     full = pd.MultiIndex.from_product([list(datasets), folds], names=["dataset", "fold"])
