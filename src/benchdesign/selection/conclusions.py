@@ -32,7 +32,18 @@ STABILITY_KS = (5, 10, 20)
 
 def dataset_scores(scores: pd.DataFrame) -> pd.DataFrame:
     """Long scores (dataset, model, fold, score) -> datasets x models, averaged over folds (row and
-    column order of first appearance)."""
+    column order of first appearance).
+
+    Parameters
+    ----------
+    scores : pd.DataFrame
+        Long scores (dataset, model, fold, score).
+
+    Returns
+    -------
+    pd.DataFrame
+        Datasets x models.
+    """
     datasets = list(dict.fromkeys(scores["dataset"]))
     models = list(dict.fromkeys(scores["model"]))
     wide = scores.groupby(["dataset", "model"])["score"].mean().unstack("model")
@@ -59,7 +70,22 @@ def _pair_differences(S: ArrayLike, higher_is_better: bool) -> tuple[np.ndarray,
 
 def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05) -> NDArray[np.int8]:
     """Verdicts on every model pair i < j (in ``np.triu_indices(M, 1)`` order) from an
-    (n_datasets, M) score matrix: +1 model i better, -1 model j better, 0 no significant difference."""
+    (n_datasets, M) score matrix: +1 model i better, -1 model j better, 0 no significant difference.
+
+    Parameters
+    ----------
+    S : ArrayLike
+        (n_datasets, M) scores.
+    higher_is_better : bool
+        Whether a higher score is better.
+    alpha : float
+        Significance level of the Holm-corrected Wilcoxon tests.
+
+    Returns
+    -------
+    NDArray[np.int8]
+        (M (M - 1) / 2,) verdicts.
+    """
     diff, adjusted = _pair_differences(S, higher_is_better)
     significant = adjusted < alpha
     direction = np.sign(np.median(diff, axis=0))
@@ -73,15 +99,18 @@ def wilcoxon_holm_matrix(S: pd.DataFrame) -> pd.DataFrame:
 
     Parameters
     ----------
-    S : datasets x models scores (at least two models, unique names).
+    S : pd.DataFrame
+        Datasets x models scores (at least two models, unique names).
 
     Returns
     -------
-    Symmetric DataFrame models x models (the columns of ``S``), 1 on the diagonal.
+    pd.DataFrame
+        Symmetric models x models (the columns of ``S``), 1 on the diagonal.
 
     Examples
     --------
     >>> import pandas as pd
+    >>> from benchdesign.selection import wilcoxon_holm_matrix
     >>> S = pd.DataFrame({"a": [0.9, 0.8, 0.7], "b": [0.5, 0.6, 0.4]})
     >>> float(wilcoxon_holm_matrix(S).loc["a", "b"])
     0.25
@@ -97,7 +126,20 @@ def wilcoxon_holm_matrix(S: pd.DataFrame) -> pd.DataFrame:
 
 
 def conclusion_stability(full: ArrayLike, subset: ArrayLike) -> float:
-    """Share of model pairs whose verdict on the subset equals the one on the full benchmark."""
+    """Share of model pairs whose verdict on the subset equals the one on the full benchmark.
+
+    Parameters
+    ----------
+    full : ArrayLike
+        Verdicts of ``pairwise_verdicts`` on the full benchmark.
+    subset : ArrayLike
+        Verdicts on the subset, same pair order.
+
+    Returns
+    -------
+    float
+        The share, in [0, 1].
+    """
     full, subset = np.asarray(full), np.asarray(subset)
     if full.shape != subset.shape or full.size == 0:
         raise ValueError(f"verdict vectors differ in shape: {full.shape} vs {subset.shape}")
@@ -154,19 +196,26 @@ def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str
 
     Parameters
     ----------
-    S : datasets x models scores (at least two models).
-    higher_is_better : whether a higher score is better (accuracy) or worse (error).
-    title : the figure's title, e.g. from ``cd_titles``.
-    alpha : significance level of the verdicts.
-    subtitle : a smaller line under the title, wrapped (e.g. the subset's datasets), or None.
+    S : pd.DataFrame
+        Datasets x models scores (at least two models).
+    higher_is_better : bool
+        Whether a higher score is better (accuracy) or worse (error).
+    title : str
+        The figure's title, e.g. from ``cd_titles``.
+    alpha : float
+        Significance level of the verdicts.
+    subtitle : str | None
+        A smaller line under the title, wrapped (e.g. the subset's datasets), or None.
 
     Returns
     -------
-    matplotlib Figure (not registered with pyplot), enlarged so every model name and the titles are whole.
+    matplotlib.figure.Figure
+        Not registered with pyplot, enlarged so every model name and the titles are whole.
 
     Examples
     --------
     >>> import pandas as pd
+    >>> from benchdesign.selection import plot_critical_difference
     >>> S = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.9], "b": [0.5, 0.6, 0.4, 0.5], "c": [0.6, 0.5, 0.5, 0.6]})
     >>> fig = plot_critical_difference(S, True, "toy: all 4 datasets")
     >>> from benchdesign.selection.plotting import write_figure

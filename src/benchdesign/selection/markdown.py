@@ -38,7 +38,22 @@ METRIC_DECIMALS = {"mae": 2, "spearman": 3, "kendall": 3, "ndcg5": 3, "mrr": 3, 
 
 
 def to_markdown(df: pd.DataFrame, floatfmt: str = "g", disable_numparse: bool = False) -> str:
-    """Render ``df`` (without index) as a Markdown pipe table via tabulate."""
+    """Render ``df`` (without index) as a Markdown pipe table via tabulate.
+
+    Parameters
+    ----------
+    df : pd.DataFrame
+        The table.
+    floatfmt : str
+        Format of the floats (tabulate's ``floatfmt``).
+    disable_numparse : bool
+        Keep every cell as written (tabulate's ``disable_numparse``).
+
+    Returns
+    -------
+    str
+        The Markdown table.
+    """
     return tabulate(
         df, headers="keys", tablefmt="pipe", showindex=False, floatfmt=floatfmt,
         disable_numparse=disable_numparse,
@@ -88,7 +103,22 @@ def table1_markdown(
     per metric ("mean ± sd (representation)"), the best value of each column in bold; a last row
     ``ORACLE_LABEL`` gives the best strategy on each ``REFERENCE_REPRESENTATIONS`` entry (not in
     bold; an a-priori strategy can beat it).
-    Sections follow ``domain_order`` (``sort_frame``)."""
+    Sections follow ``domain_order`` (``sort_frame``).
+
+    Parameters
+    ----------
+    t1 : pd.DataFrame
+        The result of ``table1``.
+    domain_labels : Mapping[str, str] | None
+        Display name per domain (None: the names).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    str
+        Markdown.
+    """
     require_columns(t1, TABLE1_COLUMNS, "table1 frame")
     check_metrics(t1["metric"].unique())
     sections = []
@@ -129,7 +159,20 @@ def table1_markdown(
 
 
 def table2_markdown(t2: pd.DataFrame, domain_labels: Mapping[str, str] | None = None) -> str:
-    """Paper-style Table 2: best / median / worst k* for the mean and conservative criteria."""
+    """Paper-style Table 2: best / median / worst k* for the mean and conservative criteria.
+
+    Parameters
+    ----------
+    t2 : pd.DataFrame
+        The result of ``table2``.
+    domain_labels : Mapping[str, str] | None
+        Display name per domain (None: the names).
+
+    Returns
+    -------
+    str
+        Markdown.
+    """
     require_columns(t2, TABLE2_COLUMNS, "table2 frame")
     check_metrics(t2["metric"].unique())
     rows = []
@@ -157,7 +200,21 @@ def table2_markdown(t2: pd.DataFrame, domain_labels: Mapping[str, str] | None = 
 
 def table3_markdown(summary: pd.DataFrame, domain_labels: Mapping[str, str] | None = None) -> str:
     """Paper-style Table 3: best a-priori method, gain over Random, Holm p vs Random, closest n.s.
-    rival, and the AUC of the oracle (``ORACLE_LABEL``), shown beside (an a-priori method can beat it)."""
+
+    rival, and the AUC of the oracle (``ORACLE_LABEL``), shown beside (an a-priori method can beat it).
+
+    Parameters
+    ----------
+    summary : pd.DataFrame
+        The result of ``table3_summary``.
+    domain_labels : Mapping[str, str] | None
+        Display name per domain (None: the names).
+
+    Returns
+    -------
+    str
+        Markdown.
+    """
     require_columns(summary, TABLE3_SUMMARY_COLUMNS, "table3 summary frame")
     check_metrics(summary["metric"].unique())
     rows = []
@@ -183,7 +240,18 @@ def table3_markdown(summary: pd.DataFrame, domain_labels: Mapping[str, str] | No
 
 
 def table4_markdown(t4: pd.DataFrame) -> str:
-    """Paper-style Table 4: rows regime × strategy, "mean ± sd" per metric, best per regime bold."""
+    """Paper-style Table 4: rows regime × strategy, "mean ± sd" per metric, best per regime bold.
+
+    Parameters
+    ----------
+    t4 : pd.DataFrame
+        The result of ``table4``.
+
+    Returns
+    -------
+    str
+        Markdown.
+    """
     require_columns(t4, TABLE4_COLUMNS, "table4 frame")
     check_metrics(t4["metric"].unique())
     t4 = sort_frame(t4, ["regime", "strategy", "metric"])

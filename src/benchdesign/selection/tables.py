@@ -47,6 +47,22 @@ def table1(
 
     Columns: domain, strategy, representation, metric, auc_mean, auc_sd (ddof=1 over trials),
     n_trials, n_datasets. ``auc_mean`` equals the AUC of the mean curve (checked).
+
+    Parameters
+    ----------
+    trials : pd.DataFrame
+        Long trial rows of the protocol.
+    n_datasets : Mapping[str, int]
+        Number of datasets per domain.
+    variation : str | None
+        The variation to use (None: the single one present).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        Table 1 as a frame.
     """
     sub = select_variation(trials, variation)
     missing = sorted(set(sub["domain"]) - set(n_datasets))
@@ -86,6 +102,22 @@ def table2(
     best, median, worst (NaN if no configuration reaches the target), n_reached, n_configs and
     best_configs (labels of the configurations attaining the best k*, "; "-joined).
     Per-configuration values: ``kstar_per_config``.
+
+    Parameters
+    ----------
+    curves_df : pd.DataFrame
+        Curves of ``curves``.
+    thresholds : Mapping[str, float]
+        Metric -> target of k*.
+    variation : str | None
+        The variation to use (None: the single one present).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        Table 2 as a frame.
     """
     per_config = kstar_per_config(curves_df, thresholds, variation, domain_order=domain_order)
     rows = []
@@ -132,6 +164,26 @@ def table3(
     Columns: domain, metric, best_strategy, best_representation, other_strategy,
     other_representation, best_auc, other_auc (mean trial AUCs), p_raw, p_holm,
     significant (p_holm < alpha).
+
+    Parameters
+    ----------
+    trial_auc_df : pd.DataFrame
+        Per-trial AUCs of ``trial_auc``.
+    metrics : Sequence[str]
+        Metrics to compare on.
+    variation : str | None
+        The variation to use (None: the single one present).
+    alpha : float
+        Significance level of the Holm-corrected tests.
+    references : Sequence[str]
+        Representations shown apart, not as contenders (the oracle).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        Table 3 as a frame (all pairs).
     """
     require_columns(trial_auc_df, AUC_COLUMNS, "trial AUC frame")
     check_metrics(metrics)
@@ -186,6 +238,24 @@ def reference_auc(
     """Best strategy on the reference ``representation`` per (domain, metric), by mean trial AUC.
 
     Columns: domain, metric, oracle_strategy, oracle_auc; no row for a domain without it.
+
+    Parameters
+    ----------
+    trial_auc_df : pd.DataFrame
+        Per-trial AUCs of ``trial_auc``.
+    metrics : Sequence[str]
+        Metrics to compare on.
+    variation : str | None
+        The variation to use (None: the single one present).
+    representation : str
+        The reference representation.
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        Columns domain, metric, oracle_strategy, oracle_auc.
     """
     require_columns(trial_auc_df, AUC_COLUMNS, "trial AUC frame")
     check_metrics(metrics)
@@ -211,6 +281,20 @@ def table3_summary(
     non-significant competitor (closest_strategy / closest_representation, "–" if none;
     closest_auc, closest_p_holm), and the oracle's best from ``reference`` (``reference_auc``):
     oracle_strategy ("–" if none) and oracle_auc.
+
+    Parameters
+    ----------
+    t3 : pd.DataFrame
+        The result of ``table3``.
+    reference : pd.DataFrame | None
+        The result of ``reference_auc`` (None: no oracle columns filled).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        Table 3 as printed, one row per block.
     """
     require_columns(t3, TABLE3_COLUMNS, "table3 frame")
     if reference is None:
@@ -260,6 +344,16 @@ def table4(synthetic_auc: pd.DataFrame) -> pd.DataFrame:
 
     Input columns regime, strategy, seed, metric, auc; output columns regime, strategy, metric,
     auc_mean, auc_sd.
+
+    Parameters
+    ----------
+    synthetic_auc : pd.DataFrame
+        Per-seed AUCs, columns regime, strategy, seed, metric, auc.
+
+    Returns
+    -------
+    pd.DataFrame
+        Columns regime, strategy, metric, auc_mean, auc_sd.
     """
     require_columns(synthetic_auc, SYNTHETIC_AUC_COLUMNS, "synthetic AUC frame")
     if synthetic_auc.empty:

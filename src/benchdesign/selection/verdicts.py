@@ -44,7 +44,22 @@ def _span(ks: Sequence[int]) -> str:
 
 def default_k_targets(ks: Sequence[int], pool: int, n: int = N_DEFAULT_TARGETS) -> list[int]:
     """``n`` subset sizes spread evenly over the evaluated ``ks`` (smallest and largest included), leaving
-    out the whole ``pool`` (where every strategy selects the same datasets) when smaller sizes exist."""
+    out the whole ``pool`` (where every strategy selects the same datasets) when smaller sizes exist.
+
+    Parameters
+    ----------
+    ks : Sequence[int]
+        The evaluated subset sizes.
+    pool : int
+        Size of the trials' pool.
+    n : int
+        Number of targets.
+
+    Returns
+    -------
+    list[int]
+        The subset sizes, ascending.
+    """
     ks = sorted({int(k) for k in ks})
     candidates = [k for k in ks if k < pool] or ks
     positions = np.round(np.linspace(0, len(candidates) - 1, min(n, len(candidates)))).astype(int)
@@ -107,6 +122,32 @@ def strategy_verdicts(
 
     ``k_targets`` (default ``default_k_targets`` per domain) must be evaluated sizes within the pool
     floor(alpha * n_datasets[domain]). Columns ``VERDICT_COLUMNS``.
+
+    Parameters
+    ----------
+    trials : pd.DataFrame
+        Long trial rows of the protocol.
+    n_datasets : Mapping[str, int]
+        Number of datasets per domain.
+    alpha : Mapping[str, float] | float
+        Pool fraction of the trials, per domain or one for all.
+    metric : str
+        Metric the target is set on.
+    threshold : float
+        Target value of ``metric``.
+    k_targets : Sequence[int] | None
+        Subset sizes to judge (None: ``default_k_targets`` per domain).
+    level : float
+        Significance level of the McNemar test (Holm-corrected).
+    variation : str | None
+        The variation to use (None: the single one present).
+    domain_order : Sequence[str]
+        Order of the domains in the result (the others follow alphabetically).
+
+    Returns
+    -------
+    pd.DataFrame
+        One row per (domain, k target), columns ``VERDICT_COLUMNS``.
     """
     sub = select_variation(trials, variation)
     sub = sort_frame(sub[sub["metric"] == metric], ["domain", "strategy", "representation", "k", "trial"],
@@ -181,7 +222,24 @@ HOLDOUT_REFERENCE = "the full benchmark's ranking of the held-out models (models
 def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Mapping[str, str] | None = None,
                  reference: str = FULL_REFERENCE) -> str:
     """The verdicts of ``strategy_verdicts`` as text: the definition, then one line per (domain, k);
-    ``reference`` names what the subsets are compared with (model holdout: the held-out models' ranking)."""
+    ``reference`` names what the subsets are compared with (model holdout: the held-out models' ranking).
+
+    Parameters
+    ----------
+    verdicts : pd.DataFrame
+        The rows of ``strategy_verdicts``.
+    level : float
+        Significance level the verdicts were tested at.
+    domain_labels : Mapping[str, str] | None
+        Display name per domain (None: the names).
+    reference : str
+        What the subsets are compared with (model holdout: the held-out models' ranking).
+
+    Returns
+    -------
+    str
+        The advice as text.
+    """
     if verdicts.empty:
         return "No verdict: the trials hold no subset size to judge."
     first = verdicts.iloc[0]
