@@ -55,7 +55,24 @@ def _clean(sequences: Sequence[str]) -> list[str]:
 
 
 def alignment_identity(a: str, b: str, gap_open: int = GAP_OPEN, gap_extend: int = GAP_EXTEND) -> float:
-    """Identity of one pair: matches of the best SW alignment / length of the shorter sequence."""
+    """Identity of one pair: matches of the best SW alignment / length of the shorter sequence.
+
+    Parameters
+    ----------
+    a : str
+        A protein sequence.
+    b : str
+        Another protein sequence.
+    gap_open : int
+        Gap opening penalty of the Smith-Waterman alignment (BLOSUM62 scoring).
+    gap_extend : int
+        Gap extension penalty.
+
+    Returns
+    -------
+    float
+        Identity in [0, 1].
+    """
     parasail = _parasail()
     a, b = _clean([a, b])
     res = parasail.sw_stats_striped_16(a, b, gap_open, gap_extend, parasail.blosum62)
@@ -120,7 +137,22 @@ def _symmetric(n: int, i: np.ndarray, j: np.ndarray, v: np.ndarray) -> sp.csr_ma
 
 
 def all_vs_all_identity(sequences: Sequence[str], gap_open: int = GAP_OPEN, gap_extend: int = GAP_EXTEND) -> np.ndarray:
-    """Dense (n, n) identity of every pair (n^2 / 2 alignments): the reference for the prefiltered route."""
+    """Dense (n, n) identity of every pair (n^2 / 2 alignments): the reference for the prefiltered route.
+
+    Parameters
+    ----------
+    sequences : Sequence[str]
+        n protein sequences.
+    gap_open : int
+        Gap opening penalty of the Smith-Waterman alignment (BLOSUM62 scoring).
+    gap_extend : int
+        Gap extension penalty.
+
+    Returns
+    -------
+    np.ndarray
+        (n, n) identities, 1 on the diagonal.
+    """
     n = len(sequences)
     i, j = np.triu_indices(n, 1)
     v = identities(sequences, i, j, gap_open, gap_extend)
@@ -132,7 +164,30 @@ def alignment_similarity(
     gap_open: int = GAP_OPEN, gap_extend: int = GAP_EXTEND, block_size: int = DEFAULT_BLOCK,
 ) -> MatrixSimilarity:
     """Sparse alignment-identity similarity of the k-mer prefilter's candidate pairs (module docstring);
-    its ``describe()`` records the scoring and prefilter parameters and the number of pairs aligned."""
+    its ``describe()`` records the scoring and prefilter parameters and the number of pairs aligned.
+
+    Parameters
+    ----------
+    sequences : Sequence[str]
+        n protein sequences.
+    kmer : int
+        k of the k-mer prefilter.
+    min_kmer : float
+        Smallest k-mer cosine of a candidate pair.
+    top : int
+        Candidates kept per sequence (its most k-mer-similar ones).
+    gap_open : int
+        Gap opening penalty of the Smith-Waterman alignment (BLOSUM62 scoring).
+    gap_extend : int
+        Gap extension penalty.
+    block_size : int
+        Tile edge of the n x n passes.
+
+    Returns
+    -------
+    MatrixSimilarity
+        Sparse (n, n) identities of the aligned candidate pairs (0 elsewhere).
+    """
     source = KmerSimilarity.from_sequences(sequences, k=kmer)
     i, j = candidate_pairs(source, min_kmer, top, block_size)
     v = identities(sequences, i, j, gap_open, gap_extend)

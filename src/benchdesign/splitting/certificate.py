@@ -87,16 +87,44 @@ def split_certificate(
     n_pairs: int = SAMPLED_REPORT_PAIRS,
     seed: int = 0,
 ) -> dict:
-    """Certificate of ``folds`` (one fold index per entity of ``source``, -1 = unassigned).
+    """Certificate of a split: its leakage against random splits of the same sizes and against the ILP's bound.
 
     Parameters
     ----------
-    random_splits : random fold arrays of the same fold sizes (the baseline, ``random_baselines``; may be empty)
-    ilp_objective, ilp_bound : the cluster ILP's objective (12) and its lower bound, in L(pi) units
-    total : denominator of eq. (20) for the cluster-level figures (default: that of ``folds``)
-    group_bound : ``star_lower_bound`` of the micro-clusters, in L(pi) units
-    max_pairs, n_pairs, seed : above ``max_pairs`` pairs of assigned entities every figure is a sampled
-        estimate from ``n_pairs`` pairs (seeded by ``seed``), and ``cert["sampled"]`` says so
+    source : SimilaritySource
+        Similarity over the entities.
+    folds : np.ndarray
+        One fold index per entity of ``source`` (-1: unassigned).
+    names : Sequence[str]
+        The fold names.
+    random_splits : Sequence[np.ndarray]
+        Random fold arrays of the same fold sizes (the baseline, ``random_baselines``; may be empty).
+    weights : np.ndarray | None
+        (n,) entity cardinalities (None: 1).
+    ilp_objective : float | None
+        The cluster ILP's objective (12), in L(pi) units.
+    ilp_bound : float | None
+        Its lower bound, in L(pi) units.
+    total : float | None
+        Denominator of eq. (20) for the cluster-level figures (None: that of ``folds``).
+    block_size : int
+        Tile edge of the n x n passes.
+    group_bound : float | None
+        ``star_lower_bound`` of the micro-clusters, in L(pi) units.
+    max_pairs : float
+        Above this many pairs of assigned entities every figure is a sampled estimate, and
+        ``cert["sampled"]`` says so.
+    n_pairs : int
+        Pairs of a sampled estimate.
+    seed : int
+        Seed of the sampled estimates.
+
+    Returns
+    -------
+    dict
+        ``leakage``, ``scaled_leakage`` and ``fold_scaled_leakage`` of the split, the random baseline
+        (``random_scaled_leakage``, its spread, ``leakage_reduction``), the ILP's scaled objective and lower bound
+        with their gap, and ``sampled``.
     """
     k = len(names)
     n_assigned = int(np.sum(np.asarray(folds) >= 0))

@@ -64,14 +64,22 @@ class GroupSimilarity:
 
     Attributes
     ----------
-    kappa : (M,) total weight (cardinality) of each group, kappa(A) = sum of member weights
-    cross : (M, M) symmetric, cross[a, b] = sum_{x in a, y in b} w_x w_y sim(x, y) for a != b, zero diagonal
-    within : (M,) sum over unordered member pairs x != y of group a of w_x w_y sim(x, y)
-    self_sum : sum_x w_x^2 sim(x, x)
-    max_sim, min_sim : (M, M) largest / smallest member-pair similarity between groups (None unless
-        computed for single / complete linkage); diagonals are meaningless
-    sampled : True when cross / within are unbiased estimates from a stratified entity sample
-        (then max_sim / min_sim are those of the sampled members)
+    kappa : np.ndarray
+        (M,) total weight (cardinality) of each group, kappa(A) = sum of member weights.
+    cross : np.ndarray
+        (M, M) symmetric, cross[a, b] = sum over x in a, y in b of w_x w_y sim(x, y) for a != b, zero diagonal.
+    within : np.ndarray
+        (M,) sum over unordered member pairs x != y of group a of w_x w_y sim(x, y).
+    self_sum : float
+        sum_x w_x^2 sim(x, x).
+    max_sim : np.ndarray | None
+        (M, M) largest member-pair similarity between groups (None unless computed for single / complete
+        linkage); the diagonal is meaningless.
+    min_sim : np.ndarray | None
+        (M, M) smallest member-pair similarity between groups, likewise.
+    sampled : bool
+        True when cross / within are unbiased estimates from a stratified entity sample (then max_sim /
+        min_sim are those of the sampled members).
     """
 
     kappa: np.ndarray
@@ -96,13 +104,22 @@ class GroupSimilarity:
 class Clustering:
     """Result of ``cluster_entities``.
 
-    labels : (n,) cluster of each entity in [0, K)
-    micro_labels : (n,) micro-cluster of each entity in [0, M)
-    micro_to_cluster : (M,) cluster of each micro-cluster
-    micro : aggregates over the M micro-clusters
-    clusters : aggregates over the K clusters (kappa = cluster cardinalities)
-    similarity : (K, K) inter-cluster similarity sim_C under the chosen linkage, in [0, 1]
-    linkage : the linkage used
+    Attributes
+    ----------
+    labels : np.ndarray
+        (n,) cluster of each entity, in [0, K).
+    micro_labels : np.ndarray
+        (n,) micro-cluster of each entity, in [0, M).
+    micro_to_cluster : np.ndarray
+        (M,) cluster of each micro-cluster.
+    micro : GroupSimilarity
+        Aggregates over the M micro-clusters.
+    clusters : GroupSimilarity
+        Aggregates over the K clusters (kappa = cluster cardinalities).
+    similarity : np.ndarray
+        (K, K) inter-cluster similarity sim_C under the chosen linkage, in [0, 1].
+    linkage : str
+        The linkage used.
     """
 
     labels: np.ndarray
@@ -524,15 +541,31 @@ def cluster_entities(
 
     Parameters
     ----------
-    source : similarity source over n entities
-    n_clusters : K, the number of clusters fed to the ILP (paper default 50)
-    weights : (n,) entity weights kappa(x) (1 for 1-D data; interaction counts for 2-D data)
-    linkage : 'average' | 'single' | 'complete' for the inter-cluster similarity (and agglomerative)
-    n_micro : leader pre-clustering size M; n <= n_micro means no pre-clustering
-    seed : seeds the leader sampling, the group sample and the spectral embedding's k-means
-    max_pairs, group_sample : above ``max_pairs`` entity pairs the micro-cluster sums are estimated
-        from a stratified sample of ``group_sample`` entities (``sampled_group_similarity``)
-    sketch : above this many entities the leaders are seeded on a sample of this size (``leader_labels``)
+    source : SimilaritySource
+        Similarity over the n entities.
+    n_clusters : int
+        K, the number of clusters fed to the ILP (the paper's default: 50).
+    weights : np.ndarray | None
+        (n,) entity weights kappa(x) (None: 1, as for 1-D data; interaction counts for 2-D data).
+    linkage : Linkage
+        ``'average'``, ``'single'`` or ``'complete'``: the inter-cluster similarity (and the agglomeration).
+    n_micro : int
+        Leader pre-clustering size M; n <= n_micro means no pre-clustering.
+    seed : int
+        Seeds the leader sampling, the group sample and the spectral embedding's k-means.
+    block_size : int
+        Tile edge of the n x n passes.
+    max_pairs : float
+        Above this many entity pairs the micro-cluster sums are estimated from a stratified sample.
+    group_sample : int
+        Entities of that sample (``sampled_group_similarity``).
+    sketch : int
+        Above this many entities the leaders are seeded on a sample of this size (``leader_labels``).
+
+    Returns
+    -------
+    Clustering
+        Labels and aggregates of the clusters and micro-clusters.
     """
     n = source.n
     if linkage not in LINKAGES:
