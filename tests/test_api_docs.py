@@ -39,16 +39,13 @@ ENTRY_POINTS = (
 # Names whose docstrings are not numpydoc yet (issue 36, item 7): checked for Sphinx roles and private defaults
 # only. Remove a name once its docstring passes; the test fails while a listed name already passes.
 PENDING = frozenset({
-    "splitting.ClusterInstance", "splitting.EntityInput", "splitting.FingerprintSimilarity",
-    "splitting.IlpResult", "splitting.KmerSimilarity", "splitting.MatrixSimilarity", "splitting.Progress",
-    "splitting.SplitJob", "splitting.ThresholdRepair", "splitting.VectorSimilarity",
-    "splitting.build_similarity", "splitting.butina_clusters", "splitting.compare_split_files",
-    "splitting.describe_similarity", "splitting.detect_string_kind", "splitting.enforce_max_similarity",
-    "splitting.entities_from_table", "splitting.evaluate_split", "splitting.evaluate_split_files",
-    "splitting.index_interactions", "splitting.leakage_summary", "splitting.morgan_fingerprints",
-    "splitting.murcko_scaffolds", "splitting.nested_cross_validate", "splitting.packed_fingerprints",
-    "splitting.packed_tanimoto", "splitting.pair_indices", "splitting.read_table", "splitting.run_split",
-    "splitting.sampled_leakage", "splitting.smiles_fingerprints", "splitting.solve_split_ilp",
+    "splitting.EntityInput", "splitting.FingerprintSimilarity", "splitting.KmerSimilarity",
+    "splitting.MatrixSimilarity", "splitting.Progress", "splitting.SplitJob", "splitting.ThresholdRepair",
+    "splitting.VectorSimilarity", "splitting.compare_split_files", "splitting.describe_similarity",
+    "splitting.detect_string_kind", "splitting.enforce_max_similarity", "splitting.evaluate_split",
+    "splitting.evaluate_split_files", "splitting.leakage_summary", "splitting.morgan_fingerprints",
+    "splitting.packed_fingerprints", "splitting.packed_tanimoto", "splitting.run_split",
+    "splitting.sampled_leakage", "splitting.smiles_fingerprints",
 })
 
 

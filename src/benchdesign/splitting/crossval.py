@@ -88,12 +88,28 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
                      sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY) -> SimilaritySource:
     """A similarity source from ``data``: a source, an n x n matrix, SMILES, sequences or feature vectors.
 
-    ``kind="auto"`` reads a list of strings as SMILES or protein sequences by
-    ``detect_string_kind``; sequences are compared by
-    ``sequence_similarity``: 'alignment' (Smith-Waterman identity of the k-mer prefilter's candidate pairs,
-    ``alignment_similarity``, the default) or 'kmer' (k-mer cosine).
-    A square 2-D array of numbers is read as an n x n similarity matrix, checked as the command line's
-    ``--matrix`` (a distance matrix is refused); pass ``kind="vectors"`` for n feature vectors of length n.
+    ``kind="auto"`` reads a list of strings as SMILES or protein sequences by ``detect_string_kind``. A square
+    2-D array of numbers is read as an n x n similarity matrix, checked as the command line's ``--matrix`` (a
+    distance matrix is refused); pass ``kind="vectors"`` for n feature vectors of length n.
+
+    Parameters
+    ----------
+    data : SimilaritySource, array-like or sequence of str
+        The data to compare.
+    kind : str
+        ``'auto'``, ``'smiles'``, ``'sequence'``, ``'vectors'`` or ``'precomputed'``.
+    metric : str
+        Similarity of feature vectors: ``'cosine'`` or ``'euclidean'``.
+    kmer : int
+        k of the sequence k-mers.
+    sequence_similarity : str
+        Similarity of sequences: ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's candidate
+        pairs, ``alignment_similarity``) or ``'kmer'`` (k-mer cosine).
+
+    Returns
+    -------
+    SimilaritySource
+        The similarity over the n entities of ``data``.
     """
     return build_similarity_kind(data, kind, metric, kmer, sequence_similarity)[0]
 
@@ -591,8 +607,28 @@ def nested_cross_validate(estimator, param_grid: dict | list, X, y, outer_cv: _L
     samples, so it splits only those) drives a ``GridSearchCV(estimator, param_grid)`` on the training
     fold; the refitted best model is scored on the outer test fold.
 
-    Returns a dict with ``test_score`` (one per outer fold), ``best_params``, ``outer_fold_leakage``
-    (scaled L(pi) per outer fold) and ``inner_fold_leakage`` (per outer fold, the inner folds' values).
+    Parameters
+    ----------
+    estimator : estimator
+        A scikit-learn estimator.
+    param_grid : dict | list
+        The grid of ``GridSearchCV``.
+    X : array-like
+        (n, p) features.
+    y : array-like
+        (n,) targets.
+    outer_cv : _LeakageSplitter
+        The outer splitter (``LeakageKFold`` or ``LeakageSplit``).
+    inner_cv : _LeakageSplitter
+        The inner splitter; its ``similarity``, if any, is restricted to the outer training samples.
+    scoring : str, callable or None
+        Scoring of ``GridSearchCV`` and of the outer test folds (None: the estimator's ``score``).
+
+    Returns
+    -------
+    dict
+        ``test_score`` (one per outer fold), ``best_params``, ``outer_fold_leakage`` (scaled L(pi) per outer
+        fold) and ``inner_fold_leakage`` (per outer fold, the inner folds' values).
     """
     X_arr = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
     y_arr = np.asarray(y)

@@ -24,6 +24,16 @@ def murcko_scaffolds(smiles: Sequence[str]) -> list[str]:
     """Bemis-Murcko scaffold SMILES per molecule (RDKit, ``includeChirality=False``; '' if acyclic).
 
     Molecules are parsed one at a time (a list of 100k RDKit molecules would take gigabytes).
+
+    Parameters
+    ----------
+    smiles : Sequence[str]
+        The molecules.
+
+    Returns
+    -------
+    list[str]
+        Scaffold SMILES per molecule ('' if acyclic).
     """
     from rdkit.Chem.Scaffolds.MurckoScaffold import MurckoScaffoldSmiles
 
@@ -59,6 +69,20 @@ def butina_clusters(source: SimilaritySource, threshold: float = 0.65, block: in
     Entities are visited by number of neighbours, most first (ties: the larger index first, as RDKit);
     an unassigned entity opens a cluster holding it and its unassigned neighbours. Labels follow the
     order the clusters were opened.
+
+    Parameters
+    ----------
+    source : SimilaritySource
+        Similarity over the n entities.
+    threshold : float
+        Similarity at which two entities are neighbours.
+    block : int
+        Tile edge of the pass over the similarities.
+
+    Returns
+    -------
+    np.ndarray
+        (n,) cluster labels.
     """
     if not 0 < threshold <= 1:
         raise ValueError(f"the Butina threshold must lie in (0, 1], got {threshold}")

@@ -80,11 +80,18 @@ class InfeasibleSplitError(ValueError):
 class ClusterInstance:
     """One entity type of the (k, R, C)-DataSAIL instance over clusters.
 
-    kappa : (K,) cluster cardinalities kappa_C(A) > 0
-    weights : (K, K) symmetric, W[a, b] = kappa_a kappa_b sim_C(a, b) >= 0 (diagonal ignored)
-    fractions : (F,) desired split fractions s_i, summing to 1
-    classes : (K, C) class cardinalities (sum of kappa of the members of class c), or None
-    class_names : names of the C classes (for messages)
+    Attributes
+    ----------
+    kappa : np.ndarray
+        (K,) cluster cardinalities kappa_C(A) > 0.
+    weights : np.ndarray
+        (K, K) symmetric, W[a, b] = kappa_a kappa_b sim_C(a, b) >= 0 (diagonal ignored).
+    fractions : np.ndarray
+        (F,) desired split fractions s_i, summing to 1.
+    classes : np.ndarray | None
+        (K, C) class cardinalities (sum of kappa of the members of class c), or None.
+    class_names : tuple[str, ...]
+        Names of the C classes (for messages).
     """
 
     kappa: np.ndarray
@@ -105,7 +112,27 @@ class ClusterInstance:
 
 @dataclass(frozen=True)
 class IlpResult:
-    """assignments: one (K_r,) fold index array per instance; status 'optimal', 'time_limit' or 'node_limit'."""
+    """The solution of ``solve_split_ilp``.
+
+    Attributes
+    ----------
+    assignments : tuple[np.ndarray, ...]
+        One (K_r,) fold index array per instance.
+    status : str
+        ``'optimal'``, ``'time_limit'`` or ``'node_limit'``.
+    objective : float
+        Objective (12) of the assignment.
+    solver : str
+        The solver used.
+    seconds : float
+        Solver time.
+    bound : float | None
+        The solver's lower bound on the objective, if it reports one.
+    message : str
+        The solver's message.
+    extra : dict
+        Further solver figures (e.g. ``mip_gap_tolerance``).
+    """
 
     assignments: tuple[np.ndarray, ...]
     status: str
@@ -456,16 +483,46 @@ def solve_split_ilp(
 ) -> IlpResult:
     """Solve eqs. (12)-(18) jointly for all entity types (R = len(instances); one for S1, two for S2).
 
-    Returns the optimal assignment, or on time-out the best feasible one found (status 'time_limit';
-    'node_limit' when ``node_limit`` branch-and-bound nodes were explored first). With ``mip_gap``
-    the solver stops at that relative gap between the assignment and its lower bound, and
-    'optimal' then means optimal within that gap (``IlpResult.extra['mip_gap_tolerance']``).
-    ``verbose`` passes the solver's own log (e.g. HiGHS's branch-and-bound progress) to stderr.
-    ``balanced`` also bounds every fold from above by (1 + epsilon) s_i n (equal k-fold CV folds;
-    the paper's eq. (14) only bounds from below).
-    Raises ``InfeasibleSplitError`` naming the violated constraint family and the smallest
-    epsilon/delta that would be feasible, and RuntimeError when the time limit passes before any
-    feasible assignment is found.
+    Returns the optimal assignment, or on time-out the best feasible one found (status ``'time_limit'``;
+    ``'node_limit'`` when ``node_limit`` branch-and-bound nodes were explored first). With ``mip_gap`` the
+    solver stops at that relative gap between the assignment and its lower bound, and ``'optimal'`` then means
+    optimal within that gap (``IlpResult.extra['mip_gap_tolerance']``).
+
+    Parameters
+    ----------
+    instances : Sequence[ClusterInstance]
+        One instance per entity type.
+    epsilon : float
+        Relative tolerance of the fold sizes (eq. 14).
+    delta : float
+        Relative tolerance of the class shares (eq. 15).
+    solver : str
+        cvxpy MILP solver.
+    time_limit : float
+        Time limit in seconds.
+    seed : int
+        Seed passed to the solver.
+    node_limit : int | None
+        Branch-and-bound node cap (None: none).
+    mip_gap : float | None
+        Relative optimality gap at which the solver stops (None: the solver's default).
+    verbose : bool
+        Pass the solver's own log (e.g. HiGHS's branch-and-bound progress) to stderr.
+    balanced : bool
+        Also bound every fold from above by (1 + epsilon) s_i n (equal k-fold CV folds; the paper's eq. (14)
+        only bounds from below).
+
+    Returns
+    -------
+    IlpResult
+        The assignment per instance, with status, objective and bound.
+
+    Raises
+    ------
+    InfeasibleSplitError
+        Naming the violated constraint family and the smallest epsilon / delta that would be feasible.
+    RuntimeError
+        When the time limit passes before any feasible assignment is found.
     """
     if not instances:
         raise ValueError("at least one cluster instance is needed")

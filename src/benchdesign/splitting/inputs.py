@@ -48,6 +48,22 @@ def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None =
     """Read a CSV / TSV table (optionally compressed); ``str_cols`` are read as strings (ids).
 
     ``sep=None`` sniffs the delimiter; every reading error names the file (``benchdesign.files.read_csv``).
+
+    Parameters
+    ----------
+    path : str | Path
+        The file.
+    str_cols : Sequence[str]
+        Columns read as strings (ids).
+    sep : str | None
+        The delimiter (None: sniffed).
+    what : str
+        What the table is, for error messages.
+
+    Returns
+    -------
+    pd.DataFrame
+        The table.
     """
     return read_csv(path, what, sep=sep, dtype={c: str for c in str_cols}, keep_default_na=True)
 
@@ -91,12 +107,36 @@ def entity_ids(df: pd.DataFrame, id_col: str | None, what: str = "input") -> np.
 def pair_indices(values_a: Sequence, values_b: Sequence) -> tuple[np.ndarray, np.ndarray, list, list]:
     """One long table of pairs as the inputs of ``split_pairs``: (index_a, index_b, entities_a, entities_b).
 
-    The entities of a side are its distinct values in order of first appearance, so a molecule or a
-    sequence written in many rows is one entity (and lands in one fold)::
+    The entities of a side are its distinct values in order of first appearance, so a molecule or a sequence
+    written in many rows is one entity (and lands in one fold).
 
-        ia, ib, drugs, targets = pair_indices(df["smiles"], df["sequence"])
-        cv = LeakageKFold(5, similarity=drugs, task="S2")
-        for train, test in cv.split_pairs(ia, ib, similarity_b=targets): ...
+    Parameters
+    ----------
+    values_a : Sequence
+        Side a of every pair (e.g. the SMILES column).
+    values_b : Sequence
+        Side b of every pair (e.g. the sequence column).
+
+    Returns
+    -------
+    index_a : np.ndarray
+        (m,) index of each pair's entity a into ``entities_a``.
+    index_b : np.ndarray
+        (m,) index of each pair's entity b into ``entities_b``.
+    entities_a : list
+        The distinct values of side a.
+    entities_b : list
+        The distinct values of side b.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import pair_indices
+    >>> ia, ib, drugs, targets = pair_indices(["CCO", "CCN", "CCO"], ["MKV", "MKV", "AAA"])
+    >>> ia, ib, drugs, targets
+    (array([0, 1, 0]), array([0, 0, 1]), ['CCO', 'CCN'], ['MKV', 'AAA'])
+
+    Then ``LeakageKFold(5, similarity=drugs, task="S2").split_pairs(ia, ib, similarity_b=targets)`` splits the
+    pairs.
     """
     index_a, uniques_a = pd.factorize(pd.Series(list(values_a), dtype=object), use_na_sentinel=False)
     index_b, uniques_b = pd.factorize(pd.Series(list(values_b), dtype=object), use_na_sentinel=False)
@@ -197,6 +237,44 @@ def entities_from_table(
     them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.
     Sequences are compared by the alignment identity of the k-mer prefilter's candidate pairs
     (``sequence_similarity="alignment"``, the default, ``alignment``) or by k-mer cosine (``"kmer"``).
+
+    Parameters
+    ----------
+    df : pd.DataFrame
+        The table, one row per entity.
+    id_col : str | None
+        Column of the entity ids (None: the row numbers).
+    smiles_col : str | None
+        Column of SMILES (Morgan fingerprints, Tanimoto).
+    sequence_col : str | None
+        Column of protein sequences.
+    feature_cols : Sequence[str]
+        Columns of a feature vector.
+    matrix : np.ndarray | sp.spmatrix | None
+        An (n, n) matrix over the rows.
+    matrix_kind : str
+        Whether ``matrix`` holds ``'similarity'`` or ``'distance'`` values.
+    class_cols : Sequence[str]
+        Columns of the classes of the stratification.
+    drop_invalid : bool
+        Keep invalid rows out of the split (and report them) instead of raising.
+    metric : str
+        Similarity of feature vectors: ``'cosine'`` or ``'euclidean'``.
+    radius : int
+        Radius of the Morgan fingerprints.
+    n_bits : int
+        Length of the Morgan fingerprints.
+    kmer : int
+        k of the sequence k-mers.
+    what : str
+        What the table is, for error messages.
+    sequence_similarity : str
+        ``'alignment'`` or ``'kmer'``.
+
+    Returns
+    -------
+    EntitySet
+        The entities, with their validity, similarity and classes.
     """
     if sequence_similarity not in SEQUENCE_SIMILARITIES:
         raise ValueError(f"sequence_similarity must be one of {SEQUENCE_SIMILARITIES}, got {sequence_similarity!r}")
@@ -258,7 +336,30 @@ def index_interactions(
     a_values: Sequence[object], b_values: Sequence[object], ids_a: np.ndarray, ids_b: np.ndarray,
     a_col: str = "id_a", b_col: str = "id_b",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Map the interaction table's id columns to entity indices; unknown ids raise ValueError."""
+    """Map the interaction table's id columns to entity indices; unknown ids raise ValueError.
+
+    Parameters
+    ----------
+    a_values : Sequence[object]
+        Side-a ids of the interactions.
+    b_values : Sequence[object]
+        Side-b ids of the interactions.
+    ids_a : np.ndarray
+        The ids of the side-a entities.
+    ids_b : np.ndarray
+        The ids of the side-b entities.
+    a_col : str
+        Name of the side-a column, for error messages.
+    b_col : str
+        Name of the side-b column, for error messages.
+
+    Returns
+    -------
+    inter_a : np.ndarray
+        Index of each interaction's entity a into ``ids_a``.
+    inter_b : np.ndarray
+        Index of each interaction's entity b into ``ids_b``.
+    """
     out, errors = [], []
     for values, ids, col in ((a_values, ids_a, a_col), (b_values, ids_b, b_col)):
         vals = pd.Series(values)
