@@ -133,7 +133,22 @@ def pack_bits(bits: np.ndarray) -> np.ndarray:
 
 
 def morgan_fingerprints(mols: Sequence[Chem.Mol], radius: int = 2, n_bits: int = 1024) -> np.ndarray:
-    """ECFP (Morgan) bits of RDKit molecules, uint8 (n, n_bits); radius 2 = ECFP4 (paper: 1024 bits)."""
+    """ECFP (Morgan) bits of RDKit molecules, uint8 (n, n_bits); radius 2 = ECFP4 (paper: 1024 bits).
+
+    Parameters
+    ----------
+    mols : Sequence[Chem.Mol]
+        RDKit molecules.
+    radius : int
+        Morgan radius (2 = ECFP4).
+    n_bits : int
+        Fingerprint length (the paper: 1024).
+
+    Returns
+    -------
+    np.ndarray
+        uint8 (n, n_bits) bits.
+    """
     _check_fp_args(radius, n_bits)
     gen = rdFingerprintGenerator.GetMorganGenerator(radius=radius, fpSize=n_bits)
     bits = np.zeros((len(mols), n_bits), dtype=np.uint8)
@@ -183,16 +198,27 @@ def packed_fingerprints(
 
     Parameters
     ----------
-    smiles : sequence of str (NaN / None / empty count as invalid)
-    n_jobs : worker processes; None = all available cores for >= ``PARALLEL_MIN`` SMILES, else 1
-        (1 where the fork start method is missing, e.g. Windows)
-    chunk : SMILES per batch; on_chunk : called with (done, total) after each batch (progress)
+    smiles : Sequence[object]
+        SMILES strings (NaN, None and empty strings count as invalid).
+    radius : int
+        Morgan radius (2 = ECFP4).
+    n_bits : int
+        Fingerprint length (the paper: 1024).
+    n_jobs : int | None
+        Worker processes; None: all available cores for >= ``PARALLEL_MIN`` SMILES, else 1 (1 where the fork
+        start method is missing, e.g. Windows).
+    chunk : int
+        SMILES per batch.
+    on_chunk : Callable[[int, int], None] | None
+        Called with (done, total) after each batch (progress).
 
     Returns
     -------
-    packed : uint8 (n_valid, 8 * ceil(n_bits / 64)), the bits of each valid SMILES packed big-endian
-        (``np.unpackbits(packed, axis=1, count=n_bits)`` restores them); 128 bytes per ECFP4-1024
-    valid : bool (n,), as in ``parse_smiles``
+    packed : np.ndarray
+        uint8 (n_valid, 8 * ceil(n_bits / 64)), the bits of each valid SMILES packed big-endian
+        (``np.unpackbits(packed, axis=1, count=n_bits)`` restores them); 128 bytes per ECFP4-1024.
+    valid : np.ndarray
+        bool (n,), as in ``parse_smiles``.
     """
     _check_fp_args(radius, n_bits)
     if chunk < 1:
@@ -230,6 +256,25 @@ def smiles_fingerprints(
 
     Returns the uint8 bits (n_valid, n_bits) of the valid SMILES (RDKit Morgan generator) and the
     validity mask (n,) as in ``parse_smiles``.
+
+    Parameters
+    ----------
+    smiles : Sequence[object]
+        SMILES strings.
+    radius : int
+        Morgan radius (2 = ECFP4).
+    n_bits : int
+        Fingerprint length (the paper: 1024).
+    n_jobs : int | None
+        Worker processes; None: all available cores for >= ``PARALLEL_MIN`` SMILES, else 1 (1 where the fork
+        start method is missing, e.g. Windows).
+
+    Returns
+    -------
+    bits : np.ndarray
+        uint8 (n_valid, n_bits) bits of the valid SMILES (RDKit Morgan generator).
+    valid : np.ndarray
+        bool (n,) validity mask, as in ``parse_smiles``.
     """
     packed, valid = packed_fingerprints(smiles, radius=radius, n_bits=n_bits, n_jobs=n_jobs)
     return np.unpackbits(packed, axis=1, count=n_bits), valid
@@ -274,6 +319,20 @@ def packed_tanimoto(a: np.ndarray, b: np.ndarray, chunk: int = 256) -> np.ndarra
     ``a`` (n_a, W) and ``b`` (n_b, W) are packed uint8 rows of ``packed_fingerprints`` / ``pack_bits``
     (or their uint64 view). Returns float32 (n_a, n_b); two empty fingerprints score 0, as in RDKit.
     Intersections are exact integers, so values equal RDKit's ``BulkTanimotoSimilarity`` to float32.
+
+    Parameters
+    ----------
+    a : np.ndarray
+        (n_a, W) packed uint8 rows of ``packed_fingerprints`` / ``pack_bits`` (or their uint64 view).
+    b : np.ndarray
+        (n_b, W) packed rows.
+    chunk : int
+        Rows of ``a`` per block.
+
+    Returns
+    -------
+    np.ndarray
+        float32 (n_a, n_b); two empty fingerprints score 0, as in RDKit.
     """
     wa = a if a.dtype == np.uint64 else _as_words(a)
     wb = b if b.dtype == np.uint64 else _as_words(b)
@@ -332,6 +391,13 @@ class FingerprintSimilarity:
     rows (leader seeding) use a sparse mat-vec (popcounts of the packed bits for dense fingerprints);
     sampled pairs (``pairs``) use popcounts. ``radius``: the Morgan radius the bits were made with
     (None: unknown, e.g. bits from elsewhere), recorded by ``describe`` only.
+
+    Parameters
+    ----------
+    bits : np.ndarray
+        (n, n_bits) 0/1 fingerprint bits.
+    radius : int | None
+        The Morgan radius the bits were made with (None: unknown), recorded by ``describe`` only.
     """
 
     is_distance = False
@@ -482,6 +548,13 @@ class KmerSimilarity:
 
     Counts are non-negative, so the cosine already lies in [0, 1]; identical sequences score 1.
     ``k``: the k-mer length of the profiles (None: unknown), recorded by ``describe`` only.
+
+    Parameters
+    ----------
+    profiles : sp.csr_matrix
+        (n, n_kmers) k-mer counts per sequence.
+    k : int | None
+        The k-mer length of the profiles (None: unknown), recorded by ``describe`` only.
     """
 
     is_distance = False
@@ -530,6 +603,15 @@ class VectorSimilarity:
     ``metric="cosine"``: sim = (1 + cos) / 2, the affine map of [-1, 1] onto [0, 1] (zero vectors have
     cos = 0). ``metric="euclidean"``: a distance; sim = 1 - d / d_max with d_max the largest pairwise
     distance (computed block-wise once), so the clustering step uses agglomerative clustering.
+
+    Parameters
+    ----------
+    features : np.ndarray
+        (n, p) feature vectors.
+    metric : Literal['cosine', 'euclidean']
+        ``'cosine'`` or ``'euclidean'``.
+    block_size : int
+        Block edge of the computation of d_max.
     """
 
     def __init__(self, features: np.ndarray, metric: Literal["cosine", "euclidean"] = "cosine",
@@ -693,6 +775,15 @@ class MatrixSimilarity:
 
     ``description``: what the matrix holds, returned by ``describe`` (default: a precomputed matrix);
     kept by ``subset``.
+
+    Parameters
+    ----------
+    matrix : np.ndarray | sp.spmatrix
+        The (n, n) matrix.
+    kind : Literal['similarity', 'distance']
+        Whether it holds similarities or distances.
+    description : dict | None
+        What the matrix holds, returned by ``describe`` (None: a precomputed matrix).
     """
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"] = "similarity",
@@ -771,18 +862,33 @@ def _shown(s: str, width: int = 40) -> str:
 
 
 def detect_string_kind(strings: Sequence[str]) -> Literal["smiles", "sequence"]:
-    """Whether ``strings`` are SMILES or protein sequences, by their alphabet.
+    r"""Whether ``strings`` are SMILES or protein sequences, by their alphabet.
 
     Rule: protein sequences if every string is upper-case amino-acid code (the 20 letters plus X, B, Z, U, O)
     AND some string holds a letter that SMILES cannot write outside brackets (A, D, E, G, H, K, L, M, Q, R,
     T, V, W, Y, X, Z, U); otherwise SMILES. A string with any other character (digits, ``= # ( ) [ ] @ + -
-    / \\ .``, lower-case aromatic atoms, Cl, Br) can only be SMILES; a string of the letters B C N O P S F I
+    / \ .``, lower-case aromatic atoms, Cl, Br) can only be SMILES; a string of the letters B C N O P S F I
     alone ("CCO", "C", "NNO", a long carbon chain) is read as SMILES too, whatever its length -- a real
     protein of 20 residues avoids the other 14 amino acids with probability ~1e-12. Lower-case sequences
     count as SMILES: upper-case them or pass kind="sequence". Empty strings are skipped (the builder
     reports them).
 
     Raises ValueError when some strings can only be SMILES and others only protein sequences.
+
+    Parameters
+    ----------
+    strings : Sequence[str]
+        The strings.
+
+    Returns
+    -------
+    Literal['smiles', 'sequence']
+        The kind.
+
+    Raises
+    ------
+    ValueError
+        When some strings can only be SMILES and others only protein sequences.
     """
     smiles_at = protein_at = None
     for i, s in enumerate(strings):
@@ -804,7 +910,18 @@ def detect_string_kind(strings: Sequence[str]) -> Literal["smiles", "sequence"]:
 
 def describe_similarity(source: SimilaritySource | None) -> dict | None:
     """``source.describe()`` -- kind ('fingerprint_tanimoto', 'alignment_identity', 'kmer_cosine', 'vectors',
-    'matrix') and parameters -- or ``{"kind": "custom", "class": ...}`` for a source without it; None for None."""
+    'matrix') and parameters -- or ``{"kind": "custom", "class": ...}`` for a source without it; None for None.
+
+    Parameters
+    ----------
+    source : SimilaritySource | None
+        A similarity source.
+
+    Returns
+    -------
+    dict | None
+        The description; None for None.
+    """
     if source is None:
         return None
     describe = getattr(source, "describe", None)
