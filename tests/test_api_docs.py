@@ -36,15 +36,6 @@ ENTRY_POINTS = (
     "domains.register_domain", "domains.load_scores", "domains.table_domain",
 )
 
-# Names whose docstrings are not numpydoc yet (issue 36, item 7): checked for Sphinx roles and private defaults
-# only. Remove a name once its docstring passes; the test fails while a listed name already passes.
-PENDING = frozenset({
-    "splitting.EntityInput", "splitting.Progress", "splitting.SplitJob", "splitting.ThresholdRepair",
-    "splitting.compare_split_files", "splitting.enforce_max_similarity", "splitting.evaluate_split",
-    "splitting.evaluate_split_files", "splitting.leakage_summary", "splitting.run_split",
-    "splitting.sampled_leakage",
-})
-
 
 @pytest.fixture(scope="module")
 def package():
@@ -168,24 +159,12 @@ def test_no_sphinx_roles_in_rendered_modules(package):
 
 
 def test_public_docstrings_are_numpydoc(package):
-    found, passing = [], []
+    found = []
     for label, obj in public_objects(package).items():
-        callable_ = obj.is_function or obj.is_class
-        own = problems(label, obj, require=callable_)
+        found += problems(label, obj, require=obj.is_function or obj.is_class)
         for method in methods(obj):
-            own += problems(f"{label}.{method.name}", method, require=False)
-        if label not in PENDING:
-            found += own
-        elif not own:
-            passing.append(label)
-        else:  # still pending: Sphinx roles and private defaults fail all the same
-            found += [p for p in own if "Sphinx role" in p or "private name" in p]
+            found += problems(f"{label}.{method.name}", method, require=False)
     assert not found, f"{len(found)} docstring problems:\n" + "\n".join(found)
-    assert not passing, f"these names pass now; remove them from PENDING: {passing}"
-
-
-def test_pending_names_exist(package):
-    assert PENDING <= set(public_objects(package)), sorted(PENDING - set(public_objects(package)))
 
 
 def test_entry_points_have_examples(package):

@@ -147,18 +147,18 @@ def leakage_summary(
 
     Parameters
     ----------
-    sim : SimilaritySource, numpy.ndarray or scipy.sparse matrix
+    sim : SimilaritySource | np.ndarray | sp.spmatrix
         (n, n) similarities in [0, 1].
-    folds_list : sequence of sequences
+    folds_list : Sequence[Sequence[object] | np.ndarray]
         Splits, each with one fold label per entity.
-    weights : numpy.ndarray, optional
-        (n,) entity cardinalities kappa(x), default 1.
+    weights : np.ndarray | None
+        (n,) entity cardinalities kappa(x) (None: 1).
     block_size : int
         Tile size of the dense pair sums.
 
     Returns
     -------
-    list of LeakageSummary
+    list[LeakageSummary]
         One per split, in order.
     """
     src = _as_source(sim)
@@ -713,6 +713,28 @@ def sampled_leakage(
 
     scaled^ = 2 L^ / total^ is a ratio of unbiased estimates (bias O(1/n_pairs)); all intervals are
     normal, scaled^'s by the delta method.
+
+    Parameters
+    ----------
+    sim : SimilaritySource | np.ndarray | sp.spmatrix
+        (n, n) similarities in [0, 1].
+    folds : Sequence[object] | np.ndarray
+        One fold label per entity.
+    n_pairs : int
+        Pairs drawn, at least 2.
+    weights : np.ndarray | None
+        (n,) entity cardinalities kappa(x) (None: 1).
+    seed : int
+        Seed of the draws.
+    confidence : float
+        Level of the intervals, in (0, 1).
+    design : str
+        ``'fold_pairs'`` or ``'iid'``.
+
+    Returns
+    -------
+    SampledLeakage
+        The estimates with their intervals and standard errors.
     """
     if n_pairs < 2:
         raise ValueError(f"the number of sampled pairs must be >= 2, got {n_pairs}")

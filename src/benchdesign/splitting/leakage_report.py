@@ -165,31 +165,38 @@ def evaluate_split(
     ----------
     entities : EntitySet
         The entities and their similarity (over the valid entities).
-    split_ids, split_labels : sequence
-        One row of the split file each; unassigned labels ("unassigned", "") and entities not listed belong
-        to no fold.
-    test : sequence of str, optional
-        Fold names whose eq. (1) statistics are reported (default: every fold).
-    train : sequence of str, optional
-        Training folds for eq. (1) (default: all folds other than the test fold).
-    quantiles : sequence of float
+    split_ids : Sequence[object]
+        The entity id of each row of the split file.
+    split_labels : Sequence[object]
+        The fold label of each row; unassigned labels ("unassigned", "") and entities not listed belong to no
+        fold.
+    test : Sequence[str] | None
+        Fold names whose eq. (1) statistics are reported (None: every fold).
+    train : Sequence[str] | None
+        Training folds for eq. (1) (None: all folds other than the test fold).
+    quantiles : Sequence[float]
         Quantiles of the eq. (1) nearest-neighbour similarities.
-    block_size : int, optional
-        Tile size of the exact pair sums.
-    folds : sequence of str, optional
-        The fold names the split may use; any other label is an error. Without it, labels that differ only
-        in case or surrounding spaces (``Test`` beside ``test``) are an error.
-    sample : int, optional
+    block_size : int | None
+        Tile size of the exact pair sums (None: the default).
+    folds : Sequence[str] | None
+        The fold names the split may use; any other label is an error. Without it, labels that differ only in
+        case or surrounding spaces (``Test`` beside ``test``) are an error.
+    sample : int | None
         Estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
-        (``sampled_leakage``, seeded by ``seed``) instead of all pairs,
-        and the eq. (1) statistics from ``sample_test`` random test entities per fold.
-    confidence, seed, sample_test :
-        Settings of ``sample``.
-    smiles, random_seed, summary :
-        The summary block (``report["summary"]``, summary.py, as in ``benchdesign split``; not with
-        ``summary=False``): the valid entities' SMILES add a scaffold split; random splits of the same fold
-        sizes from ``random_seed``.
-
+        (``sampled_leakage``, seeded by ``seed``) instead of all pairs, and the eq. (1) statistics from
+        ``sample_test`` random test entities per fold.
+    confidence : float
+        Level of the sampled intervals.
+    seed : int
+        Seed of the sampled estimate.
+    sample_test : int
+        Test entities per fold sampled for eq. (1).
+    smiles : Sequence[str] | None
+        SMILES of the valid entities: the summary block adds a scaffold split.
+    random_seed : int
+        Seed of the summary block's random splits of the same fold sizes.
+    summary : bool
+        Add the summary block (``report["summary"]``, as in ``benchdesign split``).
     Returns
     -------
     dict
@@ -391,14 +398,45 @@ def evaluate_split_files(
     random_seed: int = 0,
     **representation,
 ) -> dict:
-    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate.
+    """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate it.
 
-    ``folds``: the fold names the split may use (``check_fold_names``); ``sample``, ``confidence``,
-    ``seed``, ``sample_test``: the sampled estimate of ``evaluate_split``; ``random_seed``: of its summary
-    block's random splits. ``representation``:
-    ``id_col``, ``smiles_col``, ``sequence_col``, ``feature_cols``, ``matrix``, ``matrix_kind``,
-    ``metric``, ``split_id_col``, ``split_col``, ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``,
-    ``sequence_similarity``, ``sep`` (defaults in ``_entities_and_split_reader``).
+    The file-level form of ``evaluate_split``, behind ``benchdesign leakage``.
+
+    Parameters
+    ----------
+    table : str
+        Path of the entity table.
+    split : str
+        Path of the split file.
+    test : Sequence[str] | None
+        Fold names whose eq. (1) statistics are reported (None: every fold).
+    train : Sequence[str] | None
+        Training folds for eq. (1) (None: all folds other than the test fold).
+    quantiles : Sequence[float]
+        Quantiles of the eq. (1) nearest-neighbour similarities.
+    folds : Sequence[str] | None
+        The fold names the split may use; any other label is an error. Without it (``check_fold_names``),
+        labels that differ only in case or surrounding spaces (``Test`` beside ``test``) are an error.
+    sample : int | None
+        Estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
+        (``sampled_leakage``, seeded by ``seed``) instead of all pairs, and the eq. (1) statistics from
+        ``sample_test`` random test entities per fold.
+    confidence : float
+        Level of the sampled intervals.
+    seed : int
+        Seed of the sampled estimate.
+    sample_test : int
+        Test entities per fold sampled for eq. (1).
+    random_seed : int
+        Seed of the summary block's random splits of the same fold sizes.
+    **representation : object
+        Keyword arguments naming the columns and the similarity: ``id_col``, ``smiles_col``, ``sequence_col``,
+        ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
+        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``.
+    Returns
+    -------
+    dict
+        The report of ``evaluate_split``, with the inputs.
     """
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
@@ -419,10 +457,32 @@ def compare_split_files(
 ) -> dict:
     """Evaluate several split files of the same entity table (e.g. made by different tools).
 
-    ``representation``: as in ``evaluate_split_files``. The entities and their similarity are
-    built once. Returns ``{"input", "n_valid", "splits": [row, ...]}`` with one row per split file: its
-    fold sizes, L(pi), scaled L(pi), per test fold the mean of eq. (1) (``eq1_mean``) and the mean of
-    those over the test folds (``eq1_mean_over_folds``).
+    The entities and their similarity are built once.
+
+    Parameters
+    ----------
+    table : str
+        Path of the entity table.
+    splits : Sequence[str]
+        Paths of the split files.
+    test : Sequence[str] | None
+        Fold names whose eq. (1) statistics are reported (None: every fold).
+    train : Sequence[str] | None
+        Training folds for eq. (1) (None: all folds other than the test fold).
+    folds : Sequence[str] | None
+        The fold names the split may use; any other label is an error. Without it, labels that differ only in
+        case or surrounding spaces (``Test`` beside ``test``) are an error.
+    **representation : object
+        As in ``evaluate_split_files``; keyword arguments naming the columns and the similarity:
+        ``id_col``, ``smiles_col``, ``sequence_col``,
+        ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
+        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``.
+    Returns
+    -------
+    dict
+        ``{"input", "n_valid", "splits": [row, ...]}`` with one row per split file: its fold sizes, L(pi),
+        scaled L(pi), per test fold the mean of eq. (1) (``eq1_mean``) and the mean of those over the test
+        folds (``eq1_mean_over_folds``).
     """
     if len(splits) < 1:
         raise ValueError("give at least one split file to compare")

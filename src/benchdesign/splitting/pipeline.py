@@ -79,7 +79,35 @@ __all__ = [
 
 @dataclass(frozen=True)
 class EntityInput:
-    """Where one entity table lives and which columns describe its entities."""
+    """Where one entity table lives and which columns describe its entities.
+
+    Attributes
+    ----------
+    path : str
+        The table (CSV / TSV, optionally compressed).
+    id_col : str | None
+        Column of the entity ids (None: the row numbers).
+    smiles_col : str | None
+        Column of SMILES.
+    sequence_col : str | None
+        Column of protein sequences.
+    feature_cols : tuple[str, ...]
+        Columns of a feature vector.
+    matrix : str | None
+        Path of an (n, n) similarity or distance matrix over the rows.
+    matrix_kind : str
+        ``'similarity'`` or ``'distance'``.
+    metric : str
+        Similarity of feature vectors: ``'cosine'`` or ``'euclidean'``.
+    class_cols : tuple[str, ...]
+        Columns of the classes of the stratification.
+    sequence_similarity : str
+        Of ``sequence_col``: ``'alignment'`` identity or ``'kmer'`` cosine.
+    repeated : bool
+        Rows repeat entities (one long pairs table): one entity per id, its first row.
+    string_col : str | None
+        SMILES or sequences, told apart when read.
+    """
 
     path: str
     id_col: str | None = None
@@ -97,10 +125,51 @@ class EntityInput:
 
 @dataclass(frozen=True)
 class SplitJob:
-    """A complete split request: task, inputs, options and output paths.
+    """A complete split request: task, inputs, options and output paths (what ``benchdesign split`` runs).
 
     For 1-D data only ``entities`` is needed; for 2-D data give ``interactions`` (with its two id
     columns) and ``entities_b`` for the second side (``entities`` is side a).
+
+    Attributes
+    ----------
+    task : str
+        R, I1, I2, S1, S2, or a group task (scaffold, butina).
+    entities : EntityInput
+        The entities (side a of 2-D data).
+    out : str
+        Path of the split TSV.
+    spec : SplitSpec
+        Fold names, fractions and the split options.
+    interactions : str | None
+        Path of the interaction table of 2-D data.
+    inter_a_col : str
+        Its column of side-a ids.
+    inter_b_col : str
+        Its column of side-b ids.
+    inter_id_col : str | None
+        Its column of interaction ids (None: the row numbers).
+    entities_b : EntityInput | None
+        The entities of side b.
+    side : str
+        For I1 / S1 on 2-D data, the side whose entities are split.
+    drop_invalid : bool
+        Keep invalid rows out of the split (and report them) instead of failing.
+    radius : int
+        Morgan radius of the fingerprints.
+    n_bits : int
+        Fingerprint length.
+    kmer : int
+        k of the sequence k-mers.
+    report : str | None
+        Path of the JSON report (None: none).
+    fold_column : bool
+        k-fold splits: add the fold index column.
+    clusters_out : str | None
+        Path of a TSV of the cluster of each entity (S tasks).
+    entity_folds_out : str | None
+        2-D: path of a TSV of the fold of every entity (side, id, fold, split).
+    sep : str | None
+        Delimiter of every input table (None: sniffed).
     """
 
     task: str
@@ -361,6 +430,18 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     into the report as ``stage_seconds`` (wall) and ``stage_cpu_seconds`` (CPU, with the worker processes).
     The report's ``similarity`` records what compared the entities (``similarity_entry``; 2-D: per side
     ``a`` / ``b``).
+
+    Parameters
+    ----------
+    job : SplitJob
+        The request.
+    progress : Progress | None
+        Where stage timings go (None: a ``Progress`` printing to stderr).
+
+    Returns
+    -------
+    SplitResult
+        The split, also written to ``job.out``.
     """
     check_job(job)
     prog = Progress(sys.stderr) if progress is None else progress

@@ -28,11 +28,20 @@ _ACTIVE: ContextVar["Progress | None"] = ContextVar("benchdesign_progress", defa
 class Progress:
     """Collects wall-clock seconds per stage and writes one line per event to ``stream`` (None: silent).
 
+    Parameters
+    ----------
+    stream : TextIO | None
+        Where the events are written (None: nowhere).
+    prefix : str
+        Prefix of every line.
+
     Attributes
     ----------
-    seconds : dict stage name -> total wall seconds (a stage entered twice adds up), in first-entry order
-    cpu_seconds : the same for CPU seconds (user + system) of this process and its finished children
-        (e.g. the fingerprint workers): independent of how busy a shared machine is
+    seconds : dict
+        Stage name -> total wall seconds (a stage entered twice adds up), in first-entry order.
+    cpu_seconds : dict
+        The same for CPU seconds (user + system) of this process and its finished children (e.g. the
+        fingerprint workers): independent of how busy a shared machine is.
     """
 
     def __init__(self, stream: TextIO | None = sys.stderr, prefix: str = "benchdesign"):

@@ -45,10 +45,15 @@ REASON_MOVED = "moved_above_max_similarity"
 class ThresholdRepair:
     """Result of ``enforce_max_similarity``.
 
-    folds : (n,) repaired fold per sample (-1 = unassigned; dropped samples become -1)
-    events : one dict per changed sample: index, action ('dropped' / 'moved'), from_fold, to_fold
-        (-1 when dropped), neighbour (index of its most similar offending neighbour) and similarity
-    n_violations : cross-fold pairs above the threshold before the repair
+    Attributes
+    ----------
+    folds : np.ndarray
+        (n,) repaired fold per sample (-1 = unassigned; dropped samples become -1).
+    events : list[dict]
+        One dict per changed sample: index, action (``'dropped'`` / ``'moved'``), from_fold, to_fold (-1 when
+        dropped), neighbour (index of its most similar offending neighbour) and similarity.
+    n_violations : int
+        Cross-fold pairs above the threshold before the repair.
     """
 
     folds: np.ndarray
@@ -165,8 +170,21 @@ def enforce_max_similarity(
 
     Parameters
     ----------
-    source : similarity over the n samples; folds : (n,) fold per sample, -1 = unassigned
-    threshold : t in [0, 1]; action : 'drop' (fewest samples unassigned) or 'move' (whole components)
+    source : SimilaritySource
+        Similarity over the n samples.
+    folds : np.ndarray
+        (n,) fold per sample, -1 = unassigned.
+    threshold : float
+        t in [0, 1].
+    action : Literal['drop', 'move']
+        ``'drop'`` (the fewest samples unassigned) or ``'move'`` (whole components).
+    block_size : int
+        Tile edge of the pass over the similarities.
+
+    Returns
+    -------
+    ThresholdRepair
+        The repaired folds and what changed.
     """
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"max_similarity must lie in [0, 1], got {threshold}")
