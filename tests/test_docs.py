@@ -84,6 +84,11 @@ def test_mkdocs_build_strict(site):
         assert not roles, f"api/{name}: Sphinx roles printed literally: {roles[:5]}"
         private = re.findall(r"=\s*_[A-Z]\w*\[[^\]]*\]", text)
         assert not private, f"api/{name}: signature defaults show private constants: {private[:5]}"
+    pictures = sorted(p.name for p in (DOCS / "img").glob("*.png"))  # scripts/dev/make_doc_figures.py
+    assert {"rulegraph.png", "selection_curves.png", "cd_diagram.png", "split_example.png"} <= set(pictures)
+    pages = "".join(p.read_text() for p in site.rglob("index.html"))
+    for name in pictures:
+        assert (site / "img" / name).is_file() and f"img/{name}" in pages, f"docs/img/{name} is on no page"
     home = (site / "index.html").read_text()
     for paper in ("https://doi.org/10.1038/s41467-025-58606-8", "https://github.com/hangover137/efficient_benchmarking"):
         assert paper in home, f"the home page does not link {paper}"
