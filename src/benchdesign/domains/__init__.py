@@ -1,8 +1,11 @@
-"""Benchmark domains behind one registry (``registry``).
+"""Benchmark domains behind one registry ([`REGISTRY`][benchdesign.domains.REGISTRY]).
 
-Built in: ``TSC``, ``RECSYS``,
-``NLP`` (registered in this order, the order of the tables); a user's
-benchmark is a domain of kind ``table`` (``table``).
+Built in: the domains ``tsc``, ``recsys`` and ``nlp`` (registered in this order, the order of the tables;
+[`BUILTIN_DOMAINS`][benchdesign.domains.BUILTIN_DOMAINS]). A user's benchmark is a domain of kind ``table``
+([`table_domain`][benchdesign.domains.table_domain]), and a library user may add one with
+[`register_domain`][benchdesign.domains.register_domain]; the pipeline finds a domain by name with
+[`get_domain`][benchdesign.domains.get_domain] and reads its scores with
+[`load_scores`][benchdesign.domains.load_scores].
 """
 
 from __future__ import annotations

@@ -270,26 +270,54 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         raise NotImplementedError
 
     def split(self, X, y=None, groups=None):
-        """Yield (train, test) index arrays; ``groups`` is ignored (the clusters play its part)."""
+        """Yield (train, test) index arrays of the samples of ``X``.
+
+        Parameters
+        ----------
+        X : array-like
+            The samples: feature vectors, or (with ``similarity=None``) SMILES / sequences / an n x n matrix.
+        y : array-like or None
+            Labels, needed with ``stratify=True``.
+        groups : None
+            Ignored (the clusters play its part); accepted for scikit-learn's signature.
+
+        Yields
+        ------
+        train : numpy.ndarray
+            Indices of the training samples.
+        test : numpy.ndarray
+            Indices of the test samples.
+        """
         result = self._fit(X, y)
         yield from self._pairs(result)
 
     def split_pairs(self, pairs_a, pairs_b, similarity_b=None, side: str = "a"):
         """Yield (train, test) indices of 2-D data: one row per pair (entity a, entity b).
 
-        Parameters
-        ----------
-        pairs_a, pairs_b : (m,) integer index of each pair's entities into side a (``self.similarity``)
-            and side b (``similarity_b``)
-        similarity_b : similarity of side b (needed by S2; SMILES, sequences, matrix or a source)
-        side : side split by S1 / I1 ('a' or 'b'), cold on that side: fold f tests on the pairs whose
-            entity is in f and trains on the rest; S2 / I2 split both sides
-
         ``self.task`` may be R, I1, I2, S1 or S2. I2 / S2 in ``LeakageKFold`` (``pair_scheme='cold_both'``):
         fold f tests on the pairs with both entities in f and trains on the pairs with neither in f;
         the others sit that fold out. With ``pair_scheme='same_fold'`` (and in ``LeakageSplit``)
         a pair whose entities are in different folds is dropped. ``pair_folds_`` holds each pair's
         entity folds, ``report_["fold_usage"]`` the train / test / unused counts per fold.
+
+        Parameters
+        ----------
+        pairs_a : array-like
+            (m,) integer index of each pair's entity a into side a (``self.similarity``).
+        pairs_b : array-like
+            (m,) integer index of each pair's entity b into side b (``similarity_b``).
+        similarity_b : array-like, SimilaritySource or None
+            Similarity of side b (needed by S2): SMILES, sequences, a matrix or a source.
+        side : str
+            Side split by S1 / I1 (``'a'`` or ``'b'``), cold on that side: fold f tests on the pairs whose entity
+            is in f and trains on the rest; S2 / I2 split both sides.
+
+        Yields
+        ------
+        train : numpy.ndarray
+            Indices of the training pairs.
+        test : numpy.ndarray
+            Indices of the test pairs.
         """
         ia = np.asarray(pairs_a, dtype=np.int64).reshape(-1)
         ib = np.asarray(pairs_b, dtype=np.int64).reshape(-1)
