@@ -1,8 +1,9 @@
 """The method on anyone's benchmark: select datasets, evaluate the strategies, check a subset.
 
-Inputs are plain DataFrames: ``scores`` in the long layout (dataset, model, fold, score; see
-:func:`benchdesign.domains.read_scores_table`) and ``features`` indexed by dataset name.  These are
-the functions behind ``benchdesign select``, ``benchdesign evaluate`` and ``benchdesign agreement``.
+Inputs are plain DataFrames: ``scores`` in the long layout (dataset, model, [fold], score; without a ``fold``
+column one fold, as :func:`benchdesign.domains.read_scores_table` reads a file without folds) and ``features``
+indexed by dataset name.  These are the functions behind ``benchdesign select``, ``benchdesign evaluate`` and
+``benchdesign agreement``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from benchdesign.selection.protocol import (
     standardize_rows,
     strategy_options,
 )
-from benchdesign.selection.ranking import mean_ranks, rank_scores
+from benchdesign.selection.ranking import mean_ranks, rank_scores, with_fold
 from benchdesign.selection.representations import check_representation, oracle_representation
 from benchdesign.selection.strategies import (
     DEFAULT_STRATEGIES,
@@ -214,10 +215,31 @@ def subset_agreement(
     R_S against the full benchmark's R_D.
 
     With several folds, a percentile bootstrap over folds (``n_boot`` resamples of the folds with
-    replacement, ranks recomputed) gives a ``level`` interval; columns ``metric, value, lo, hi``
-    (lo/hi NaN with a single fold).
+    replacement, ranks recomputed) gives a ``level`` interval.
+
+    Parameters
+    ----------
+    scores : long DataFrame ``dataset, model, [fold], score`` (without ``fold``: one fold, as
+        ``benchdesign agreement`` reads a file without folds).
+    subset : names of the chosen datasets, each once.
+    higher_is_better : True if a larger score is better (accuracy), False for errors and losses.
+    n_boot, level, seed : bootstrap resamples of the folds, interval level and seed.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``metric, value, lo, hi``, one row per metric (lo/hi NaN with a single fold).
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"dataset": ["d0", "d0", "d1", "d1", "d2", "d2"], "model": ["a", "b"] * 3,
+    ...                        "score": [0.9, 0.7, 0.8, 0.6, 0.5, 0.6]})
+    >>> agreement = subset_agreement(scores, ["d0", "d2"], higher_is_better=True)
+    >>> float(agreement.set_index("metric").loc["spearman", "value"])
+    1.0
     """
     ranks = rank_scores(scores, higher_is_better)
+    scores = with_fold(scores)
     subset = _names(subset, ranks.index, "subset")
     if not subset:
         raise ValueError("the subset is empty")
@@ -330,7 +352,9 @@ def evaluate_benchmark(
     holdout_fraction: float = HOLDOUT_FRACTION,
     with_seen_ranks: bool = False,
 ) -> Evaluation:
-    """The selection protocol on a user's benchmark: trials of every strategy on every feature table (and the
+    """The selection protocol on a user's benchmark (``scores``: long, ``dataset, model, [fold], score``; without
+    ``fold`` one fold, as ``benchdesign evaluate`` reads a file without folds): trials of every strategy on every
+    feature table (and the
     oracle, which uses the models' scores), Tables 1-3, the covering radii and p_eff of farthest-first, random
     and k-means, the conclusion stability of every strategy, and the verdict "which strategy for k" at every
     ``k_targets`` entry (default: a few spread over ``ks``; each must be one of ``ks``, all within the pool
@@ -360,6 +384,7 @@ def evaluate_benchmark(
     options = {"n_init": 3, "lam": 1.0, "start": fafi_start, **dict(options or {})}
     say = progress or (lambda message: None)
     ranks = rank_scores(scores, higher_is_better)
+    scores = with_fold(scores)
     pool = pool_size(len(ranks), alpha)
     ks = check_k_grid(ks, pool, f"pool of {pool} = floor({alpha:g} x {len(ranks)}) datasets")
     targets = None if k_targets is None else check_k_targets(k_targets, ks, pool, len(ranks))
