@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A plain, non-editable install: build a wheel of the project and pip-install it (core dependencies only, no
-# extras) into a fresh venv, for tests/test_plain_install.py. The wheel is built from a copy of src/,
-# pyproject.toml, README.md and LICENSE, so the checkout gets no build/ or egg-info. The tests check, outside the
+# extras) into a fresh venv, for tests/test_plain_install.py; .ci/core_only_probe.py records that the library
+# and the CLI work there without Snakemake (DIR/core_only.json), then the `workflow` extra is added for the
+# pipeline test. The wheel is built from a copy of src/, pyproject.toml, README.md and LICENSE, so the checkout gets no build/ or egg-info. The tests check, outside the
 # source tree, that the package imports from that venv with its package data, the CLI, `benchdesign
 # evaluate` and a pipeline run to its figures.
 #
@@ -28,8 +29,13 @@ tar -C "$repo" --exclude='*.egg-info' --exclude=__pycache__ -cf - src pyproject.
 "$py" -m venv "$dest/venv"
 "$dest/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$dest/dist" "$project"
 rm -rf "$project"
-"$dest/venv/bin/python" -m pip install --quiet "$dest"/dist/benchdesign-*.whl
-echo "wheel_check: $(basename "$dest"/dist/benchdesign-*.whl) installed into $dest/venv in $(( $(date +%s) - start )) s"
+wheel=$(echo "$dest"/dist/benchdesign-*.whl)
+"$dest/venv/bin/python" -m pip install --quiet "$wheel"
+# the library and the CLI without the `workflow` extra (no Snakemake): recorded for tests/test_plain_install.py
+(cd "$dest" && "$dest/venv/bin/python" "$repo/.ci/core_only_probe.py" "$repo/tests/splitting/fixtures/mols.csv" \
+    "$dest/core_only.json" >"$dest/core_only.log" 2>&1)
+"$dest/venv/bin/python" -m pip install --quiet "$wheel[workflow]"
+echo "wheel_check: $(basename "$wheel") installed into $dest/venv in $(( $(date +%s) - start )) s"
 if [ $# -lt 2 ]; then
     cd "$repo"
     BENCHDESIGN_PLAIN_VENV="$dest/venv" BENCHDESIGN_FRESH_VENV=1 "$py" -m pytest -q tests/test_plain_install.py

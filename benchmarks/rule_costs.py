@@ -1,7 +1,7 @@
 """Per-rule cost of a pipeline run: jobs, summed wall and CPU seconds, and the scheduler's own CPU.
 
 Runs the repository's Snakefile on a config in a scratch directory (as the workflow tests do:
-``--snakefile <repo>/Snakefile --directory <scratch>``), through a small wrapper Snakefile that gives every
+``--snakefile <repo>/workflow/Snakefile --directory <scratch>``), through a small wrapper Snakefile that gives every
 rule without a ``benchmark:`` directive one (``logs/benchmarks/_rule_costs/<rule>/...``), so that every job
 is measured. Then prints a Markdown table: per rule the jobs, the summed wall seconds (``s``) and CPU seconds
 (``cpu_time``) of Snakemake's benchmark files, and, below, the CPU of the snakemake process itself (the
@@ -263,7 +263,7 @@ def main(argv=None) -> int:
     workdir = Path(args.workdir).resolve() if args.workdir else Path(tempfile.mkdtemp(prefix="rule_costs."))
     workdir.mkdir(parents=True, exist_ok=True)
     wrapper = workdir / ".rule_costs.smk"
-    wrapper.write_text(WRAPPER.format(snakefile=str(REPO / "Snakefile"), injected=INJECTED,
+    wrapper.write_text(WRAPPER.format(snakefile=str(REPO / "workflow" / "Snakefile"), injected=INJECTED,
                                       patterns=str(workdir / PATTERNS)))
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(wrapper), "--directory", str(workdir),
                "--cores", str(args.cores), *args.targets, *extra]

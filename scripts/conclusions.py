@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchdesign.domains import DOMAIN_LABELS
 from benchdesign.selection.aggregation import trial_auc
 from benchdesign.selection.api import critical_difference_subsets, run_configuration
 from benchdesign.selection.conclusions import (
@@ -16,7 +17,7 @@ from benchdesign.selection.conclusions import (
 )
 from benchdesign.selection.frames import config_label
 from benchdesign.selection.markdown import to_markdown
-from benchdesign.selection.plotting import plot_stability, save_figure
+from benchdesign.selection.plotting import plot_stability, save_figure, write_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
 from benchdesign.selection.tables import reference_auc, table3, table3_summary
 from benchdesign.workflow.io import read_representation, read_trials, write_csv, write_text
@@ -46,7 +47,8 @@ summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["s
            .agg(["mean", "std", "min"]).reset_index())
 write_csv(summary.assign(domain=wc.domain), snakemake.output.stability)
 write_text(to_markdown(summary, floatfmt=".3f") + "\n", snakemake.output.stability_md)
-save_figure(plot_stability(summary, f"{wc.domain}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full "
+domain = DOMAIN_LABELS.get(wc.domain, wc.domain)
+save_figure(plot_stability(summary, f"{domain}: Wilcoxon-Holm verdicts (α = 0.05) of the subset = of the full "
                                     "benchmark", n_models=S.shape[1], n_datasets=len(S)),
             Path(snakemake.output.figure).with_suffix(""))
 
@@ -59,7 +61,7 @@ subsets = {"full": list(ranks.index), **critical_difference_subsets(features, le
                                                                       seed=params.seed)}
 for stem, subset in subsets.items():
     chooser = None if stem == "full" else "Random" if stem.startswith("random_") else config_label(strategy, rep)
-    title, subtitle = cd_titles(wc.domain, subset, len(ranks), chooser)
+    title, subtitle = cd_titles(domain, subset, len(ranks), chooser)
     fig = plot_critical_difference(S.loc[subset], params.higher_is_better, title, subtitle=subtitle)
-    fig.savefig(out / f"{stem}.png", dpi=150)
+    write_figure(fig, out / f"{stem}.png")
 log.info("CD diagrams: %s", list(subsets))

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from benchdesign.molexp.experiment import entity_fold_labels, load_experiment, read_folds
-from benchdesign.molexp.plots import fingerprint_tsne, tsne_figure
+from benchdesign.molexp.plots import dataset_label, fingerprint_tsne, method_label, tsne_figure
 from benchdesign.selection.plotting import save_figure
 from benchdesign.workflow.logs import start_log
 
@@ -17,8 +17,8 @@ panels = []
 for path in snakemake.input.folds:
     folds = read_folds(path, data.samples["id"].tolist())
     labels = entity_fold_labels(data.molecule_index, folds, len(data.molecules))
-    panels.append((Path(path).parent.name, labels[index]))
+    panels.append((method_label(Path(path).parent.name, wc.dataset), labels[index]))
 what = "molecules" if data.protein_index is None else "drugs"
-figure = tsne_figure(embedding, panels, f"{wc.dataset}: t-SNE of ECFP4 ({len(index)} {what}), coloured by fold")
+figure = tsne_figure(embedding, panels, f"{dataset_label(wc.dataset)}: t-SNE of ECFP4 ({len(index)} {what}), coloured by fold")
 save_figure(figure, Path(snakemake.output.png).with_suffix(""))
 log.info("t-SNE of %d %s, %d panels: %s", len(index), what, len(panels), snakemake.output.png)

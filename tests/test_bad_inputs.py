@@ -205,7 +205,7 @@ def _cluster_count(tmp):
     table = mols(tmp)
     args = split_args(table, tmp / "o.tsv")
     args[args.index("--clusters") + 1] = "41"
-    return args, ["K=41", "n=40"]
+    return args, ["K=41", "--clusters", "n=40"]
 
 
 def _unknown_ids_both_sides(tmp):
@@ -589,3 +589,216 @@ def test_written_files_get_the_umask_mode(tmp_path, capsys):
     finally:
         os.umask(old)
     capsys.readouterr()
+
+
+# ------------------------------------------------------------- issue 36: no traceback, no silent wrong answer
+
+def _duplicate_smiles_column(tmp):
+    table = tmp / "dupcol.csv"
+    frame = pd.read_csv(FIXTURES / "mols.csv")
+    frame.insert(2, "smiles_2", frame["smiles"])
+    table.write_text(frame.to_csv(index=False).replace("smiles_2", "smiles", 1))
+    return split_args(table, tmp / "o.tsv"), [str(table), "2 columns are named 'smiles'", "columns 2, 3"]
+
+
+def _gzip_named_csv(tmp):
+    table = tmp / "mols.csv"
+    table.write_bytes(gzip.compress((FIXTURES / "mols.csv").read_bytes()))
+    return split_args(table, tmp / "o.tsv"), [str(table), "gzip-compressed", "mols.csv.gz"]
+
+
+def _gapped_sequences(tmp):
+    table = tmp / "targets.tsv"
+    frame = pd.read_csv(FIXTURES / "targets.tsv", sep="\t")
+    frame.loc[2, "sequence"] = "MKTAYIAK--QRQISF"
+    frame.loc[4, "sequence"] += "*"
+    frame.to_csv(table, sep="\t", index=False)
+    args = ["split", "--task", "S1", "--input", table, "--id-col", "target", "--sequence-col", "sequence",
+            "--sequence-similarity", "kmer", "--fractions", "0.5", "0.5", "--out", tmp / "o.tsv"]
+    return args, ["2 rows", "gap / stop characters", "unaligned", "row 2 (id=p2)", "row 4 (id=p4)", "--drop-invalid"]
+
+
+def _out_in_a_file(tmp):
+    (tmp / "notes.txt").write_text("x\n")
+    # the input does not exist: the output path is refused first, before any input is read
+    return split_args(tmp / "nope.csv", tmp / "notes.txt" / "o.tsv"), ["--out", "notes.txt", "is a file, not a folder"]
+
+
+def _stdout_twice(tmp):
+    return split_args(mols(tmp), "-", "--report", "/dev/stdout"), ["--report /dev/stdout", "output --out"]
+
+
+def _scaffold_fewer_groups_than_folds(tmp):
+    table = tmp / "same.csv"
+    pd.DataFrame({"mol_id": [f"m{i}" for i in range(10)], "smiles": ["c1ccccc1CCO"] * 6 + ["C1CCCCC1O"] * 4}).to_csv(
+        table, index=False)
+    args = ["split", "--task", "scaffold", "--input", table, "--id-col", "mol_id", "--smiles-col", "smiles",
+            "--folds", "5", "--out", tmp / "o.tsv"]
+    return args, ["task scaffold", "form 2 group(s)", "3 of 5 folds empty", "at most 2 folds"]
+
+
+def _scaffold_identical_molecules(tmp):
+    table = tmp / "same.csv"
+    pd.DataFrame({"mol_id": [f"m{i}" for i in range(10)], "smiles": ["c1ccccc1CCO"] * 10}).to_csv(table, index=False)
+    args = ["split", "--task", "scaffold", "--input", table, "--id-col", "mol_id", "--smiles-col", "smiles",
+            "--folds", "5", "--out", tmp / "o.tsv"]
+    return args, ["task scaffold", "form 1 group(s)", "4 of 5 folds empty (fold1, fold2, fold3, fold4)"]
+
+
+def _pairs_with_an_empty_smiles(tmp):
+    table = tmp / "pairs.csv"
+    drugs = pd.read_csv(FIXTURES / "drugs.csv")["smiles"][:4]
+    targets = pd.read_csv(FIXTURES / "targets.tsv", sep="\t")["sequence"][:3]
+    frame = pd.DataFrame([(d, t) for d in drugs for t in targets], columns=["ligand", "target"])
+    frame.loc[7, "ligand"] = ""
+    frame.to_csv(table, index=False)
+    args = ["split", "--task", "S2", "--folds", "2", "--pairs", table, "--a-col", "ligand", "--b-col", "target",
+            "--out", tmp / "o.tsv"]
+    return args, [str(table), "column 'ligand'", "rows [7]", "file line = row + 2"]
+
+
+ISSUE_36_CASES = {
+    "duplicate_column_name": _duplicate_smiles_column,
+    "gzip_named_csv": _gzip_named_csv,
+    "gap_characters_in_sequences": _gapped_sequences,
+    "out_folder_is_a_file": _out_in_a_file,
+    "two_outputs_to_stdout": _stdout_twice,
+    "scaffold_fewer_groups_than_folds": _scaffold_fewer_groups_than_folds,
+    "scaffold_identical_molecules": _scaffold_identical_molecules,
+    "pairs_empty_smiles_row": _pairs_with_an_empty_smiles,
+}
+
+
+@pytest.mark.parametrize("name", list(ISSUE_36_CASES))
+def test_issue_36_cli_input_is_refused_cleanly(name, tmp_path, capsys):
+    argv, fragments = ISSUE_36_CASES[name](tmp_path)
+    check_refused(tmp_path, argv, fragments, capsys)
+
+
+def test_unwritable_out_folder_is_refused_before_reading(tmp_path, capsys, monkeypatch):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != locked and real(path, mode, **kw))
+    argv = split_args(tmp_path / "nope.csv", locked / "sub" / "o.tsv")  # the input is missing: not read yet
+    check_refused(tmp_path, argv, ["--out", str(locked), "not writable"], capsys)
+
+
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_out_to_stdout(out, tmp_path, capsys):
+    before = snapshot(tmp_path)
+    assert main([str(a) for a in split_args(mols(tmp_path), out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("id\tsplit\treason\n") and len(captured.out.splitlines()) == 41
+    assert "Traceback" not in captured.err
+    assert set(snapshot(tmp_path)) - set(before) == {"mols.csv"}, "nothing but the copied input"
+
+
+def test_default_clusters_fit_a_small_file(tmp_path, capsys):
+    table = tmp_path / "small.csv"
+    pd.read_csv(FIXTURES / "mols.csv").head(12).to_csv(table, index=False)
+    args = split_args(table, tmp_path / "o.tsv", "--report", tmp_path / "r.json")
+    del args[args.index("--clusters"):args.index("--clusters") + 2]  # the default: min(50, n)
+    assert main([str(a) for a in args]) == 0, capsys.readouterr().err
+    import json
+
+    assert json.loads((tmp_path / "r.json").read_text())["n_clusters"] == 12
+
+
+def test_leakage_reduce_names_the_missing_shards(tmp_path, capsys):
+    table = mols(tmp_path)
+    split = split_file(tmp_path, ["train", "test"])
+    shards = [tmp_path / f"s{i}.npz" for i in range(3)]
+    for i, path in enumerate(shards):
+        assert main([str(a) for a in leakage_args(table, split, "--shard", i, 3, "--shard-out", path)]) == 0
+    capsys.readouterr()
+    check_refused(tmp_path, ["leakage-reduce", shards[0], shards[2]], ["shard(s) 1 of 3 missing"], capsys)
+    check_refused(tmp_path, ["leakage-reduce", *shards, tmp_path / "s3.npz"], [str(tmp_path / "s3.npz"), "not found"],
+                  capsys)
+    check_refused(tmp_path, ["leakage-reduce", *shards, table], [str(table), "cannot read it as a shard"], capsys)
+
+
+def test_dense_square_similarity_is_a_matrix_and_a_distance_is_refused():
+    from benchdesign.splitting import LeakageKFold
+
+    s = good_similarity(12)
+    cv = LeakageKFold(3, similarity=s, clusters=4, epsilon=0.5)
+    assert len(list(cv.split(np.zeros((12, 1))))) == 3
+    assert cv.kind_ == "precomputed" and cv.report_["similarity"]["kind"] == "matrix"
+    with pytest.raises(ValueError, match=r"looks like a distance matrix.*1 - D / D\.max\(\)"):
+        list(LeakageKFold(3, similarity=1 - s, clusters=4).split(np.zeros((12, 1))))
+    features = np.random.default_rng(1).random((12, 12))  # 12 feature vectors of length 12: not a similarity
+    with pytest.raises(ValueError, match="not symmetric.*kind='vectors'"):
+        list(LeakageKFold(3, similarity=features, clusters=4).split(np.zeros((12, 1))))
+    cv = LeakageKFold(3, similarity=features, kind="vectors", clusters=4, epsilon=0.5)
+    assert len(list(cv.split(np.zeros((12, 1))))) == 3 and cv.kind_ == "vectors"
+
+
+def test_gap_characters_are_refused_by_the_sequence_similarities():
+    from benchdesign.splitting.alignment import alignment_similarity
+    from benchdesign.splitting.similarity import KmerSimilarity
+
+    for build in (KmerSimilarity.from_sequences, alignment_similarity):
+        with pytest.raises(ValueError, match=r"sequence 1 holds the gap or stop character\(s\) '-' '\*'"):
+            build(["MKTAYIAKQR", "MKT-AYIAK*"])
+
+
+# selection commands: a small benchmark of 4 models
+def _benchmark(tmp: Path) -> tuple[Path, Path]:
+    rng = np.random.default_rng(0)
+    scores, feats = tmp / "scores.csv", tmp / "meta.csv"
+    rows = [(f"d{d}", f"m{m}", float(rng.normal())) for d in range(8) for m in range(4)]
+    pd.DataFrame(rows, columns=["dataset", "model", "score"]).to_csv(scores, index=False)
+    pd.DataFrame({"dataset": [f"d{d}" for d in range(8)], "f1": rng.normal(size=8), "f2": rng.normal(size=8)}).to_csv(
+        feats, index=False)
+    return scores, feats
+
+
+def _evaluate(scores, feats, out, *extra) -> list:
+    return ["evaluate", "--scores", scores, "--features", feats, "--higher-is-better", "--trials", "2",
+            "--k", "2", "3", "--out", out, *extra]
+
+
+def test_empty_scores_and_feature_files_are_named_as_empty(tmp_path, capsys):
+    scores, feats = _benchmark(tmp_path)
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    cases = [
+        (["select", "--features", empty, "-k", "2"], "feature file"),
+        (["agreement", "--scores", empty, "--subset", feats, "--higher-is-better"], "scores file"),
+        (_evaluate(empty, feats, tmp_path / "ev"), "scores file"),
+        (_evaluate(scores, empty, tmp_path / "ev"), "feature file"),
+    ]
+    for argv, what in cases:
+        check_refused(tmp_path, argv, [what, str(empty), "the file is empty"], capsys)
+
+
+def test_duplicate_and_gzipped_feature_files_are_refused(tmp_path, capsys):
+    _, feats = _benchmark(tmp_path)
+    dup = tmp_path / "dup.csv"
+    dup.write_text(feats.read_text().replace("f2", "f1", 1))
+    check_refused(tmp_path, ["select", "--features", dup, "-k", "2"], [str(dup), "2 columns are named 'f1'"], capsys)
+    packed = tmp_path / "packed.csv"
+    packed.write_bytes(gzip.compress(feats.read_bytes()))
+    check_refused(tmp_path, ["select", "--features", packed, "-k", "2"], [str(packed), "gzip-compressed"], capsys)
+
+
+def test_evaluate_refuses_too_few_seen_models_and_zero_trials(tmp_path, capsys):
+    scores, feats = _benchmark(tmp_path)
+    out = tmp_path / "ev"
+    check_refused(tmp_path, _evaluate(scores, feats, out, "--holdout-fraction", "0.9"),
+                  ["--holdout-fraction", "holds out 3 of 4 models and leaves 1 seen", "at least 2 held out and 2 seen",
+                   "at most 0.5"], capsys)
+    argv = _evaluate(scores, feats, out)
+    argv[argv.index("--trials") + 1] = "0"
+    check_refused(tmp_path, argv, ["--trials", "got 0"], capsys)
+    argv = _evaluate(scores, feats, out)
+    argv[argv.index("--k") + 2] = "10"  # the README's quick start on a benchmark of 8 datasets
+    check_refused(tmp_path, argv, ["k=10 is outside 1..6", "K_MAX of --k", "--alpha"], capsys)
+
+
+def test_evaluate_refuses_an_unwritable_out_folder(tmp_path, capsys, monkeypatch):
+    scores, feats = _benchmark(tmp_path)
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != tmp_path and real(path, mode, **kw))
+    check_refused(tmp_path, _evaluate(scores, feats, tmp_path / "ev"), ["--out", "not writable"], capsys)

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from markers import needs_packages_of
 from test_reruns import dry_run_jobs
-from workflow_helpers import MOLECULES, REPO, TINY, snakemake
+from workflow_helpers import MOLECULES, REPO, SNAKEFILE, TINY, snakemake
 
 from benchdesign.workflow.batches import available_batches, batch_members, dataset_batches
 
@@ -183,5 +183,5 @@ def test_the_rate_limiter_workaround_still_reaches_snakemake():
     assert "self.job_rate_limiter" in inspect.getsource(JobScheduler.__init__)
     assert "self._schedule_reevalutation(self.job_rate_limiter.timespan)" in inspect.getsource(JobScheduler.schedule)
     assert isinstance(inspect.getattr_static(Workflow, "local_exec"), property)
-    snakefile = (REPO / "Snakefile").read_text()
+    snakefile = SNAKEFILE.read_text()
     assert "workflow.scheduler.job_rate_limiter = None" in snakefile.split("onstart:")[1].split("onerror:")[0]

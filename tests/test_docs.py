@@ -190,3 +190,35 @@ def test_every_experiment_overlay_is_described():
     for f in sorted((REPO / "config").rglob("*.yaml")):
         rel = str(f.relative_to(REPO / "config"))
         assert f"`{rel}`" in readme, f"config/README.md does not describe config/{rel}"
+
+
+def _snakemake_commands(text: str) -> list[list[str]]:
+    """Every ``snakemake ...`` command of a Markdown text (code blocks and inline code; continuation lines
+    joined, comments dropped) as its words."""
+    text = text.replace("\\\n", " ")
+    return [m.split() for m in re.findall(r"(?<![\w-])snakemake( [^`#\n]*)", text)]
+
+
+def _config_words(words: list[str]) -> tuple[str, ...]:
+    """The words of a command that choose its config: all but --cores N, --workflow-profile DIR, --report FILE."""
+    out, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in ("--cores", "--workflow-profile", "--report"):
+            skip = True
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/guides/reproduce.md", "docs/cluster.md"])
+def test_report_commands_carry_the_run_config(page):
+    """A report built without the run's --configfile/--config states another config's values (e.g. 200 trials
+    over the quick run's 50-trial figures): every documented report command repeats a documented run's."""
+    commands = _snakemake_commands((REPO / page).read_text())
+    runs = {_config_words(c) for c in commands if "--report" not in c and ("--cores" in c or "--workflow-profile" in c)}
+    reports = [c for c in commands if "--report" in c and c.index("--report") + 1 < len(c)]
+    assert reports, f"{page} gives no report command"
+    for command in reports:
+        assert _config_words(command) in runs, f"{page}: snakemake {' '.join(command)} repeats no run's config"

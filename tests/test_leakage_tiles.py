@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 import yaml
 from test_slurm import CI_FLAGS, PROFILE, skip_or_fail, slurm_missing
-from workflow_helpers import REPO
+from workflow_helpers import REPO, SNAKEFILE
 
 from benchdesign.splitting.leakage import leakage_summary
 from benchdesign.splitting.leakage_report import read_split_inputs, split_codes
@@ -49,7 +49,7 @@ def single_process(tmp: Path):
 
 
 def run(tmp: Path, *extra: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp),
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(SNAKEFILE), "--directory", str(tmp),
            *extra, "--configfile", str(tmp / "config.yaml"), "--", "results/leakage/tiny.exact.json"]
     return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")})
 

@@ -1,6 +1,8 @@
 """A plain install: the project's wheel installed (not editable, the core dependencies, no extras) into a
-fresh venv, used outside the source tree. The package imports from that venv with its package data, the CLI
-splits and scores a split, ``benchdesign evaluate`` and a RecSys-only pipeline run write every output, the
+fresh venv, used outside the source tree. Without Snakemake (the ``workflow`` extra) the library's
+cross-validator and the CLI split (recorded by ``.ci/core_only_probe.py`` before the extra is added). The package
+imports from that venv with its package data and its licence, the CLI splits and scores a split, ``benchdesign
+evaluate`` and, with the ``workflow`` extra, a RecSys-only pipeline run write every output, the
 critical-difference diagrams included (scikit-posthocs, a core dependency, as are sktime, tsfresh and pycatch22;
 aeon and its pins are not installed), and the pipeline's split and NLP-description rules read the installed
 package data.
@@ -23,7 +25,7 @@ from urllib.parse import urlparse
 import numpy as np
 import pandas as pd
 import pytest
-from workflow_helpers import REPO, TINY
+from workflow_helpers import REPO, SNAKEFILE, TINY
 
 pytestmark = pytest.mark.fresh_venv
 
@@ -108,6 +110,13 @@ print(json.dumps({"file": benchdesign.__file__, "prefix": sys.prefix, "found": f
     assert got["example_notes"] == ["LICENSES.txt", "README.md"], "the examples' sources and licences"
 
 
+def test_the_library_and_the_cli_run_without_the_workflow_extra(plain_venv):
+    # recorded by .ci/core_only_probe.py before .ci/wheel_check.sh added the `workflow` extra
+    got = json.loads((plain_venv.parent.parent / "core_only.json").read_text())
+    assert got == {"absent": ["snakemake", "jsonschema"], "kfold_test_sizes": [20, 20], "split_exit": 0,
+                   "split_rows": len(pd.read_csv(MOLS))}, got
+
+
 def test_cli_splits_and_scores_a_split_in_a_plain_install(plain_venv, tmp_path):
     common = ["--input", MOLS, "--id-col", "mol_id", "--smiles-col", "smiles"]
     _run([plain_venv / "benchdesign", "split", "--task", "S1", *common, "--splits", "0.8", "0.2", "--names", "train",
@@ -143,7 +152,7 @@ def test_recsys_only_pipeline_in_a_plain_install(plain_venv, tmp_path, mirror_di
     overlay = tmp_path / "recsys_only.yaml"
     overlay.write_text(RECSYS_ONLY)
     work = tmp_path / "run"
-    _run([plain_venv / "python", "-m", "snakemake", "--snakefile", REPO / "Snakefile", "--directory", work,
+    _run([plain_venv / "python", "-m", "snakemake", "--snakefile", SNAKEFILE, "--directory", work,
           "--cores", "2", "--config", f"mirror={mirror_dir}", "--configfile", TINY, overlay, "--",
           "all", "results/splitting/wheel.tsv", "results/features/nlp/description.csv"], 900, tmp_path)
     results = work / "results"

@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from figure_helpers import figure_texts, overlapping_legends
 from matplotlib.figure import Figure
 
 from benchdesign.selection import aggregation, frames, plotting, tables
@@ -172,3 +173,67 @@ def test_critical_difference_names_whole_and_titled_with_its_subset():
         assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, text
     assert holm_floor(5, 7) == 1.0 and holm_floor(10, 7) == pytest.approx(21 * 2 / 1024)
     assert plt.get_fignums() == []
+
+
+# ---------------------------------------------------------------------------------------------- figure files
+def test_figure_files_embed_truetype_fonts(curves, tmp_path):
+    import io
+
+    _, pdf = plotting.save_figure(plotting.plot_curves(curves, "tsc"), tmp_path / "curves")
+    buffer = io.BytesIO()
+    plotting.write_figure(plotting.plot_stability(stability_frame(), "t"), buffer, "pdf")
+    for data in (pdf.read_bytes(), buffer.getvalue()):
+        assert b"/Type3" not in data and b"/FontFile2" in data  # TrueType programs, no Type 3 glyph procedures
+
+
+def test_no_figure_writer_bypasses_write_figure():
+    """Every figure file is written by plotting.write_figure (TrueType fonts): its savefig is the only one."""
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    calls = [str(path.relative_to(repo)) for folder in ("src", "scripts", "benchmarks")
+             for path in sorted((repo / folder).rglob("*.py"))
+             for line in path.read_text().splitlines()
+             if re.search(r"\.savefig\(", line) and not line.lstrip().startswith(">>>")]
+    assert calls == ["src/benchdesign/selection/plotting.py"], calls
+
+
+# ---------------------------------------------------------------------------------------------- what a reader sees
+def test_curves_state_the_trials_they_average(curves):
+    assert "over 8 trials" in " ".join(plotting.plot_curves(curves, "tsc").get_suptitle().split())
+    fewer = curves.copy()
+    fewer.loc[fewer["strategy"] == "random", "n_trials"] = 5
+    assert "over 5–8 trials" in " ".join(plotting.plot_curves(fewer, "tsc").get_suptitle().split())
+
+
+def test_synthetic_legend_covers_no_bar():
+    rng = np.random.default_rng(3)
+    seeds = pd.DataFrame(
+        [(reg, s, seed, m, rng.normal(30 if m == "mae" else 15, 1))
+         for reg in ("oracle", "broken") for s in ("random", "kmeans", "fafi_cosine", "a_optimal")
+         for seed in range(5) for m in ("mae", "spearman")],
+        columns=frames.SYNTHETIC_AUC_COLUMNS,
+    )
+    fig = plotting.plot_synthetic(seeds)
+    assert overlapping_legends(fig) == []
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Random", "K-Means", "C-FAFI", "A-optimal"]
+
+
+def test_curves_name_representations_in_words(curves):
+    paper = curves.replace({"representation": {"metadata": "catch22_paper"}})
+    fig = plotting.plot_curves(paper, "tsc", domain_label="TSC")
+    assert fig.legends[0].get_texts()[1].get_text() == "K-Means (catch22, paper's code)"
+    texts = figure_texts(fig)
+    raw = [t for t in texts if any(name in t for name in ("catch22_paper", "kmeans", "fafi_cosine", "dataset_pool"))]
+    assert not raw, raw
+
+
+def test_representation_labels_cover_every_builtin_representation():
+    from benchdesign.domains import BUILTIN_DOMAINS, REGISTRY
+
+    for domain in BUILTIN_DOMAINS:
+        for rep in REGISTRY[domain].representations:
+            assert rep in frames.REPRESENTATION_LABELS, f"{domain}/{rep} has no display name"
+    assert frames.representation_label("my_features") == "my_features"  # a user's own name as it is
+    assert frames.config_label("fafi_cosine", "tsfresh_paper") == "C-FAFI (tsfresh, paper's code)"

@@ -69,7 +69,7 @@ def dry_run(code: str, tmp_path: Path, mirror_dir: Path) -> None:
         pytest.skip("the SLURM line needs the `slurm` extra (snakemake-executor-plugin-slurm)")
     clone = tmp_path / "clone"
     clone.mkdir()
-    for name in ("Snakefile", "workflow", "config", "data", "scripts", "src"):  # Snakefile: root or workflow/
+    for name in ("workflow", "config", "data", "scripts", "src"):
         if (REPO / name).exists():
             (clone / name).symlink_to(REPO / name)
     (tmp_path / "shared").mkdir()

@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 SLURM_CONFIG = REPO / ".test" / "config" / "slurm.yaml"
 PROFILE = REPO / "workflow" / "profiles" / "slurm"
 RULES = REPO / "workflow" / "rules"
+SNAKEFILE = REPO / "workflow" / "Snakefile"
 # Fast status polling for a CI node; a real cluster keeps the plugin's defaults.
 CI_FLAGS = ["--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "1",
             "--seconds-between-status-checks", "2", "--slurm-no-account"]
@@ -85,7 +86,7 @@ def skip_or_fail(reason: str):
 
 
 def snakemake_cmd(workdir: Path, mirror: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
+    return [sys.executable, "-m", "snakemake", "--snakefile", str(SNAKEFILE), "--directory", str(workdir),
             "--configfile", str(SLURM_CONFIG), "--config", f"mirror={mirror}", *args]
 
 

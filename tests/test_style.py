@@ -12,7 +12,7 @@ import pytest
 from workflow_helpers import every_package_present
 
 REPO = Path(__file__).resolve().parents[1]
-RULE_FILES = ["Snakefile", *sorted(str(p.relative_to(REPO)) for p in (REPO / "workflow" / "rules").glob("*.smk"))]
+RULE_FILES = ["workflow/Snakefile", *sorted(str(p.relative_to(REPO)) for p in (REPO / "workflow" / "rules").glob("*.smk"))]
 
 
 def _run(command: list[str], timeout: int = 300, env: dict[str, str] | None = None) -> tuple[int, str]:
@@ -38,3 +38,5 @@ def test_snakemake_lint_reports_no_issue(tmp_path):
     assert "Lints for" not in out, out
     assert code == 0, out
     assert "Congratulations, your workflow is in a good condition!" in out, out
+    # found from the repository root where the Snakemake workflow catalogue looks for it
+    assert (REPO / "workflow" / "Snakefile").is_file() and not (REPO / "Snakefile").exists()

@@ -127,9 +127,9 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
     ("molecules_only.yaml", [], {"mol_split": 75, "mol_model": 75, "mol_ablation_point": 61, "mol_figure": 4}),
     # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); 6 TSC representations
     ("paper.yaml", [], {"mol_split": 160, "mol_model": 160, "mol_ablation_point": 88, "tsc_gather_features": 6}),
-    # 2 repeats x 25 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 4 datasets x 5 methods Fig. 6 points;
+    # 2 repeats x 25 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 3 datasets x 5 methods Fig. 6 points;
     # the trial jobs of the default run, each with fewer trials
-    ("quick.yaml", [], {"mol_split": 50, "mol_model": 50, "mol_ablation_point": 30, "trials": 189}),
+    ("quick.yaml", [], {"mol_split": 50, "mol_model": 50, "mol_ablation_point": 25, "trials": 189}),
     ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
     # exact leakage of a MOSES split (the split file stood in for here): fingerprints once, 200 tiles, a reduce
     ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_fingerprints": 1, "leakage_tile": 200,

@@ -11,6 +11,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TINY = REPO / ".test" / "config" / "config.yaml"
 MOLECULES = REPO / ".test" / "config" / "molecules.yaml"
+# where the Snakemake workflow catalogue and `snakemake` run from the repository root look for it
+SNAKEFILE = REPO / "workflow" / "Snakefile"
 # Captions of the molecular experiments: checked on the report of the molecules run (test_molecules_workflow).
 MOLECULE_CAPTIONS = ("ablation.rst", "molecules_figure.rst", "split_leakage.rst", "split_performance.rst", "tsne.rst")
 
@@ -18,7 +20,7 @@ MOLECULE_CAPTIONS = ("ablation.rst", "molecules_figure.rst", "split_leakage.rst"
 def snakemake_cmd(workdir: Path, *args: str, configfiles=(TINY,)) -> list[str]:
     """Command line running the repository's Snakefile in ``workdir`` on the given config files."""
     return [
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
+        sys.executable, "-m", "snakemake", "--snakefile", str(SNAKEFILE),
         "--directory", str(workdir), "--cores", "2", *args,
         # last: --configfile takes every following word, targets included
         "--configfile", *map(str, configfiles),

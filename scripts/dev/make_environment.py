@@ -42,10 +42,11 @@ CONDA_NAMES: dict[str, str] = {
 """Requirement name (canonical) -> its conda package (conda-forge or bioconda); every other requirement is
 installed by pip inside the environment (parasail, kmedoids, pycatch22, the SLURM plugin, datasail)."""
 
-ENVIRONMENT_EXTRAS = ("test", "slurm", "peer")
+ENVIRONMENT_EXTRAS = ("workflow", "test", "slurm", "peer")
 """Extras of environment.yml besides the core dependencies."""
-WORKFLOW_EXTRAS = ("peer",)
-"""Extras of workflow/envs/benchdesign.yaml (the ``datasail_s1`` split of the molecular rules)."""
+WORKFLOW_EXTRAS = ("workflow", "peer")
+"""Extras of workflow/envs/benchdesign.yaml (Snakemake, which runs each rule's script, and the ``datasail_s1``
+split of the molecular rules)."""
 
 NO_DEPS_NOTE = [
     "# then, without their own requirements (see pyproject.toml and docs/index.md):",
@@ -98,12 +99,8 @@ def requirements(pyproject: Path, extras: Sequence[str] = ()) -> list[Requiremen
     ['numpy', 'pandas']
     """
     project = tomllib.loads(Path(pyproject).read_text())["project"]
-    optional = project.get("optional-dependencies", {})
-    unknown = [e for e in extras if e not in optional]
-    if unknown:
-        raise ValueError(f"{pyproject}: no extra(s) {unknown}; it has {sorted(optional)}")
     out, seen = [], set()
-    for text in [*project["dependencies"], *(r for e in extras for r in optional[e])]:
+    for text in [*project["dependencies"], *_extra_requirements(pyproject, project, extras)]:
         req = Requirement(text)
         if req.marker is not None or req.url is not None:
             raise ValueError(f"{pyproject}: requirement {text!r} has a marker or URL, which conda files cannot say")
@@ -112,6 +109,23 @@ def requirements(pyproject: Path, extras: Sequence[str] = ()) -> list[Requiremen
             seen.add(key)
             out.append(req)
     return out
+
+
+def _extra_requirements(pyproject: Path, project: dict, extras: Sequence[str]) -> list[str]:
+    """The requirement lines of ``extras``, an extra that names the project itself (``benchdesign[workflow]``)
+    replaced by that extra's lines."""
+    optional = project.get("optional-dependencies", {})
+    unknown = [e for e in extras if e not in optional]
+    if unknown:
+        raise ValueError(f"{pyproject}: no extra(s) {unknown}; it has {sorted(optional)}")
+    lines = []
+    for text in (r for e in extras for r in optional[e]):
+        req = Requirement(text)
+        if canonicalize_name(req.name) == canonicalize_name(project["name"]):
+            lines += _extra_requirements(pyproject, project, sorted(req.extras))
+        else:
+            lines.append(text)
+    return lines
 
 
 def _versions(req: Requirement) -> str:

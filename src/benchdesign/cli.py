@@ -373,9 +373,10 @@ def _add_pair_leakage_arguments(p: argparse.ArgumentParser) -> None:
 def _leakage_reduce_command(args: argparse.Namespace) -> int:
     import json
 
-    from benchdesign.files import write_atomic
+    from benchdesign.files import check_output_paths, write_atomic
     from benchdesign.splitting.leakage import reduce_leakage_shards
 
+    check_output_paths({"--json": args.json}, {f"shard {i + 1}": path for i, path in enumerate(args.shards)})
     s = reduce_leakage_shards(args.shards)[0]
     report = {"leakage": s.leakage, "total_similarity": s.total, "scaled_leakage": s.scaled,
               "n_assigned": s.n_assigned, "n_shards": len(args.shards)}
@@ -480,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:  # bad input or options: clear message, nothing written
         print(f"benchdesign {args.command}: error: {err}", file=sys.stderr)
         return 2
-    except RuntimeError as err:
+    except (RuntimeError, OSError) as err:  # OSError: e.g. a disk that filled up while an output was written
         print(f"benchdesign {args.command}: failed: {err}", file=sys.stderr)
         return 1
 

@@ -7,8 +7,11 @@
 * :func:`sha256_file` / :func:`hash_stream`: the one chunked hashing helper; :func:`cached_sha256` keeps a
   stat-keyed cache of file hashes, so re-checking an unchanged file costs one ``stat``.
 * :func:`check_output_paths`: refuse, before any work, an output that is an input, another output, a
-  directory or a non-regular file.
-* :func:`read_csv`: :func:`pandas.read_csv` whose errors name the file and what was expected.
+  directory, a non-regular file or in a folder that cannot be written. ``-`` and ``/dev/stdout``
+  (:func:`is_stdout`) mean standard output: :func:`atomic_writer` writes there directly.
+* :func:`read_csv`: :func:`pandas.read_csv` whose errors name the file and what was expected;
+  :func:`check_table_file` (missing, empty, gzip under another name) and :func:`refuse_duplicate_columns`,
+  the checks it shares with the other table readers.
 * :func:`package_data`: a data file shipped inside the package (``benchdesign/data/``), found with
   :mod:`importlib.resources`, so it works from a wheel as from a source checkout.
 """
@@ -23,6 +26,7 @@ import importlib.resources
 import json
 import os
 import stat
+import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Mapping
@@ -35,10 +39,14 @@ __all__ = [
     "CHUNK",
     "atomic_writer",
     "check_output_paths",
+    "check_table_file",
+    "check_writable",
     "default_mode",
     "hash_stream",
+    "is_stdout",
     "package_data",
     "read_csv",
+    "refuse_duplicate_columns",
     "sha256_file",
     "cached_sha256",
     "record_sha256",
@@ -47,6 +55,8 @@ __all__ = [
 ]
 
 CHUNK = 1 << 20
+STDOUT = ("-", "/dev/stdout")
+"""Output paths that mean standard output (:func:`is_stdout`)."""
 
 
 # ------------------------------------------------------------------------------------------ writing
@@ -82,8 +92,12 @@ def atomic_writer(path: str | os.PathLike, text: bool = False) -> Iterator[IO]:
     On any exception the temporary file is removed and ``path`` is untouched. The result has the mode a
     plain ``open()`` would give (umask), or the mode of the regular file it replaces. A symlink at
     ``path`` is kept and its target replaced. ``text=True`` yields a UTF-8 text handle (``newline=""``), else a binary
-    handle that can also be read back (``w+b``).
+    handle that can also be read back (``w+b``). ``-`` or ``/dev/stdout`` (:func:`is_stdout`): the bytes go
+    to standard output as they are written.
     """
+    if is_stdout(path):
+        yield from _stdout_writer(text)
+        return
     target = _write_target(Path(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -102,6 +116,19 @@ def atomic_writer(path: str | os.PathLike, text: bool = False) -> Iterator[IO]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def is_stdout(path: str | os.PathLike | None) -> bool:
+    """Whether an output path means standard output: ``-`` or ``/dev/stdout``."""
+    return path is not None and os.fspath(path) in STDOUT
+
+
+def _stdout_writer(text: bool) -> Iterator[IO]:
+    """Standard output as :func:`atomic_writer` yields it (text or binary), flushed afterwards, never closed."""
+    sys.stdout.flush()
+    handle = sys.stdout if text else sys.stdout.buffer
+    yield handle
+    handle.flush()
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
@@ -178,8 +205,10 @@ def check_output_paths(outputs: Mapping[str, str | os.PathLike | None],
 
     ``outputs`` and ``inputs`` map an option name (e.g. ``"--out"``) to a path or None (not given).
     Raises ValueError naming the option and path when an output is an input or another output (the same
-    file, also through a symlink), an existing directory, or an existing non-regular file (FIFO, device,
-    socket). A symlink to a regular file (or to a path not yet created) is fine: it is written through.
+    file, also through a symlink), an existing directory, an existing non-regular file (FIFO, device,
+    socket), or in a folder that cannot be created or written (:func:`check_writable`). A symlink to a
+    regular file (or to a path not yet created) is fine: it is written through. Standard output
+    (``-`` or ``/dev/stdout``, :func:`is_stdout`) may take one output.
     """
     def ident(path: str | os.PathLike) -> str:
         return os.path.realpath(path)
@@ -191,9 +220,12 @@ def check_output_paths(outputs: Mapping[str, str | os.PathLike | None],
     for option, path in outputs.items():
         if path is None:
             continue
-        where = ident(path)
+        where = "<stdout>" if is_stdout(path) else ident(path)
         if where in seen:
             raise ValueError(f"{option} {path} is {seen[where]}; choose another output path")
+        seen[where] = f"also given as the output {option}"
+        if where == "<stdout>":
+            continue
         if os.path.isdir(where):
             raise ValueError(f"{option} {path} is a directory; give a file path")
         if os.path.lexists(where):
@@ -201,7 +233,21 @@ def check_output_paths(outputs: Mapping[str, str | os.PathLike | None],
             if not stat.S_ISREG(mode):
                 raise ValueError(f"{option} {path} exists and is not a regular file (e.g. a FIFO or device); "
                                  "refusing to replace it")
-        seen[where] = f"also given as the output {option}"
+        check_writable(option, Path(where).parent, f"{option} {path}")
+
+
+def check_writable(option: str, folder: str | os.PathLike, what: str | None = None) -> None:
+    """Refuse (ValueError naming ``what``, default the option and folder) a folder that cannot be created or
+    written: its nearest existing ancestor must be a writable directory."""
+    what = what or f"{option} {folder}"
+    existing = Path(os.path.abspath(folder))
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{what}: {existing} is a file, not a folder; choose another output path")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"{what}: the folder {existing} is not writable (permission denied); choose another "
+                         "output path")
 
 
 # ------------------------------------------------------------------------------------------ reading
@@ -242,13 +288,7 @@ def read_csv(path: str | os.PathLike, what: str = "input table", sep: str | None
     ``sep=None`` sniffs the delimiter (:func:`sniff_sep`). Raises ValueError for a missing, empty,
     non-UTF-8, corrupt-compressed or malformed file, and for a table without rows.
     """
-    p = Path(path)
-    if not p.exists():
-        raise ValueError(f"{what} {p}: file not found")
-    if not p.is_file():
-        raise ValueError(f"{what} {p}: not a regular file")
-    if p.stat().st_size == 0:
-        raise ValueError(f"{what} {p}: the file is empty; expected a header row and data rows")
+    p = check_table_file(path, what)
     sep = sniff_sep(p) if sep is None else sep
     try:
         frame = pd.read_csv(p, sep=sep, **kwargs)
@@ -265,7 +305,45 @@ def read_csv(path: str | os.PathLike, what: str = "input table", sep: str | None
         raise ValueError(f"{what} {p}: malformed table ({exc}); separator {sep!r}") from None
     if frame.empty:
         raise ValueError(f"{what} {p}: the table has a header but no rows")
+    if "header" not in kwargs and "skiprows" not in kwargs:
+        refuse_duplicate_columns(p, what, sep)
     return frame
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def check_table_file(path: str | os.PathLike, what: str = "input table") -> Path:
+    """The checks of a table file before it is read: it exists, is a regular file, is not empty, and is not
+    gzip-compressed under a name without ``.gz`` (which would be read as garbled text). Returns the path;
+    raises ValueError naming ``what`` and the file."""
+    p = Path(path)
+    if not p.exists():
+        raise ValueError(f"{what} {p}: file not found")
+    if not p.is_file():
+        raise ValueError(f"{what} {p}: not a regular file")
+    if p.stat().st_size == 0:
+        raise ValueError(f"{what} {p}: the file is empty; expected a header row and data rows")
+    with open(p, "rb") as fh:
+        gzipped = fh.read(2) == GZIP_MAGIC
+    if gzipped and p.suffix.lower() != ".gz":
+        raise ValueError(f"{what} {p}: the file is gzip-compressed but its name does not end in .gz; rename it "
+                         f"to {p.name}.gz (it is then read as it is) or decompress it (gunzip -c {p.name} > plain.csv)")
+    return p
+
+
+def refuse_duplicate_columns(path: str | os.PathLike, what: str = "input table", sep: str | None = None) -> None:
+    """ValueError naming the file and a column name its header holds twice (pandas would silently rename the
+    second one ``name.1`` and every reader would use the first). Columns are counted from 1; names are
+    compared stripped; unnamed columns are ignored. ``sep=None``: sniffed by pandas' python engine."""
+    how = {"sep": sep} if sep is not None else {"sep": None, "engine": "python"}
+    header = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False, **how).iloc[0]
+    names = [str(name).strip() for name in header]
+    for name in dict.fromkeys(names):
+        where = [i + 1 for i, other in enumerate(names) if other == name]
+        if name and len(where) > 1:
+            raise ValueError(f"{what} {path}: {len(where)} columns are named {name!r} (columns "
+                             f"{', '.join(map(str, where))}, counted from 1); rename or drop all but one")
 
 
 # ------------------------------------------------------------------------------------- package data

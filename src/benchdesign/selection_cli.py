@@ -52,9 +52,12 @@ def _only_scored(table, datasets: set, path: str, command: str):
 
 def _check_out_folder(out: str, inputs: dict) -> None:
     """evaluate's --out must be a folder (created if absent), not a file, nor hold an input it would replace."""
+    from benchdesign.files import check_writable
+
     if Path(out).exists() and not Path(out).is_dir():
         raise ValueError(f"--out {out} is a file; evaluate writes a folder of tables and figures: give a folder "
                          "path (files of the same names in it are replaced)")
+    check_writable("--out", out)
     folder = Path(out).resolve()
     for option, paths in inputs.items():
         for path in [paths] if isinstance(paths, str) else paths:
@@ -84,10 +87,11 @@ def _strata_option(spec: str | None, datasets, strategies) -> dict:
 
 def _select_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_feature_table
-    from benchdesign.files import check_output_paths, write_atomic
+    from benchdesign.files import check_output_paths, is_stdout, write_atomic
     from benchdesign.selection.api import select_datasets
 
-    check_output_paths({"--out": args.out, "--report": args.report or (f"{args.out}.json" if args.out else None)},
+    out = None if is_stdout(args.out) else args.out  # `--out -`: the list to stdout, as without --out
+    check_output_paths({"--out": out, "--report": args.report or (f"{out}.json" if out else None)},
                        {"--features": args.features})
     _refuse_duplicates(args.include or (), "--include")
     _refuse_duplicates(args.exclude or (), "--exclude")
@@ -102,9 +106,9 @@ def _select_command(args: argparse.Namespace) -> int:
     if args.strategy.startswith("fafi"):
         report["fafi_start"] = args.fafi_start
     listing = "".join(f"{name}\n" for name in result.datasets)
-    if args.out:
-        write_atomic(args.out, listing)
-        write_atomic(args.report or f"{args.out}.json", json.dumps(report, indent=2) + "\n")
+    if out:
+        write_atomic(out, listing)
+        write_atomic(args.report or f"{out}.json", json.dumps(report, indent=2) + "\n")
     else:
         sys.stdout.write(listing)
         if args.report:
@@ -159,8 +163,10 @@ def _add_direction(p: argparse.ArgumentParser, required: bool) -> None:
 
 
 def _figure_bytes(fig, fmt: str) -> bytes:
+    from benchdesign.selection.plotting import write_figure
+
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=150)
+    write_figure(fig, buffer, fmt)
     return buffer.getvalue()
 
 

@@ -92,8 +92,9 @@ def test_from_options_layout_types_and_errors():
     assert SplitSpec.from_options({}) == SplitSpec()
     with pytest.raises(ValueError, match=r"unknown split option\(s\) \['n_clusters'\]; known: clusters"):
         SplitSpec.from_options({"n_clusters": 5})
-    with pytest.raises(ValueError, match="split option 'clusters' needs a value"):
-        SplitSpec.from_options({"clusters": None})
+    with pytest.raises(ValueError, match="split option 'micro_clusters' needs a value"):
+        SplitSpec.from_options({"micro_clusters": None})
+    assert SplitSpec.from_options({"clusters": None}).clusters is None  # K = min(50, n) when the data is read
     with pytest.raises(ValueError, match="split option 'refine' must be true or false, got 'yes'"):
         SplitSpec.from_options({"refine": "yes"})
     with pytest.raises(ValueError, match="split option 'epsilon' must be float, got 'small'"):

@@ -6,6 +6,7 @@ rule fetch:
         "logs/fetch/{path}.log",
     wildcard_constraints:
         path=".+",
+    priority: CRITICAL_PATH
     localrule: True
     conda:
         "../envs/benchdesign.yaml"

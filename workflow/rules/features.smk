@@ -11,6 +11,7 @@ rule prepare_scores:
         provenance="results/prepared/{domain}/provenance.json",
     log:
         "logs/prepare_scores/{domain}.log",
+    priority: CRITICAL_PATH
     conda:
         "../envs/benchdesign.yaml"
     resources:

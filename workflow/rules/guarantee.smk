@@ -13,6 +13,7 @@ rule coverage:
         "results/guarantee/{domain}/coverage_{representation}.csv",
     log:
         "logs/guarantee/coverage_{domain}/{representation}.log",
+    priority: CRITICAL_PATH
     conda:
         "../envs/benchdesign.yaml"
     resources:
@@ -85,6 +86,7 @@ rule conclusions:
         ),
     log:
         "logs/conclusions/{domain}.log",
+    priority: CRITICAL_PATH
     conda:
         "../envs/benchdesign.yaml"
     resources:

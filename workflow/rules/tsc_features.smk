@@ -14,6 +14,7 @@ rule tsc_wheels:
         directory(FETCHED_WHEELS),
     log:
         "logs/features/tsc_wheels.log",
+    priority: CRITICAL_PATH
     localrule: True
     conda:
         "../envs/benchdesign.yaml"
@@ -55,6 +56,7 @@ rule tsc_raw_data:
         "logs/features/tsc_raw_data/{batch}.log",
     wildcard_constraints:
         batch=BATCH_REGEX,
+    priority: CRITICAL_PATH
     localrule: True
     conda:
         "../envs/benchdesign.yaml"
@@ -79,6 +81,7 @@ rule tsc_minirocket_fit:
         "logs/features/tsc_minirocket_fit.log",
     benchmark:
         "logs/benchmarks/tsc_minirocket_fit.tsv"
+    priority: CRITICAL_PATH
     conda:
         "../envs/benchdesign.yaml"
     resources:
@@ -105,6 +108,7 @@ rule tsc_dataset_features:
     wildcard_constraints:
         batch=BATCH_REGEX,
         representation=TSC_REPRESENTATION_REGEX,
+    priority: CRITICAL_PATH
     conda:
         "../envs/benchdesign.yaml"
     threads: tsc_job_threads
@@ -132,6 +136,7 @@ rule tsc_gather_features:
         "logs/features/tsc_gather_features/{representation}.log",
     wildcard_constraints:
         representation=TSC_REPRESENTATION_REGEX,
+    priority: CRITICAL_PATH
     conda:
         "../envs/benchdesign.yaml"
     resources:

@@ -14,6 +14,7 @@ for some model, a non-numeric feature, a dataset of the scores missing from a fe
 
 from __future__ import annotations
 
+import csv
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -23,6 +24,7 @@ import pandas as pd
 
 from benchdesign.data.sources import sha256_file
 from benchdesign.domains.registry import Domain
+from benchdesign.files import check_table_file, refuse_duplicate_columns
 from benchdesign.selection.ranking import with_fold
 
 __all__ = ["read_scores_table", "read_feature_table", "table_domain", "file_provenance", "NAME_PATTERN"]
@@ -33,12 +35,17 @@ _LONG = {"dataset", "model", "score"}
 
 
 def _read_csv(path: str | os.PathLike, what: str) -> pd.DataFrame:
+    if not Path(path).exists():
+        raise ValueError(f"{what} {str(path)!r} does not exist")
+    check_table_file(path, what)  # empty, not a file, gzip named without .gz
     try:
         frame = pd.read_csv(path, sep=None, engine="python", dtype=str, keep_default_na=False)
-    except FileNotFoundError:
-        raise ValueError(f"{what} {str(path)!r} does not exist") from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
         raise ValueError(f"{what} {str(path)!r} is not a readable CSV: {err}") from None
+    except csv.Error as err:  # the delimiter sniffer found nothing to go by
+        raise ValueError(f"{what} {str(path)!r} is not a readable CSV: {err} (empty after decompression, or a "
+                         "single column?); expected a 'dataset' column and comma-separated columns") from None
+    refuse_duplicate_columns(path, what)
     frame.columns = [str(c).strip() for c in frame.columns]
     if "dataset" not in frame.columns:
         raise ValueError(f"{what} {str(path)!r} has no 'dataset' column; columns: {list(frame.columns)}")

@@ -8,12 +8,53 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from benchdesign.molexp.datasets import DATASETS
 from benchdesign.molexp.models import HIGHER_IS_BETTER
-from benchdesign.selection.plotting import _new_figure
+from benchdesign.selection.plotting import _new_figure, _wrap
 
-__all__ = ["performance_figure", "fingerprint_tsne", "tsne_figure", "ablation_figure"]
+__all__ = [
+    "DATASET_LABELS", "METHOD_LABELS", "PAIR_METHOD_LABELS", "MODEL_LABELS", "dataset_label", "method_label",
+    "performance_figure", "fingerprint_tsne", "tsne_figure", "ablation_figure",
+]
 
 FOLD_COLORS = {"train": "#1f77b4", "test": "#ff7f0e", "unassigned": "#c7c7c7", "both": "#9467bd"}
+
+# Display names of the molecular experiments' ids: the one table every figure of this module reads.
+DATASET_LABELS = {
+    "qm8": "QM8", "tox21": "Tox21", "sr_are": "Tox21 SR-ARE", "esol": "ESOL", "freesolv": "FreeSolv",
+    "lipo": "Lipophilicity", "bace": "BACE", "bbbp": "BBBP", "clintox": "ClinTox", "sider": "SIDER",
+    "toxcast": "ToxCast", "hiv": "HIV", "muv": "MUV", "davis": "DAVIS", "kiba": "KIBA", "lp_pdbbind": "LP-PDBBind",
+}
+"""Display name of every dataset of :data:`benchdesign.molexp.datasets.DATASETS`."""
+METHOD_LABELS = {
+    "random": "random", "s1": "S1", "scaffold": "scaffold", "fingerprint": "fingerprint", "lohi": "LoHi",
+    "datasail_s1": "datasail's S1", "i1_drug": "I1 drugs", "i1_target": "I1 targets", "s1_target": "S1 targets",
+    "i2": "I2", "s2": "S2",
+}
+"""Display name of every split method (:mod:`benchdesign.molexp.methods`): DataSAIL's task names, ``datasail's
+S1`` for the datasail package's own S1 beside this library's ``S1``."""
+PAIR_METHOD_LABELS = {**METHOD_LABELS, "random": "random pairs", "s1": "S1 drugs"}
+"""Display names for a dataset of drug-target pairs, where ``s1`` splits the drugs."""
+MODEL_LABELS = {"rf": "random forest", "svm": "linear SVM", "gb": "gradient boosting", "mlp": "MLP",
+                "dmpnn": "D-MPNN"}
+"""Display name of every model (:data:`benchdesign.molexp.settings.MODEL_NAMES`)."""
+
+
+def dataset_label(dataset: str) -> str:
+    """Display name of a dataset (:data:`DATASET_LABELS`; an unknown name as it is)."""
+    return DATASET_LABELS.get(dataset, dataset)
+
+
+def method_label(method: str, dataset: str | None = None) -> str:
+    """Display name of a split method; for a dataset of drug-target pairs from :data:`PAIR_METHOD_LABELS`.
+
+    Examples
+    --------
+    >>> method_label("datasail_s1"), method_label("s1", "davis")
+    ("datasail's S1", 'S1 drugs')
+    """
+    pairs = dataset in DATASETS and DATASETS[dataset].kind == "2d"
+    return (PAIR_METHOD_LABELS if pairs else METHOD_LABELS).get(method, method)
 
 
 def _methods_in_order(leakage: pd.DataFrame) -> list[str]:
@@ -21,33 +62,39 @@ def _methods_in_order(leakage: pd.DataFrame) -> list[str]:
 
 
 def performance_figure(leakage: pd.DataFrame, performance: pd.DataFrame, dataset: str) -> Figure:
-    """Test score of each model under each split (mean ± sd over repeats) beside each split's scaled L(pi)."""
+    """Test score of each model under each split (mean ± sd over repeats) beside each split's scaled L(pi).
+
+    Datasets, split methods and models are named by :data:`DATASET_LABELS`, :func:`method_label` and
+    :data:`MODEL_LABELS`; the legend of the splits lies below the axes.
+    """
     leak = leakage[leakage["dataset"] == dataset]
     perf = performance[performance["dataset"] == dataset]
     if leak.empty:
         raise ValueError(f"no splits of dataset {dataset!r} in the leakage table")
     methods = _methods_in_order(leak)
+    names = [method_label(m, dataset) for m in methods]
     models = sorted(perf["model"].unique())
     metric = perf["metric"].iloc[0] if len(perf) else "score"
-    fig = _new_figure(9.0, 3.6)
+    fig = _new_figure(9.0, 4.0)
     ax_perf, ax_leak = fig.subplots(1, 2, width_ratios=[3, 1])
     width = 0.8 / max(len(methods), 1)
     colors = [f"C{i}" for i in range(len(methods))]
-    for j, method in enumerate(methods):
+    for j, (method, name) in enumerate(zip(methods, names)):
         stats = perf[perf["split_method"] == method].groupby("model")["value"].agg(["mean", "std"]).reindex(models)
         x = np.arange(len(models)) + (j - (len(methods) - 1) / 2) * width
-        ax_perf.bar(x, stats["mean"], width, yerr=stats["std"].fillna(0), label=method, color=colors[j], capsize=2)
+        ax_perf.bar(x, stats["mean"], width, yerr=stats["std"].fillna(0), label=name, color=colors[j], capsize=2)
     direction = "higher is better" if HIGHER_IS_BETTER.get(metric, True) else "lower is better"
-    ax_perf.set_xticks(np.arange(len(models)), models)
+    ax_perf.set_xticks(np.arange(len(models)), [MODEL_LABELS.get(m, m) for m in models])
     ax_perf.set_ylabel(f"test {metric.upper()} ({direction})")
-    ax_perf.legend(fontsize=7, ncols=min(len(methods), 4))
     ax_perf.grid(axis="y", alpha=0.3)
     lstats = leak.groupby("split_method")["scaled_leakage"].agg(["mean", "std"]).reindex(methods)
     ax_leak.bar(np.arange(len(methods)), lstats["mean"], yerr=lstats["std"].fillna(0), color=colors, capsize=2)
-    ax_leak.set_xticks(np.arange(len(methods)), methods, rotation=60, fontsize=7)
+    ax_leak.set_xticks(np.arange(len(methods)), names, rotation=60, fontsize=7)
     ax_leak.set_ylabel("scaled L(π) (eq. 20)")
     ax_leak.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"{dataset}: model performance and information leakage per split")
+    fig.legend(*ax_perf.get_legend_handles_labels(), loc="outside lower center", ncols=min(len(methods), 6),
+               fontsize=7, title="split", title_fontsize=7)
+    fig.suptitle(f"{dataset_label(dataset)}: model performance and information leakage per split")
     return fig
 
 
@@ -71,8 +118,9 @@ def fingerprint_tsne(bits: np.ndarray, max_points: int, seed: int) -> tuple[np.n
 
 
 def tsne_figure(embedding: np.ndarray, panels: Sequence[tuple[str, np.ndarray]], title: str) -> Figure:
-    """One scatter panel per split: points coloured by fold name (train / test / unassigned / both)."""
-    fig = _new_figure(4.0 * len(panels), 4.0)
+    """One scatter panel per split: points coloured by fold name (train / test / unassigned / both), the legend
+    of each panel below it.  Each panel is titled by its name as given (e.g. :func:`method_label`)."""
+    fig = _new_figure(4.0 * len(panels), 4.6)
     axes = np.atleast_1d(fig.subplots(1, len(panels)))
     for ax, (name, labels) in zip(axes, panels, strict=True):
         for fold, color in FOLD_COLORS.items():
@@ -83,15 +131,25 @@ def tsne_figure(embedding: np.ndarray, panels: Sequence[tuple[str, np.ndarray]],
         ax.set_title(name)
         ax.set_xticks([])
         ax.set_yticks([])
-        ax.legend(fontsize=7, markerscale=3)
-    fig.suptitle(title)
+        ax.legend(fontsize=7, markerscale=3, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncols=2)
+    fig.suptitle(_wrap(title, 4.0 * len(panels), 12))
     return fig
+
+
+def _datasets_named(*frames: pd.DataFrame) -> str:
+    """Display names of the datasets in ``frames`` (first-appearance order), comma-joined."""
+    names = dict.fromkeys(d for frame in frames if "dataset" in frame.columns for d in frame["dataset"])
+    return ", ".join(dataset_label(str(d)) for d in names)
 
 
 def ablation_figure(clusters: pd.DataFrame, margins: pd.DataFrame, size: pd.DataFrame) -> Figure:
     """Fig. 6: (a) scaled L(pi) and (b) seconds vs K per solver; (c) scaled L(pi) over epsilon x delta;
-    (d) seconds vs number of molecules per method (log-log; skipped / timed-out runs left out)."""
-    fig = _new_figure(13.0, 3.4)
+    (d) seconds vs number of molecules per method (log-log; skipped / timed-out runs left out).
+
+    The title names each panel's dataset(s) (the ``dataset`` column of each frame, by :data:`DATASET_LABELS`),
+    the methods of (d) are named by :data:`METHOD_LABELS`, and every legend lies below its axes.
+    """
+    fig = _new_figure(13.0, 4.0)
     ax_a, ax_b, ax_c, ax_d = fig.subplots(1, 4)
     for solver, group in clusters.groupby("solver"):
         group = group.sort_values("clusters")
@@ -104,14 +162,18 @@ def ablation_figure(clusters: pd.DataFrame, margins: pd.DataFrame, size: pd.Data
     ax_c.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in grid.columns])
     ax_c.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in grid.index])
     ax_c.set(xlabel="ε", ylabel="δ", title="c  scaled L(π) vs ε, δ")
-    fig.colorbar(image, ax=ax_c)
+    fig.colorbar(image, ax=ax_c, label="scaled L(π)")
     done = size[size["status"] == "ok"]
     for method, group in done.groupby("method"):
         group = group.sort_values("n_molecules")
-        ax_d.plot(group["n_molecules"], group["seconds"], marker="o", label=method)
+        ax_d.plot(group["n_molecules"], group["seconds"], marker="o", label=METHOD_LABELS.get(method, method))
     ax_d.set(xscale="log", yscale="log", xlabel="molecules", ylabel="seconds", title="d  run time vs size")
-    for ax in (ax_a, ax_b, ax_d):
+    for ax, title in ((ax_a, "solver"), (ax_b, "solver"), (ax_d, "split")):
         ax.grid(alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
+            ax.legend(fontsize=7, title=title, title_fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                      ncols=2)
+    panels = [("a, b", _datasets_named(clusters)), ("c", _datasets_named(margins)), ("d", _datasets_named(size))]
+    named = "; ".join(f"{which}: {names}" for which, names in panels if names)
+    fig.suptitle(_wrap(f"Fig. 6 ablations{f' ({named})' if named else ''}", 13.0, 11), fontsize=11)
     return fig

@@ -330,6 +330,11 @@ def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: M
     return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
 
 
+MIN_SEEN_MODELS = 2
+"""Models a model-holdout selection of :func:`evaluate_benchmark` sees at least: the oracle ranks them (one
+model's ranks are all 1, an oracle without information)."""
+
+
 def evaluate_benchmark(
     scores: pd.DataFrame,
     features: Mapping[str, pd.DataFrame],
@@ -360,7 +365,8 @@ def evaluate_benchmark(
     ``k_targets`` entry (default: a few spread over ``ks``; each must be one of ``ks``, all within the pool
     floor(alpha * n)).
 
-    ``variation="model_holdout"`` (default): every trial also sets ``floor(holdout_fraction * M)`` models aside;
+    ``variation="model_holdout"`` (default): every trial also sets ``max(2, floor(holdout_fraction * M))`` models aside
+    (at least :data:`MIN_SEEN_MODELS` stay seen, else ValueError);
     the selection sees only the others (the oracle is rebuilt from their ranks) and the held-out models judge it
     -- will the subset rank models not run yet as the full benchmark would?  ``variation="dataset_pool"``: the
     paper's protocol, where the models that judge a selection are those whose scores the oracle used.
@@ -371,6 +377,8 @@ def evaluate_benchmark(
     ``fafi_start`` ("nearest" or "farthest", the paper's code) and ``standardize`` ("all" or "pool", the
     paper's code) as in the pipeline's ``protocol`` settings. ``n_jobs`` processes run the (strategy,
     representation) configurations; the result does not depend on it."""
+    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
+        raise ValueError(f"the number of trials (--trials, n_trials) must be an integer >= 1, got {n_trials!r}")
     strategies = list(strategies or DEFAULT_STRATEGIES)  # the curator baselines when named
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown:
@@ -386,7 +394,8 @@ def evaluate_benchmark(
     ranks = rank_scores(scores, higher_is_better)
     scores = with_fold(scores)
     pool = pool_size(len(ranks), alpha)
-    ks = check_k_grid(ks, pool, f"pool of {pool} = floor({alpha:g} x {len(ranks)}) datasets")
+    ks = check_k_grid(ks, pool, f"pool of {pool} = floor({alpha:g} x {len(ranks)}) datasets; lower K_MAX of --k "
+                                f"(ks) or raise --alpha")
     targets = None if k_targets is None else check_k_targets(k_targets, ks, pool, len(ranks))
     reps = {rep: check_representation(_aligned(f, ranks.index, rep)).to_numpy(dtype=float)
             for rep, f in features.items()}
@@ -400,7 +409,7 @@ def evaluate_benchmark(
     S = dataset_scores(scores).loc[ranks.index].to_numpy(dtype=float)
     cube = None
     if variation == "model_holdout":
-        holdout_size(ranks.shape[1], holdout_fraction)  # at least 2 models held out and 1 seen
+        holdout_size(ranks.shape[1], holdout_fraction, MIN_SEEN_MODELS)
         cube = score_cube(scores, ranks.index, ranks.columns)
     jobs = []
     for strategy in strategies:
@@ -489,7 +498,7 @@ def evaluation_figures(
     """Figures of an evaluation by file stem: curves, covering radius per representation, conclusion
     stability, and critical-difference diagrams of the full benchmark and of the subsets of
     :func:`critical_difference_subsets` (``S``: datasets x models scores)."""
-    from benchdesign.selection.frames import config_label
+    from benchdesign.selection.frames import config_label, representation_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 
     variation = str(result.frames["curves"]["variation"].iloc[0])
@@ -498,7 +507,7 @@ def evaluation_figures(
     for rep in dict.fromkeys(coverage["representation"]):
         figures[f"coverage_{rep}"] = plot_coverage(
             coverage[coverage["representation"] == rep], p_eff[p_eff["representation"] == rep],
-            f"{name} / {rep}: covering radius of the selection over the pool")
+            f"{name} / {representation_label(rep)}: covering radius of the selection over the pool")
     if len(result.frames["conclusion_stability"]):
         figures["conclusion_stability"] = plot_stability(
             result.frames["conclusion_stability"],

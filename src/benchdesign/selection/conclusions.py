@@ -169,7 +169,8 @@ def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str
     >>> import pandas as pd
     >>> S = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.9], "b": [0.5, 0.6, 0.4, 0.5], "c": [0.6, 0.5, 0.5, 0.6]})
     >>> fig = plot_critical_difference(S, True, "toy: all 4 datasets")
-    >>> fig.savefig("cd_toy.png", dpi=150)  # doctest: +SKIP
+    >>> from benchdesign.selection.plotting import write_figure
+    >>> write_figure(fig, "cd_toy.pdf")  # doctest: +SKIP
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure

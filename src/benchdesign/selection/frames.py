@@ -32,6 +32,26 @@ CRITERION_ORDER = ("mean", "conservative")
 PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")
 
 STRATEGY_LABELS = {name: s.label for name, s in STRATEGY_REGISTRY.items()}
+"""Display name of every registered strategy (the :class:`~benchdesign.selection.strategies.Strategy` labels)."""
+REPRESENTATION_LABELS = {
+    "simple": "simple features",
+    "catch22": "catch22",
+    "tsfresh": "tsfresh",
+    "summary": "summary statistics",
+    "minirocket": "MiniRocket",
+    "landmarking": "landmarking",
+    "simple_paper": "simple features, paper's code",
+    "catch22_paper": "catch22, paper's code",
+    "tsfresh_paper": "tsfresh, paper's code",
+    "summary_paper": "summary statistics, paper's code",
+    "landmarking_paper": "landmarking, paper's code",
+    "interaction": "interaction",
+    "metadata": "metadata",
+    "description": "task description",
+    "oracle": "oracle",
+}
+"""Display name of each built-in representation in tables and figures; any other name (a user's own
+representation) is shown as it is (:func:`representation_label`)."""
 DASH = "–"
 
 CONFIG = ["domain", "variation", "strategy", "representation"]
@@ -159,7 +179,22 @@ def best_index(values: Sequence[float] | np.ndarray, metric: str) -> int:
     return int(np.argmax(arr) if METRIC_HIGHER_IS_BETTER[metric] else np.argmin(arr))
 
 
+def representation_label(representation: str) -> str:
+    """Display name of a representation: :data:`REPRESENTATION_LABELS`, else the name itself.
+
+    Examples
+    --------
+    >>> representation_label("catch22_paper")
+    "catch22, paper's code"
+    >>> representation_label("my_features")
+    'my_features'
+    """
+    return REPRESENTATION_LABELS.get(representation, representation)
+
+
 def config_label(strategy: str, representation: str) -> str:
-    """Readable label, e.g. ``K-Means (oracle)``; ``Random`` for representation ``none``."""
+    """Readable label, e.g. ``K-Means (oracle)`` or ``C-FAFI (catch22, paper's code)``; ``Random`` for
+    representation ``none``.  Strategies are named by :data:`STRATEGY_LABELS`, representations by
+    :func:`representation_label`."""
     label = STRATEGY_LABELS.get(strategy, strategy)
-    return label if representation == "none" else f"{label} ({representation})"
+    return label if representation == "none" else f"{label} ({representation_label(representation)})"

@@ -24,6 +24,7 @@ from benchdesign.selection.frames import (
     best_index,
     check_metrics,
     config_label,
+    representation_label,
     require_columns,
     sort_frame,
 )
@@ -107,7 +108,7 @@ def table1_markdown(
             column = [
                 DASH if row is None
                 else _auc_cell(row, metric, best_shown,
-                               None if row["representation"] == "none" else row["representation"])
+                               None if row["representation"] == "none" else representation_label(row["representation"]))
                 for row in best_rows
             ]
             if not reference.empty:

@@ -1,7 +1,8 @@
 """Figures: rank-preservation curves (paper Fig. 2) and the synthetic ablation (Table 4).
 
 Figures are built as standalone ``matplotlib.figure.Figure`` objects on the Agg canvas, never
-through pyplot, so no global figure state is created.
+through pyplot, so no global figure state is created.  Every figure file of the project is written by
+:func:`write_figure` (or :func:`save_figure`, which calls it), so every PDF embeds TrueType fonts.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -44,6 +46,10 @@ METRIC_AXIS_LABELS = {
 }
 STRATEGY_COLORS = {name: s.color for name, s in STRATEGY_REGISTRY.items()}
 _FALLBACK_COLORS = ("#8c564b", "#e377c2", "#bcbd22", "#17becf")
+OUTPUT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}
+"""matplotlib settings of every written figure: TrueType (Type 42) fonts in PDF and PostScript, which
+journals ask for and editors read as text, instead of matplotlib's default Type 3 fonts (glyphs as drawing
+procedures)."""
 
 
 def _new_figure(width: float, height: float) -> Figure:
@@ -68,6 +74,13 @@ def _reference_label(strategy: str, representation: str) -> str:
     if representation in REFERENCE_REPRESENTATIONS:
         return f"{ORACLE_LABEL}: {STRATEGY_LABELS.get(strategy, strategy)}"
     return config_label(strategy, representation)
+
+
+def _trials(curves_df: pd.DataFrame) -> str:
+    """How many trials the curves average, as the figure says it: "50 trials", or "40–50 trials" when they differ."""
+    counts = curves_df["n_trials"].astype(int)
+    low, high = counts.min(), counts.max()
+    return f"{low} trials" if low == high else f"{low}–{high} trials"
 
 
 def _representation_markers(representations) -> dict[str, str]:
@@ -128,7 +141,8 @@ def plot_curves(
     representation) throughout): its a-priori representation with the best AUC of ``choose_by`` (the
     first of ``metrics`` when that is not drawn).  The oracle is a dashed black reference (its best
     strategy by the same AUC), labelled :data:`ORACLE_LABEL`.  The title names the domain by
-    ``domain_label`` (default: ``domain``)."""
+    ``domain_label`` (default: ``domain``) and the number of trials the curves average (the ``n_trials``
+    column), so a caption of another configuration's trial count cannot pass unnoticed."""
     require_columns(curves_df, CURVE_COLUMNS, "curves frame")
     check_metrics(metrics)
     if not metrics:
@@ -165,14 +179,14 @@ def plot_curves(
     fig.legend(handles, labels, loc="outside lower center", ncols=min(4, max(1, len(labels))), fontsize=8)
     fig.suptitle(_wrap(
         f"{domain_label or domain}: rank preservation vs subset size ({variation.replace('_', '-')} variation; "
-        f"mean and 95% band over trials). Each strategy with its representation of best "
+        f"mean and 95% band over {_trials(sub)}). Each strategy with its representation of best "
         f"AUC({METRIC_AXIS_LABELS[chooser].rsplit(' ', 1)[0]}), the same in every panel", 4.2 * ncols, 11),
         fontsize=11)
     return fig
 
 
 def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearman")) -> Figure:
-    """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric.
+    """Bar chart of AUC mean ± sd per regime × strategy, one panel per metric; the legend lies below the panels.
 
     Accepts a :func:`benchdesign.selection.tables.table4` frame or the per-seed frame it is built from.
     """
@@ -185,7 +199,7 @@ def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearm
     t4 = sort_frame(t4, ["regime", "strategy", "metric"])
     regimes = list(dict.fromkeys(t4["regime"]))
     strategies = sort_frame(t4[["strategy"]].drop_duplicates(), ["strategy"])["strategy"].tolist()
-    fig = _new_figure(4.5 * len(metrics), 3.6)
+    fig = _new_figure(4.5 * len(metrics), 4.0)
     axes = fig.subplots(1, len(metrics), squeeze=False).ravel()
     width = 0.8 / len(strategies)
     x = np.arange(len(regimes))
@@ -201,20 +215,35 @@ def plot_synthetic(frame: pd.DataFrame, metrics: Sequence[str] = ("mae", "spearm
         ax.set_xlabel("representation regime")
         ax.set_ylabel(f"AUC({METRIC_AXIS_LABELS[metric]})".replace(" ↑)", ") ↑").replace(" ↓)", ") ↓"))
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(6, len(labels)), fontsize=8)
     fig.suptitle("Synthetic ablation: AUC over k (mean ± sd over seeds)")
     return fig
 
 
+def write_figure(fig: Figure, target, fmt: str | None = None, dpi: float = 150) -> None:
+    """Write ``fig`` to ``target`` with :data:`OUTPUT_RC` (TrueType fonts in a PDF).
+
+    Parameters
+    ----------
+    fig : the figure.
+    target : a path or a binary file object (as for ``Figure.savefig``).
+    fmt : file format (``"png"``, ``"pdf"``, ...); None takes it from the path's suffix.
+    dpi : resolution of raster formats.
+    """
+    with matplotlib.rc_context(OUTPUT_RC):
+        fig.savefig(target, format=fmt, dpi=dpi)
+
+
 def save_figure(fig: Figure, path_without_suffix: str | Path) -> tuple[Path, Path]:
-    """Write ``fig`` to ``<path>.png`` (dpi 150) and ``<path>.pdf``; returns both paths."""
+    """Write ``fig`` to ``<path>.png`` (dpi 150) and ``<path>.pdf`` by :func:`write_figure`; returns both paths."""
     base = Path(path_without_suffix)
     if base.suffix in {".png", ".pdf"}:
         raise ValueError(f"path {str(base)!r} must not carry a .png/.pdf suffix")
     base.parent.mkdir(parents=True, exist_ok=True)
     png, pdf = base.with_name(base.name + ".png"), base.with_name(base.name + ".pdf")
-    fig.savefig(png, dpi=150)
-    fig.savefig(pdf)
+    write_figure(fig, png)
+    write_figure(fig, pdf)
     return png, pdf
 
 

@@ -239,14 +239,19 @@ def model_pool_trials(
     return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
 
 
-def holdout_size(n_models: int, holdout_fraction: float) -> int:
-    """Number ``max(2, floor(holdout_fraction * M))`` of held-out models (a ranking needs 2); at least 1 is seen."""
+def holdout_size(n_models: int, holdout_fraction: float, min_seen: int = 1) -> int:
+    """Number ``max(2, floor(holdout_fraction * M))`` of held-out models (a ranking needs 2); at least
+    ``min_seen`` models are seen (ValueError naming the counts and the largest fraction that would do)."""
     if not 0.0 < holdout_fraction < 1.0:
-        raise ValueError(f"holdout_fraction={holdout_fraction!r} must lie in (0, 1)")
+        raise ValueError(f"holdout_fraction={holdout_fraction!r} (--holdout-fraction) must lie in (0, 1)")
     size = max(2, int(np.floor(holdout_fraction * n_models)))
-    if size > n_models - 1:
-        raise ValueError(f"holdout_fraction={holdout_fraction!r} holds out {size} of {n_models} models; "
-                         "need at least 2 held out and 1 seen")
+    if size > n_models - min_seen:
+        fits = n_models - min_seen >= 2
+        fix = (f"use at most {(n_models - min_seen) / n_models:.3g}" if fits
+               else f"model holdout needs at least {2 + min_seen} models; use --variation dataset_pool")
+        raise ValueError(f"holdout_fraction={holdout_fraction!r} (--holdout-fraction) holds out {size} of {n_models} "
+                         f"models and leaves {n_models - size} seen; need at least 2 held out and {min_seen} seen: "
+                         f"{fix}")
     return size
 
 

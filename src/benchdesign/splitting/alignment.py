@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from benchdesign.splitting.similarity import DEFAULT_BLOCK, KmerSimilarity, MatrixSimilarity
+from benchdesign.splitting.similarity import DEFAULT_BLOCK, KmerSimilarity, MatrixSimilarity, clean_sequence
 from benchdesign.splitting.threshold import pairs_above
 
 __all__ = [
@@ -51,12 +51,7 @@ def _parasail():
 
 
 def _clean(sequences: Sequence[str]) -> list[str]:
-    out = []
-    for j, seq in enumerate(sequences):
-        if not isinstance(seq, str) or not seq.strip():
-            raise ValueError(f"sequence {j} is empty or missing: {seq!r}")
-        out.append(seq.strip().upper())
-    return out
+    return [clean_sequence(j, seq) for j, seq in enumerate(sequences)]
 
 
 def alignment_identity(a: str, b: str, gap_open: int = GAP_OPEN, gap_extend: int = GAP_EXTEND) -> float:

@@ -46,6 +46,7 @@ from benchdesign.splitting.similarity import (
     MatrixSimilarity,
     SimilaritySource,
     VectorSimilarity,
+    check_matrix,
     describe_similarity,
     detect_string_kind,
 )
@@ -91,14 +92,35 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
     :func:`~benchdesign.splitting.similarity.detect_string_kind`; sequences are compared by
     ``sequence_similarity``: 'alignment' (Smith-Waterman identity of the k-mer prefilter's candidate pairs,
     :func:`~benchdesign.splitting.alignment.alignment_similarity`, the default) or 'kmer' (k-mer cosine).
+    A square 2-D array of numbers is read as an n x n similarity matrix, checked as the command line's
+    ``--matrix`` (a distance matrix is refused); pass ``kind="vectors"`` for n feature vectors of length n.
     """
     return build_similarity_kind(data, kind, metric, kmer, sequence_similarity)[0]
 
 
+LIBRARY_DISTANCE_HINT = ("this looks like a distance matrix: the cross-validators take similarities in [0, 1], "
+                         "e.g. 1 - D / D.max() (or kind='vectors' if the rows are feature vectors)")
+
+
+def _matrix_similarity(x: np.ndarray, auto: bool) -> MatrixSimilarity:
+    """An n x n similarity matrix, checked with the library's advice for a distance matrix (and, when it was
+    read as a matrix because it is square, ``auto``, how to have it read as feature vectors)."""
+    try:
+        check_matrix(x, "similarity", distance_hint=LIBRARY_DISTANCE_HINT)
+    except ValueError as err:
+        if not auto:
+            raise
+        raise ValueError(f"{err} (a square array of numbers is read as an n x n similarity matrix under "
+                         "kind='auto'; pass kind='vectors' for n feature vectors)") from None
+    return MatrixSimilarity(x)
+
+
 def build_similarity_kind(data, kind: str = "auto", metric: str = "cosine", kmer: int = 3,
-                          sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY) -> tuple[SimilaritySource, str]:
+                          sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
+                          square_is_matrix: bool = True) -> tuple[SimilaritySource, str]:
     """:func:`build_similarity` and the kind ``data`` was read as: 'source' (given ready), 'smiles',
-    'sequence', 'vectors' or 'precomputed'."""
+    'sequence', 'vectors' or 'precomputed'. ``square_is_matrix=False`` reads a square array of numbers as
+    feature vectors under ``kind="auto"`` (for ``X``, whose matrix reading needs ``kind="precomputed"``)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     if sequence_similarity not in SEQUENCE_SIMILARITIES:
@@ -120,8 +142,9 @@ def build_similarity_kind(data, kind: str = "auto", metric: str = "cosine", kmer
     x = np.asarray(data, dtype=float)
     if x.ndim == 1:
         x = x[:, None]
-    if kind == "precomputed":
-        return MatrixSimilarity(x), "precomputed"
+    square = x.ndim == 2 and x.shape[0] == x.shape[1] > 1
+    if kind == "precomputed" or (kind == "auto" and square_is_matrix and square):
+        return _matrix_similarity(x, auto=kind == "auto"), "precomputed"
     return VectorSimilarity(x, metric=metric), "vectors"
 
 
@@ -157,18 +180,22 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
                                        "seed": _seed(self.random_state)})
 
     def _source(self, X) -> SimilaritySource:
-        data = X if self.similarity is None else self.similarity
-        return self._side_source(data, None)
+        if self.similarity is None:
+            return self._side_source(X, None, square_is_matrix=False)
+        return self._side_source(self.similarity, None)
 
-    def _side_source(self, data, side: str | None) -> SimilaritySource | None:
+    def _side_source(self, data, side: str | None, square_is_matrix: bool = True) -> SimilaritySource | None:
         """The similarity of ``data`` (None: none) with this splitter's parameters; notes the kind it was read
-        as and its description for ``kind_`` / ``report_["similarity"]`` (side None: 1-D; 'a' starts a 2-D split)."""
+        as and its description for ``kind_`` / ``report_["similarity"]`` (side None: 1-D; 'a' starts a 2-D split).
+        A square ``similarity`` of numbers is an n x n matrix; a square ``X`` (``square_is_matrix=False``) is
+        feature vectors unless ``kind="precomputed"``."""
         if side in (None, "a"):
             self._built = {}
         if data is None:
             self._built[side] = None
             return None
-        source, read = build_similarity_kind(data, self.kind, self.metric, self.kmer, self.sequence_similarity)
+        source, read = build_similarity_kind(data, self.kind, self.metric, self.kmer, self.sequence_similarity,
+                                             square_is_matrix)
         self._built[side] = {"input_kind": read, "detected": self.kind == "auto" and read in ("smiles", "sequence"),
                              **describe_similarity(source)}
         return source
@@ -271,9 +298,11 @@ class LeakageKFold(_LeakageSplitter):
     Parameters
     ----------
     n_splits : k >= 2
-    similarity : None (use X), a similarity source, an (n, n) similarity matrix, or n SMILES / sequences
+    similarity : None (use X), a similarity source, an (n, n) similarity matrix (checked: a distance matrix
+        is refused), or n SMILES / sequences
     kind : 'auto' | 'smiles' | 'sequence' | 'vectors' | 'precomputed' -- how to read ``similarity`` / X
-        ('auto': strings are SMILES or protein sequences by their alphabet, ``similarity.detect_string_kind``)
+        ('auto': strings are SMILES or protein sequences by their alphabet, ``similarity.detect_string_kind``;
+        a square ``similarity`` of numbers is a matrix, a 2-D ``X`` feature vectors)
     metric : 'cosine' | 'euclidean' for feature vectors; kmer : k of the sequence k-mers
     sequence_similarity : 'alignment' (default: Smith-Waterman identity of the k-mer prefilter's candidate
         pairs) | 'kmer' (k-mer cosine) for sequences
@@ -298,7 +327,7 @@ class LeakageKFold(_LeakageSplitter):
 
     def __init__(self, n_splits: int = 5, *, similarity=None, kind: str = "auto", metric: str = "cosine",
                  kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
-                 stratify: bool = False, random_state=None, clusters: int = _D["clusters"],
+                 stratify: bool = False, random_state=None, clusters: int | None = _D["clusters"],
                  micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
                  delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
                  time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],
@@ -335,7 +364,7 @@ class LeakageSplit(_LeakageSplitter):
     def __init__(self, fractions: Sequence[float] = (0.8, 0.2), names: Sequence[str] = ("train", "test"), *,
                  test: str | None = None, similarity=None, kind: str = "auto", metric: str = "cosine",
                  kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
-                 stratify: bool = False, random_state=None, clusters: int = _D["clusters"],
+                 stratify: bool = False, random_state=None, clusters: int | None = _D["clusters"],
                  micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
                  delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
                  time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],

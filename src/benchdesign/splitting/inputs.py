@@ -19,10 +19,12 @@ from benchdesign.splitting.alignment import alignment_similarity
 from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.progress import note, stage
 from benchdesign.splitting.similarity import (
+    GAP_CHARACTERS,
     FingerprintSimilarity,
     KmerSimilarity,
     MatrixSimilarity,
     VectorSimilarity,
+    gap_characters,
     packed_fingerprints,
 )
 from benchdesign.splitting.tasks import EntitySet
@@ -62,6 +64,10 @@ def _require(df: pd.DataFrame, col: str, what: str) -> None:
         raise ValueError(f"column {col!r} ({what}) not in the table; columns are {list(df.columns)}")
 
 
+ROWS_COUNTED = "(rows count the data rows from 0, as the default ids: file line = row + 2)"
+"""How the row numbers of the input errors count (a table's index labels: its data rows from 0)."""
+
+
 def entity_ids(df: pd.DataFrame, id_col: str | None, what: str = "input") -> np.ndarray:
     """Ids from ``id_col`` (unique, non-missing), or the 0-based row numbers when ``id_col`` is None."""
     if id_col is None:
@@ -69,8 +75,8 @@ def entity_ids(df: pd.DataFrame, id_col: str | None, what: str = "input") -> np.
     _require(df, id_col, "id column")
     ids = df[id_col]
     if ids.isna().any():
-        rows = np.flatnonzero(ids.isna().to_numpy())
-        raise ValueError(f"{what}: missing ids in column {id_col!r} at rows {rows[:10].tolist()}")
+        rows = df.index[ids.isna().to_numpy()]
+        raise ValueError(f"{what}: missing ids in column {id_col!r} at rows {rows[:10].tolist()} {ROWS_COUNTED}")
     ids = ids.astype(str).str.strip().to_numpy(dtype=object)
     uniq, counts = np.unique(ids, return_counts=True)
     if (counts > 1).any():
@@ -135,8 +141,9 @@ def class_matrix(df: pd.DataFrame, class_cols: Sequence[str]) -> tuple[np.ndarra
 
 
 def missing_classes(df: pd.DataFrame, class_cols: Sequence[str]) -> dict[str, list[int]]:
-    """Per class column, the 0-based rows where it is missing (they belong to no class of that column)."""
-    return {c: np.flatnonzero(df[c].isna().to_numpy()).tolist() for c in class_cols if df[c].isna().any()}
+    """Per class column, the rows (index labels: data rows from 0) where it is missing (they belong to no class
+    of that column)."""
+    return {c: df.index[df[c].isna().to_numpy()].tolist() for c in class_cols if df[c].isna().any()}
 
 
 def load_matrix(path: str | Path) -> np.ndarray | sp.csr_matrix:
@@ -153,11 +160,15 @@ def load_matrix(path: str | Path) -> np.ndarray | sp.csr_matrix:
         raise ValueError(f"matrix file {p}: cannot read it as {kind}: {exc}") from None
 
 
-def _report_invalid(what: str, reason: str, ids: np.ndarray, values: Sequence[object], bad: np.ndarray) -> str:
-    shown = "; ".join(f"row {i} (id={ids[i]}): {values[i]!r}" for i in bad[:10])
+def _report_invalid(what: str, reason: str, ids: np.ndarray, values: Sequence[object], bad: np.ndarray,
+                    rows: pd.Index | None = None) -> str:
+    """The error of invalid entities ``bad`` (positions), each named by its row label in ``rows`` (default: its
+    position) and its id."""
+    rows = pd.RangeIndex(len(ids)) if rows is None else rows
+    shown = "; ".join(f"row {rows[i]} (id={ids[i]}): {values[i]!r}" for i in bad[:10])
     more = f" and {bad.size - 10} more" if bad.size > 10 else ""
     return (
-        f"{what}: {bad.size} rows with {reason.replace('_', ' ')}: {shown}{more}. "
+        f"{what}: {bad.size} rows with {reason.replace('_', ' ')}: {shown}{more} {ROWS_COUNTED}. "
         f"Fix them, or pass --drop-invalid to leave them unassigned"
     )
 
@@ -207,17 +218,20 @@ def entities_from_table(
             )
         reason = "invalid_smiles"
         if not valid.all() and not drop_invalid:
-            raise ValueError(_report_invalid(what, reason, ids, smiles, np.flatnonzero(~valid)))
+            raise ValueError(_report_invalid(what, reason, ids, smiles, np.flatnonzero(~valid), df.index))
         if valid.any():
             with stage("fingerprint_index"):
                 similarity = FingerprintSimilarity.from_packed(packed, n_bits, radius)
     elif sequence_col is not None:
         _require(df, sequence_col, "sequence column")
         seqs = df[sequence_col].tolist()
-        valid = np.array([isinstance(q, str) and bool(q.strip()) for q in seqs])
+        gapped = np.array([bool(gap_characters(q)) for q in seqs], dtype=bool)
+        valid = np.array([isinstance(q, str) and bool(q.strip()) for q in seqs], dtype=bool) & ~gapped
         reason = "invalid_sequence"
         if not valid.all() and not drop_invalid:
-            raise ValueError(_report_invalid(what, reason, ids, seqs, np.flatnonzero(~valid)))
+            why = (f"an empty sequence or gap / stop characters ({' '.join(GAP_CHARACTERS)}; give the unaligned "
+                   "sequences)") if gapped.any() else reason
+            raise ValueError(_report_invalid(what, why, ids, seqs, np.flatnonzero(~valid), df.index))
         if valid.any():
             kept = [q for q, v in zip(seqs, valid, strict=True) if v]
             similarity = (alignment_similarity(kept, kmer=kmer) if sequence_similarity == "alignment"
@@ -230,7 +244,7 @@ def entities_from_table(
         reason = "invalid_features"
         if not valid.all() and not drop_invalid:
             rows = [str(df.iloc[i][list(feature_cols)].tolist()) for i in range(n)]
-            raise ValueError(_report_invalid(what, reason, ids, rows, np.flatnonzero(~valid)))
+            raise ValueError(_report_invalid(what, reason, ids, rows, np.flatnonzero(~valid), df.index))
         if valid.any():
             similarity = VectorSimilarity(x[valid], metric=metric)
     elif matrix is not None:
@@ -250,7 +264,7 @@ def index_interactions(
         vals = pd.Series(values)
         if vals.isna().any():
             rows = np.flatnonzero(vals.isna().to_numpy())
-            errors.append(f"missing ids in column {col!r} at rows {rows[:10].tolist()}")
+            errors.append(f"missing ids in column {col!r} at rows {rows[:10].tolist()} {ROWS_COUNTED}")
             out.append(None)
             continue
         vals = vals.astype(str).str.strip()

@@ -332,30 +332,70 @@ def leakage_shard(
     return int(tiles.size)
 
 
+SHARD_KEYS = ("tiles", "values", "n_tiles", "digest", "n_assigned")  # what reduce_leakage_shards needs
+
+
+def _read_shard(path: str | Path) -> dict:
+    """The arrays of one shard file, ValueError naming the file when it is missing or not a shard."""
+    if not Path(path).is_file():
+        raise ValueError(f"shard file {path}: not found")
+    what = f"shard file {path}: cannot read it as a shard .npz of `leakage --shard`"
+    try:
+        loaded = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise ValueError(f"{what} ({exc})") from None
+    if not isinstance(loaded, np.lib.npyio.NpzFile):
+        raise ValueError(f"{what} (a single array, not an .npz archive)")
+    with loaded as z:
+        lacking = [key for key in SHARD_KEYS if key not in z.files]
+        if lacking:
+            raise ValueError(f"{what} (no {', '.join(lacking)})")
+        return {key: z[key].copy() for key in z.files}
+
+
+def _check_shard_set(shards: list[tuple[str, dict]]) -> None:
+    """Every shard index 0 .. n_shards - 1 given once (ValueError naming the missing and repeated ones)."""
+    first = shards[0][1]
+    if "index" not in first or "n_shards" not in first:
+        return  # older files without their index: the tile coverage check still applies
+    count = int(first["n_shards"])
+    given: dict[int, list[str]] = {}
+    for path, z in shards:
+        given.setdefault(int(z["index"]), []).append(path)
+    missing = [i for i in range(count) if i not in given]
+    twice = {i: paths for i, paths in given.items() if len(paths) > 1}
+    if missing:
+        raise ValueError(f"the shard files do not cover each tile once: shard(s) {', '.join(map(str, missing))} "
+                         f"of {count} missing (compute them with "
+                         f"`leakage --shard INDEX {count} --shard-out FILE`); given: "
+                         + ", ".join(f"{i} ({given[i][0]})" for i in sorted(given)))
+    if twice:
+        i, paths = next(iter(twice.items()))
+        raise ValueError(f"shard {i} of {count} is given {len(paths)} times: {', '.join(paths)}")
+
+
 def reduce_leakage_shards(paths: Sequence[str | Path]) -> list[LeakageSummary]:
-    """Leakage summaries from the shard files of :func:`leakage_shard`; checks they belong together and
-    cover every tile exactly once (ValueError naming the file otherwise)."""
+    """Leakage summaries from the shard files of :func:`leakage_shard`; checks they exist, belong together
+    and cover every tile exactly once (ValueError naming the file, or the missing shard indices, otherwise)."""
     if not paths:
         raise ValueError("no shard files given")
-    tiles, values, digest, n_tiles, n_assigned = [], [], None, None, None
-    for p in paths:
-        with np.load(p) as z:
-            if digest is None:
-                digest, n_tiles, n_assigned = str(z["digest"]), int(z["n_tiles"]), z["n_assigned"].copy()
-            elif str(z["digest"]) != digest or int(z["n_tiles"]) != n_tiles:
-                raise ValueError(f"shard file {p} belongs to a different split, weighting or tiling than {paths[0]}")
-            if np.isnan(z["values"]).any():
-                raise ValueError(f"shard file {p} is incomplete")
-            tiles.append(z["tiles"].copy())
-            values.append(z["values"].copy())
-    all_tiles = np.concatenate(tiles)
+    shards = [(str(p), _read_shard(p)) for p in paths]
+    first = shards[0][1]
+    digest, n_tiles, n_assigned = str(first["digest"]), int(first["n_tiles"]), first["n_assigned"]
+    for p, z in shards:
+        if str(z["digest"]) != digest or int(z["n_tiles"]) != n_tiles:
+            raise ValueError(f"shard file {p} belongs to a different split, weighting or tiling than {paths[0]}")
+        if np.isnan(z["values"]).any():
+            raise ValueError(f"shard file {p} is incomplete")
+    _check_shard_set(shards)
+    all_tiles = np.concatenate([z["tiles"] for _, z in shards])
     counts = np.bincount(all_tiles, minlength=n_tiles)
     if (counts != 1).any():
         missing, twice = np.flatnonzero(counts == 0), np.flatnonzero(counts > 1)
         raise ValueError(f"the shard files do not cover each of the {n_tiles} tiles once: "
                          f"{missing.size} missing (e.g. {missing[:5].tolist()}), {twice.size} repeated")
     fake_codes = [np.zeros(int(k), dtype=np.int64) for k in n_assigned]  # only their counts are used
-    return reduce_tile_sums(np.concatenate(values), fake_codes)
+    return reduce_tile_sums(np.concatenate([z["values"] for _, z in shards]), fake_codes)
 
 
 # --------------------------------------------------------------------------- sampled

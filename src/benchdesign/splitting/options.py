@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 LINKAGES: tuple[str, ...] = ("average", "single", "complete")
+DEFAULT_CLUSTERS = 50  # K of the ILP when the option clusters is none (the paper's), fewer for fewer entities
 DEFAULT_MICRO = 1000  # micro-clusters (leaders) before the spectral clustering into K clusters
 THRESHOLD_ACTIONS: tuple[str, ...] = ("drop", "move")
 SEQUENCE_SIMILARITIES: tuple[str, ...] = ("alignment", "kmer")  # Smith-Waterman identity | k-mer cosine
@@ -45,7 +46,8 @@ class SplitOption:
 
 
 SPLIT_OPTIONS: tuple[SplitOption, ...] = (
-    SplitOption("clusters", 50, int, "number of clusters K given to the ILP"),
+    SplitOption("clusters", None, int, f"number of clusters K given to the ILP, at most the number of entities n "
+                                       f"(none = min({DEFAULT_CLUSTERS}, n))", nullable=True),
     SplitOption("micro_clusters", DEFAULT_MICRO, int, "leader pre-clustering size: the units the refinement moves"),
     SplitOption("epsilon", 0.1, float, "relative tolerance of the fold sizes: fold i holds >= (1 - epsilon) s_i n "
                                        "(eq. 3/14; k-fold also <= (1 + epsilon) s_i n)"),

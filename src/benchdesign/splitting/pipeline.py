@@ -38,6 +38,7 @@ import pandas as pd
 
 from benchdesign.files import check_output_paths, write_atomic
 from benchdesign.splitting.inputs import (
+    ROWS_COUNTED,
     entities_from_table,
     entity_ids,
     index_interactions,
@@ -134,8 +135,14 @@ def _read_side(inp: EntityInput, job: SplitJob, what: str) -> pd.DataFrame:
 
 
 def unique_entities(df: pd.DataFrame, inp: EntityInput, what: str) -> pd.DataFrame:
-    """The first row of every id of a long pairs table; an id written with two different values is refused."""
+    """The first row of every id of a long pairs table, keeping its row label (data rows from 0), so errors
+    name the pair table's rows; a missing id, or an id written with two different values, is refused."""
     value = inp.smiles_col or inp.sequence_col or inp.string_col
+    missing = df.index[df[inp.id_col].isna().to_numpy()]
+    if missing.size:
+        raise ValueError(f"{what} {inp.path}: {missing.size} rows without a value in column {inp.id_col!r}: rows "
+                         f"{missing[:10].tolist()}{' ...' if missing.size > 10 else ''} {ROWS_COUNTED}; fill or "
+                         "remove them")
     ids = df[inp.id_col].astype(str).str.strip()
     if value is not None and value != inp.id_col:
         values = df.groupby(ids, sort=False)[value].nunique(dropna=False)
@@ -143,7 +150,7 @@ def unique_entities(df: pd.DataFrame, inp: EntityInput, what: str) -> pd.DataFra
             bad = values.index[values > 1]
             raise ValueError(f"{what} {inp.path}: {bad.size} ids of column {inp.id_col!r} have several values in "
                              f"column {value!r}, e.g. {bad[0]!r}; one id must name one entity")
-    return df.loc[~ids.duplicated().to_numpy()].reset_index(drop=True)
+    return df.loc[~ids.duplicated().to_numpy()]
 
 
 def pair_table_inputs(path: str, a_col: str, b_col: str, a_id_col: str | None = None, b_id_col: str | None = None,

@@ -425,10 +425,32 @@ class FingerprintSimilarity:
 # --------------------------------------------------------------------------- sequences
 
 
+GAP_CHARACTERS = "-.*"
+"""Gap and stop symbols of aligned or translated sequences; a residue alphabet has none of them."""
+
+
+def gap_characters(seq: object) -> str:
+    """The gap / stop characters (:data:`GAP_CHARACTERS`) in ``seq``, in that order ('' when none)."""
+    return "".join(c for c in GAP_CHARACTERS if isinstance(seq, str) and c in seq)
+
+
+def clean_sequence(j: int, seq: object) -> str:
+    """``seq`` stripped and upper-cased; ValueError naming position ``j`` when it is empty or missing, or holds
+    gap / stop characters (they would be compared as residues: give the unaligned sequences)."""
+    if not isinstance(seq, str) or not seq.strip():
+        raise ValueError(f"sequence {j} is empty or missing: {seq!r}")
+    gaps = gap_characters(seq)
+    if gaps:
+        raise ValueError(f"sequence {j} holds the gap or stop character(s) {' '.join(map(repr, gaps))}: "
+                         f"{_shown(seq)}; give the unaligned sequences (remove {' '.join(map(repr, gaps))})")
+    return seq.strip().upper()
+
+
 def kmer_profiles(sequences: Sequence[str], k: int = 3) -> sp.csr_matrix:
     """Sparse k-mer count matrix (n, #distinct k-mers), rows L2-normalised.
 
-    Sequences are upper-cased; a sequence shorter than k contributes itself as its only "k-mer".
+    Sequences are upper-cased; a sequence shorter than k contributes itself as its only "k-mer". An empty
+    sequence or one with gap / stop characters is refused (:func:`clean_sequence`).
     """
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
@@ -437,9 +459,7 @@ def kmer_profiles(sequences: Sequence[str], k: int = 3) -> sp.csr_matrix:
     indices: list[int] = []
     data: list[float] = []
     for j, seq in enumerate(sequences):
-        if not isinstance(seq, str) or not seq.strip():
-            raise ValueError(f"sequence {j} is empty or missing: {seq!r}")
-        s = seq.strip().upper()
+        s = clean_sequence(j, seq)
         kmers = [s[t : t + k] for t in range(len(s) - k + 1)] or [s]
         counts: dict[int, int] = {}
         for km in kmers:
@@ -592,14 +612,20 @@ def _first(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, bad: np.ndarr
     return f"({int(rows[k])}, {int(cols[k])}) = {float(values[k]):.6g}{more}"
 
 
-def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"]) -> None:
+DISTANCE_HINT = "this looks like a distance matrix: pass --matrix-kind distance (matrix_kind: distance)"
+"""What :func:`check_matrix` advises for a similarity matrix whose rows peak off the diagonal."""
+
+
+def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"],
+                 distance_hint: str = DISTANCE_HINT) -> None:
     """Validate a precomputed similarity / distance matrix the same way, dense or sparse.
 
     Checks, each error naming the first offending (row, column) position (0-based) and value: square
     shape; finite values; symmetry (tolerance 1e-6); similarities in [0, 1], distances >= 0; each row's
     diagonal entry is its maximum (similarity) or minimum (distance) -- a similarity whose diagonal is
     below some entry of its row looks like a distance, and the reverse. Only stored entries of a sparse
-    matrix are checked (a sparse similarity must store its diagonal).
+    matrix are checked (a sparse similarity must store its diagonal). ``distance_hint``: the advice given
+    when a similarity matrix looks like a distance matrix (default: the command line's and the config's).
     """
     if kind not in ("similarity", "distance"):
         raise ValueError(f"kind must be 'similarity' or 'distance', got {kind!r}")
@@ -645,8 +671,7 @@ def check_matrix(matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "
     diag[rows[on_diag]] = vals[on_diag]
     if kind == "similarity":
         worse = vals > diag[rows] + 1e-9
-        hint = ("each row's largest similarity must be its diagonal (self-similarity); this looks like a "
-                "distance matrix: pass --matrix-kind distance (matrix_kind: distance)")
+        hint = f"each row's largest similarity must be its diagonal (self-similarity); {distance_hint}"
     else:
         worse = vals < diag[rows] - 1e-9
         hint = ("each row's smallest distance must be its diagonal (distance to itself); this looks like a "

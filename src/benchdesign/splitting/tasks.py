@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,7 +41,14 @@ from benchdesign.splitting.ilp import (
     solve_split_ilp,
     upper_bounds,
 )
-from benchdesign.splitting.options import PAIR_SCHEMES, SPLIT_DEFAULTS, SPLIT_OPTIONS, TASK_TABLE, TASKS
+from benchdesign.splitting.options import (
+    DEFAULT_CLUSTERS,
+    PAIR_SCHEMES,
+    SPLIT_DEFAULTS,
+    SPLIT_OPTIONS,
+    TASK_TABLE,
+    TASKS,
+)
 from benchdesign.splitting.refine import refine_assignment
 from benchdesign.splitting.similarity import DEFAULT_BLOCK, SimilaritySource
 from benchdesign.splitting.threshold import (
@@ -66,6 +73,7 @@ __all__ = [
     "split_entities",
     "split_interactions",
     "fold_usage",
+    "cluster_count",
 ]
 
 UNASSIGNED = "unassigned"
@@ -96,7 +104,7 @@ class SplitSpec:
     fractions: tuple[float, ...] = (0.8, 0.2)
     names: tuple[str, ...] = ("train", "test")
     balanced: bool = False
-    clusters: int = _D["clusters"]
+    clusters: int | None = _D["clusters"]
     micro_clusters: int = _D["micro_clusters"]
     epsilon: float = _D["epsilon"]
     delta: float = _D["delta"]
@@ -257,8 +265,8 @@ def validate_spec(spec: SplitSpec) -> None:
         raise ValueError(f"split names must be unique and non-empty, got {list(spec.names)}")
     if UNASSIGNED in spec.names:
         raise ValueError(f"{UNASSIGNED!r} is reserved for rows without a fold")
-    if spec.clusters < 1:
-        raise ValueError(f"the number of clusters must be >= 1, got {spec.clusters}")
+    if spec.clusters is not None and spec.clusters < 1:
+        raise ValueError(f"the number of clusters (--clusters, option clusters) must be >= 1, got {spec.clusters}")
     if not 0 <= spec.epsilon < 1:
         raise ValueError(f"epsilon must lie in [0, 1), got {spec.epsilon}")
     if not 0 <= spec.delta <= 1:
@@ -352,6 +360,19 @@ def _class_counts(classes: np.ndarray | None, labels: np.ndarray, weights: np.nd
     return p.T @ classes.astype(float)
 
 
+def cluster_count(clusters: int | None, n: int) -> int:
+    """K of the ILP for ``n`` entities: ``clusters``, or min(DEFAULT_CLUSTERS, n) when it is None.
+
+    Raises ValueError, naming the option, for an explicit K above n.
+    """
+    if clusters is None:
+        return min(DEFAULT_CLUSTERS, n)
+    if clusters > n:
+        raise ValueError(f"the number of clusters K={clusters} is larger than the number of entities n={n}: give "
+                         f"--clusters (option clusters) at most {n}, or none for min({DEFAULT_CLUSTERS}, n)")
+    return clusters
+
+
 def _similarity_instance(
     source: SimilaritySource,
     weights: np.ndarray,
@@ -361,14 +382,10 @@ def _similarity_instance(
     spec: SplitSpec,
     seed: int,
 ):
-    if spec.clusters > source.n:
-        raise ValueError(
-            f"the number of clusters K={spec.clusters} is larger than the number of entities n={source.n}"
-        )
     start = time.perf_counter()
     clustering = cluster_entities(
-        source, spec.clusters, weights=weights, linkage=spec.linkage, n_micro=spec.micro_clusters,
-        seed=seed, block_size=spec.block_size,
+        source, cluster_count(spec.clusters, source.n), weights=weights, linkage=spec.linkage,
+        n_micro=spec.micro_clusters, seed=seed, block_size=spec.block_size,
     )
     g = clustering.clusters
     pair_w = np.outer(g.kappa, g.kappa) * clustering.similarity
@@ -522,6 +539,27 @@ def group_folds(groups: np.ndarray, fractions: np.ndarray) -> np.ndarray:
     return fold_of_group[labels]
 
 
+GROUP_WORDS = {"scaffold": "Bemis-Murcko scaffolds", "butina": "Butina clusters"}
+
+
+def _refuse_empty_folds(task: str, folds: np.ndarray, groups: np.ndarray, names: Sequence[str]) -> None:
+    """ValueError when whole groups leave a fold empty (e.g. fewer groups than folds): no empty fold is a split."""
+    empty = [str(name) for i, name in enumerate(names) if not (folds == i).any()]
+    if not empty:
+        return
+    n_groups = np.unique(groups).size
+    if n_groups < 2:
+        fix = "one group cannot be split"
+    elif n_groups < len(names):
+        fix = f"use at most {n_groups} folds (--folds / --fractions)"
+    else:
+        fix = "give the small folds larger fractions (--fractions)"
+    raise ValueError(
+        f"task {task}: the {groups.size} entities form {n_groups} group(s) ({GROUP_WORDS.get(task, 'groups')}); "
+        f"whole groups leave {len(empty)} of {len(names)} folds empty ({', '.join(empty)}); {fix}, or split at random "
+        "(--task R)")
+
+
 def split_groups(task: str, entities: EntitySet, groups: np.ndarray, spec: SplitSpec) -> SplitResult:
     """Split 1-D data by given groups of the valid entities (scaffolds, Butina clusters; :mod:`.groups`).
 
@@ -535,6 +573,7 @@ def split_groups(task: str, entities: EntitySet, groups: np.ndarray, spec: Split
         raise ValueError(f"{groups.size} group labels for {valid_idx.size} valid entities")
     s = np.asarray(spec.fractions, dtype=float)
     sub = group_folds(groups, s)
+    _refuse_empty_folds(task, sub, groups, spec.names)
     n = len(entities.ids)
     group_sizes = np.unique(groups, return_counts=True)[1]
     report: dict = {"task": task, "n_rows": n, "n_groups": int(group_sizes.size),
