@@ -216,19 +216,23 @@ def upper_bounds(total: float, fractions: np.ndarray, slack: float) -> np.ndarra
     return (1.0 + slack) * np.asarray(fractions, dtype=float) * total + _TOL * max(1.0, total)
 
 
-def class_bounds(classes: np.ndarray, fractions: np.ndarray, delta: float,
+def class_bounds(totals: np.ndarray, fractions: np.ndarray, delta: float,
                  stratification: str = DEFAULT_STRATIFICATION) -> tuple[np.ndarray, np.ndarray]:
     """(C, F) lower and upper bounds of every fold's class counts, with a float tolerance.
 
-    Lower: (1 - delta) n_c s_i (eq. 15); upper: (1 + delta) n_c s_i with ``stratification='two_sided'``,
-    infinite with 'paper' (the paper bounds the class counts from below only).
+    ``totals``: (C,) members n_c of every class (class counts are whole numbers). 'paper': eq. (15),
+    at least (1 - delta) n_c s_i, no upper bound. 'two_sided' (the default): between (1 - delta) n_c s_i
+    and (1 + delta) n_c s_i, widened to the whole numbers next to n_c s_i where delta n_c s_i is below one
+    member (10 actives in 3 folds: 3 to 4 each, as scikit-learn's StratifiedKFold; else infeasible).
     """
     _check_stratification(stratification)
-    cls = np.asarray(classes, dtype=float)
-    target = np.outer(cls.sum(axis=0), np.asarray(fractions, dtype=float))
-    tol = _TOL * max(1.0, cls.sum())
-    high = (1.0 + delta) * target + tol if stratification == "two_sided" else np.full(target.shape, np.inf)
-    return (1.0 - delta) * target - tol, high
+    target = np.outer(np.asarray(totals, dtype=float), np.asarray(fractions, dtype=float))
+    tol = _TOL * max(1.0, float(np.sum(totals)))
+    low = (1.0 - delta) * target
+    if stratification == "paper":
+        return low - tol, np.full(target.shape, np.inf)
+    high = np.maximum((1.0 + delta) * target, np.ceil(target - 1e-9))
+    return np.minimum(low, np.floor(target + 1e-9)) - tol, high + tol
 
 
 def _check_stratification(stratification: str) -> None:
@@ -243,7 +247,7 @@ def check_assignment(
     """Names of the violated constraints (empty list when ``folds`` is feasible).
 
     ``balanced`` adds the upper size bounds (1 + epsilon) s_i n of every fold (k-fold CV);
-    ``stratification='two_sided'`` the upper class bounds (1 + delta) n_c s_i (:func:`class_bounds`).
+    ``stratification='two_sided'`` the upper class bounds about (1 + delta) n_c s_i (:func:`class_bounds`).
     """
     f = np.asarray(inst.fractions).size
     folds = np.asarray(folds)
@@ -263,7 +267,7 @@ def check_assignment(
     if inst.classes is not None:
         cls = np.asarray(inst.classes, dtype=float)
         per = cls.T @ x
-        lbc, ubc = class_bounds(cls, inst.fractions, delta, stratification)
+        lbc, ubc = class_bounds(cls.sum(axis=0), inst.fractions, delta, stratification)
         for c, i in zip(*np.nonzero(per < lbc), strict=True):
             bad.append(f"(15) class {_class_name(inst, c)} fold {i}: {per[c, i]:g} < {lbc[c, i]:g}")
         for c, i in zip(*np.nonzero(per > ubc), strict=True):
@@ -294,7 +298,11 @@ def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta, bal
     """Eqs. (13)-(15); ``epsilon``/``delta`` may be floats or cvxpy scalars (relaxation ILPs).
 
     ``balanced`` adds the upper bounds kappa^T X <= (1 + epsilon) s n (equal folds for k-fold CV);
-    ``stratification='two_sided'`` the upper class bounds Cls^T X <= (1 + delta) n^c s^T.
+    ``stratification='two_sided'`` the upper class bounds Cls^T X <= (1 + delta) n^c s^T, both class bounds
+    widened to whole numbers as :func:`class_bounds` for a float ``delta``. A cvxpy ``delta`` (the
+    relaxation that finds the smallest feasible delta) leaves out that widening, which is not linear in
+    delta: the delta it finds is feasible, and the smallest one unless a class has fewer than about
+    1 / delta members per fold.
     """
     s = np.asarray(inst.fractions, dtype=float)
     n = float(np.sum(inst.kappa))
@@ -307,10 +315,14 @@ def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta, bal
         keep = cls.sum(axis=0) > 0
         if keep.any():
             cls = cls[:, keep]
-            target = np.outer(cls.sum(axis=0), s)
-            cons.append(cls.T @ x >= (1 - delta) * target - _TOL * max(1.0, cls.sum()))  # (15)
+            if isinstance(delta, cp.Expression):
+                target, tol = np.outer(cls.sum(axis=0), s), _TOL * max(1.0, cls.sum())
+                low, high = (1 - delta) * target - tol, (1 + delta) * target + tol
+            else:
+                low, high = class_bounds(cls.sum(axis=0), s, delta, stratification)
+            cons.append(cls.T @ x >= low)  # (15)
             if stratification == "two_sided":
-                cons.append(cls.T @ x <= (1 + delta) * target + _TOL * max(1.0, cls.sum()))
+                cons.append(cls.T @ x <= high)
     return cons
 
 
@@ -613,10 +625,10 @@ def solve_group_counts(
         keep = (cls.T @ sizes) > 0
         if keep.any():
             cls = cls[:, keep]
-            per_class = cls.T @ sizes
-            cons.append(cls.T @ y >= (1 - delta) * np.outer(per_class, s) - _TOL * max(1.0, per_class.sum()))
+            low, high = class_bounds(cls.T @ sizes, s, delta, stratification)
+            cons.append(cls.T @ y >= low)
             if stratification == "two_sided":
-                cons.append(cls.T @ y <= (1 + delta) * np.outer(per_class, s) + _TOL * max(1.0, per_class.sum()))
+                cons.append(cls.T @ y <= high)
     problem = cp.Problem(cp.Minimize(cp.sum(u.T @ weights)), cons)
     status, _ = _solve(problem, solver, time_limit, seed)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):

@@ -370,7 +370,7 @@ def refine_assignment(
     Returns the improved assignment (a new array).
     """
     s = np.asarray(fractions, dtype=float)
-    limits = None if classes is None else class_bounds(classes, s, delta, stratification)
+    limits = None if classes is None else class_bounds(np.sum(classes, axis=0), s, delta, stratification)
     st = _State(cross, kappa, folds, s.size, classes, limits)
     n = st.kappa.sum()
     lb = lower_bounds(n, s, epsilon)
