@@ -57,7 +57,8 @@ SPLIT_OPTIONS: tuple[SplitOption, ...] = (
                                      "(1 - delta) s_i n_c members of class c (eq. 4/15) and, with stratification "
                                      "two_sided, <= (1 + delta) s_i n_c"),
     SplitOption("stratification", DEFAULT_STRATIFICATION, str, "two_sided = every fold's class counts within delta "
-                                                               "both ways; paper = eq. (15)'s lower bound only",
+                                                               "both ways (or the whole numbers next to s_i n_c); "
+                                                               "paper = eq. (15)'s lower bound only",
                 choices=STRATIFICATIONS),
     SplitOption("linkage", "average", str, "similarity between clusters", choices=LINKAGES),
     SplitOption("solver", "HIGHS", str, "cvxpy MILP solver"),
