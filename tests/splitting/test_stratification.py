@@ -5,11 +5,13 @@ states every fold's class shares."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from benchdesign.cli import main
 from benchdesign.splitting import LeakageKFold, smiles_fingerprints
 from benchdesign.splitting.ilp import ClusterInstance, assignment_objective, check_assignment, solve_split_ilp
 from benchdesign.splitting.refine import refine_assignment
@@ -138,6 +140,28 @@ def test_class_share_lines_state_every_fold_beside_the_overall_share():
     assert lines[0].split() == ["class", "share", "fold0", "fold1", "fold2", "all", "range", "of", "the", "folds"]
     assert lines[1].split() == ["y=1", "23.1%", "30.8%", "21.4%", "25.0%", "21.4%-30.8%"]
     assert lines[2].split() == ["y=0", "76.9%", "69.2%", "78.6%", "75.0%", "69.2%-78.6%"]
-    assert "within 10% of its share of the class, both ways" in lines[3]
+    assert "delta 0.1: every fold i holds (1 ± 0.1) s_i n_c members of each class c" in lines[3]
     paper = class_share_lines(class_shares(counts, sizes, {"delta": 0.1, "bound": "paper"}))
-    assert "at least 90% of its share of the class, no upper bound" in paper[-1]
+    assert "holds >= 0.9 s_i n_c members of each class c, no upper bound" in paper[-1]
+
+
+def test_split_with_class_col_is_stratified_and_its_summary_states_the_class_shares(fixtures, tmp_path, capsys):
+    out, rep = tmp_path / "s.tsv", tmp_path / "s.json"
+    args = ["split", "--task", "S1", "--input", fixtures / "mols.csv", "--smiles-col", "smiles", "--id-col", "mol_id",
+            "--class-col", "active", "--folds", "3", "--clusters", "8", "--epsilon", "0.3", "--delta", "0.4",
+            "--out", out, "--report", rep]
+    assert main([str(a) for a in args]) == 0
+    err = capsys.readouterr().err
+    report = json.loads(rep.read_text())
+    assert report["stratification"] == {"delta": 0.4, "bound": "two_sided"}
+    labels = pd.read_csv(out, sep="\t").merge(pd.read_csv(fixtures / "mols.csv"), left_on="id", right_on="mol_id")
+    actives = labels.groupby("split")["active"].sum()
+    assert ((actives >= 0.6 * 10 / 3 - 1e-9) & (actives <= 1.4 * 10 / 3 + 1e-9)).all()  # 10 actives of 40
+    shares = report["summary"]["class_shares"]["classes"]["active=1"]
+    assert shares["all"] == pytest.approx(0.25)
+    sizes = labels.groupby("split").size()
+    for fold, share in shares["folds"].items():
+        assert share == pytest.approx(actives[fold] / sizes[fold])
+    row = next(line for line in err.splitlines() if line.strip().startswith("active=1"))
+    assert row.split()[1:5] == [f"{100 * shares['folds'][f]:.1f}%" for f in ("fold0", "fold1", "fold2")] + ["25.0%"]
+    assert "every fold i holds (1 ± 0.4) s_i n_c members of each class c" in err

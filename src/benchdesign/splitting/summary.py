@@ -133,11 +133,9 @@ def class_shares(class_counts: dict, fold_sizes: dict, stratification: dict | No
     return {"classes": classes, "stratification": stratification}
 
 
-_BOUND_TEXT = {
-    "two_sided": "every fold's class count within {d:.0%} of its share of the class, both ways (eq. 15 and its "
-                 "upper bound)",
-    "paper": "every fold's class count at least {lo:.0%} of its share of the class, no upper bound (eq. 15, the "
-             "paper's)",
+_BOUND_TEXT = {  # s_i = the fold's requested fraction, n_c = the members of class c
+    "two_sided": "every fold i holds (1 ± {d:g}) s_i n_c members of each class c (eq. 15 and its upper bound)",
+    "paper": "every fold i holds >= {lo:g} s_i n_c members of each class c, no upper bound (eq. 15, the paper's)",
 }
 
 
@@ -161,7 +159,7 @@ def class_share_lines(shares: dict) -> list[str]:
     note = "  class share = the fold's members of the class over its size"
     if strat:
         d = float(strat["delta"])
-        note += f"; stratified with delta {d:g}: " + _BOUND_TEXT[strat["bound"]].format(d=d, lo=1.0 - d)
+        note += f"; stratified with delta {d:g}: " + _BOUND_TEXT[strat["bound"]].format(d=d, lo=round(1.0 - d, 6))
     return [*lines, note]
 
 
