@@ -30,9 +30,12 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import BaseCrossValidator, GridSearchCV
 from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
 from benchdesign.splitting.alignment import alignment_similarity
+from benchdesign.splitting.ilp import InfeasibleSplitError
+from benchdesign.splitting.inputs import MAX_CLASS_LEVELS
 from benchdesign.splitting.options import (
     DEFAULT_SEQUENCE_SIMILARITY,
     SEQUENCE_SIMILARITIES,
@@ -200,11 +203,27 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
                              **describe_similarity(source)}
         return source
 
-    def _classes(self, y, n: int) -> tuple[np.ndarray | None, tuple[str, ...]]:
-        if not self.stratify:
-            return None, ()
+    def _stratified(self, y) -> bool:
+        """Whether to stratify on ``y``: ``stratify`` True / False, or None = when ``y`` holds class labels
+        (scikit-learn's ``type_of_target`` 'binary' or 'multiclass', at most MAX_CLASS_LEVELS of them)."""
+        if self.stratify is not None and not isinstance(self.stratify, (bool, np.bool_)):
+            raise ValueError(f"stratify must be None, True or False, got {self.stratify!r}")
+        if self.stratify is False:
+            return False
         if y is None:
-            raise ValueError("stratify=True needs y in split(X, y)")
+            if self.stratify:
+                raise ValueError("stratify=True needs y in split(X, y)")
+            return False
+        kind = type_of_target(y)
+        categorical = kind in ("binary", "multiclass") and np.unique(np.asarray(y)).size <= MAX_CLASS_LEVELS
+        if self.stratify and not categorical:
+            raise ValueError(f"stratify=True needs class labels in y, got a {kind} target with "
+                             f"{np.unique(np.asarray(y)).size:,} distinct values; bin it first or pass stratify=False")
+        return categorical
+
+    def _classes(self, y, n: int) -> tuple[np.ndarray | None, tuple[str, ...]]:
+        if not self._stratified(y):
+            return None, ()
         labels = np.asarray(y).reshape(-1)
         if labels.size != n:
             raise ValueError(f"y has {labels.size} entries for {n} samples")
@@ -225,7 +244,14 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         classes, names = self._classes(y, n)
         ent = EntitySet(np.array([str(i) for i in range(n)], dtype=object), np.ones(n, dtype=bool), source,
                         classes, names)
-        result = split_entities(task, ent, self._spec())
+        try:
+            result = split_entities(task, ent, self._spec())
+        except InfeasibleSplitError as err:
+            if classes is None or self.stratify is not None or "stratification constraint" not in str(err):
+                raise
+            raise InfeasibleSplitError(f"{err} (y holds class labels, so the folds are stratified on it by "
+                                       "default; stratify=False turns that off)") from None
+        result.report["stratified"] = classes is not None
         self._store(result)
         return result
 
@@ -307,9 +333,11 @@ class LeakageKFold(_LeakageSplitter):
     sequence_similarity : 'alignment' (default: Smith-Waterman identity of the k-mer prefilter's candidate
         pairs) | 'kmer' (k-mer cosine) for sequences
     task : 'S1' (similarity-based), 'I1' (identity-based, random subject to eq. 14/15) or 'R'
-    stratify : stratify the folds on y (eq. 15); random_state : int seed (None -> 0: the same folds on
-        every call)
-    clusters, micro_clusters, epsilon, delta, linkage, solver, time_limit, node_limit, mip_gap, refine,
+    stratify : None (default): stratify the folds on y (eq. 15, within ``delta`` both ways under
+        ``stratification='two_sided'``) when y holds class labels (binary or multiclass, not a continuous
+        target); True: always (an error without class labels); False: never. ``report_["stratified"]`` says
+        which; random_state : int seed (None -> 0: the same folds on every call)
+    clusters, micro_clusters, epsilon, delta, stratification, linkage, solver, time_limit, node_limit, mip_gap, refine,
     fraction_tolerance, balance_folds, max_similarity, threshold_action, certificate_seeds, pair_scheme :
         the split options, with the defaults and meanings of ``options.SPLIT_OPTIONS`` (pair_scheme: I2/S2
         in :meth:`split_pairs`, 'cold_both' or DataSAIL's 'same_fold')
@@ -327,9 +355,10 @@ class LeakageKFold(_LeakageSplitter):
 
     def __init__(self, n_splits: int = 5, *, similarity=None, kind: str = "auto", metric: str = "cosine",
                  kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
-                 stratify: bool = False, random_state=None, clusters: int | None = _D["clusters"],
+                 stratify: bool | None = None, random_state=None, clusters: int | None = _D["clusters"],
                  micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
-                 delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
+                 delta: float = _D["delta"], stratification: str = _D["stratification"],
+                 linkage: str = _D["linkage"], solver: str = _D["solver"],
                  time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],
                  mip_gap: float | None = _D["mip_gap"], refine: bool = _D["refine"],
                  fraction_tolerance: float | None = _D["fraction_tolerance"],
@@ -364,9 +393,10 @@ class LeakageSplit(_LeakageSplitter):
     def __init__(self, fractions: Sequence[float] = (0.8, 0.2), names: Sequence[str] = ("train", "test"), *,
                  test: str | None = None, similarity=None, kind: str = "auto", metric: str = "cosine",
                  kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
-                 stratify: bool = False, random_state=None, clusters: int | None = _D["clusters"],
+                 stratify: bool | None = None, random_state=None, clusters: int | None = _D["clusters"],
                  micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
-                 delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
+                 delta: float = _D["delta"], stratification: str = _D["stratification"],
+                 linkage: str = _D["linkage"], solver: str = _D["solver"],
                  time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],
                  mip_gap: float | None = _D["mip_gap"], refine: bool = _D["refine"],
                  fraction_tolerance: float | None = _D["fraction_tolerance"],
