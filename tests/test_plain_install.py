@@ -88,6 +88,7 @@ from importlib.metadata import distribution
 import benchdesign
 from benchdesign.domains.nlp.descriptions import load_descriptions
 from benchdesign.domains.tsc.data import load_checksums
+from benchdesign.examples import EXAMPLES, FOLDER, example_file
 dist = distribution("benchdesign")
 url = dist.read_text("direct_url.json")
 licence = [f for f in dist.files if f.name == "LICENSE"]
@@ -95,7 +96,9 @@ found = {m: importlib.util.find_spec(m) is not None for m in ("aeon", "sktime", 
 print(json.dumps({"file": benchdesign.__file__, "prefix": sys.prefix, "found": found,
                   "editable": bool(url and json.loads(url).get("dir_info", {}).get("editable")),
                   "checksums": len(load_checksums()), "descriptions": len(load_descriptions()),
-                  "licence": licence[0].read_text() if licence else ""}))
+                  "licence": licence[0].read_text() if licence else "",
+                  "examples": sorted(p.name for p in map(example_file, EXAMPLES) if p.stat().st_size > 0),
+                  "example_notes": sorted(p.name for p in FOLDER.iterdir() if p.suffix in (".md", ".txt"))}))
 """
     got = json.loads(_run([plain_venv / "python", "-c", probe], 120, tmp_path).stdout)
     assert not got["file"].startswith(str(REPO)) and got["file"].startswith(got["prefix"]), got
@@ -103,6 +106,8 @@ print(json.dumps({"file": benchdesign.__file__, "prefix": sys.prefix, "found": f
                                                     "scikit_posthocs": True}, got
     assert got["checksums"] > 100 and got["descriptions"] > 50, got
     assert got["licence"].startswith("MIT License"), "the wheel carries no LICENSE text"
+    assert got["examples"] == sorted(["mols.csv", "pairs.csv", "scores.csv", "features.csv"]), got
+    assert got["example_notes"] == ["LICENSES.txt", "README.md"], "the examples' sources and licences"
 
 
 def test_the_library_and_the_cli_run_without_the_workflow_extra(plain_venv):

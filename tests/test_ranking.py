@@ -87,7 +87,10 @@ def test_validation_errors_name_the_culprit():
     missing = base.drop(index=7)  # d1, fold 0, m1
     with pytest.raises(ValueError, match=r"missing model='m1' for dataset='d1', fold=0"):
         rank_scores(missing, True)
-    with pytest.raises(ValueError, match="missing columns"):
+    with pytest.raises(ValueError, match=r"missing columns \['score'\]"):
+        rank_scores(base.drop(columns="score"), True)
+    # without a fold column the scores are one fold, so several folds' rows are duplicates
+    with pytest.raises(ValueError, match=r"duplicated rows for dataset='d0', model='m0', fold=0"):
         rank_scores(base.drop(columns="fold"), True)
     with pytest.raises(ValueError, match="higher_is_better"):
         rank_scores(base, "yes")

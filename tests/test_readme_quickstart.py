@@ -1,15 +1,22 @@
-"""Every quick-start block of the README runs as written.
+"""Every code block of the README and the guides runs as written, on the example files the package ships.
 
-A block is a fenced code block after a marker line ``<!-- quickstart: NAME -->``. Shell blocks run with bash in a
-temporary directory holding tiny inputs of the names the README uses; the Snakemake block runs as a dry run
-(``snakemake`` is ``snakemake -n``) in a directory laid out like a clone next to the data mirror. Python blocks
-run with ``exec`` in the same directory as the shell block of their quick start.
+README: a block after a marker line ``<!-- quickstart: NAME -->``. Shell blocks run with bash in a temporary
+directory (they begin by copying the shipped example files into ``examples/``: ``python -m benchdesign.examples
+examples``); the Snakemake block runs as a dry run (``snakemake`` is ``snakemake -n``) in a directory laid out
+like a clone next to the data mirror. Python blocks run with ``exec`` in the same directory as the shell block of
+their quick start.
+
+Guides (``docs/index.md``, ``docs/guides/*.md``): blocks after ``<!-- test: bash -->`` or ``<!-- test: python
+-->`` run in the page's order in one temporary directory per page (a block may read what an earlier one wrote,
+as when pasted one after the other); ``<!-- test: dry-run -->`` blocks run as the README's Snakemake block.
+
+Every bash or python block of these pages carries one of these markers or ``<!-- not run: REASON -->`` (an
+install from PyPI, the test suite itself, a whole pipeline run checked by another test).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import os
 import re
 import shlex
@@ -17,17 +24,22 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from workflow_helpers import REPO, every_package_present
 
 README = REPO / "README.md"
+GUIDES = [REPO / "docs" / "index.md", *sorted((REPO / "docs" / "guides").glob("*.md"))]
 BLOCK = re.compile(r"^<!-- quickstart: (?P<name>[\w-]+) -->\n```(?P<lang>\w+)\n(?P<code>.*?)^```", re.M | re.S)
 # The quick starts the README promises, by section, and the blocks each must have.
 EXPECTED = {"reproduce": "bash", "split": "bash", "split-python": "python", "select": "bash",
             "select-python": "python"}
 TEST_COMMAND = 'pip install -e ".[test]" && python -m pytest -q'
+# A marker line before a block: what the tests do with it.
+MARKER = re.compile(r"^<!-- (?:quickstart: [\w-]+|test: (?:bash|python|dry-run)|not run: \S.*) -->$")
+GUIDE_BLOCK = re.compile(r"^<!-- test: (?P<kind>bash|python|dry-run) -->\n```(?P<lang>\w+)\n(?P<code>.*?)^```",
+                         re.M | re.S)
+FENCE = re.compile(r"^```(?P<lang>\w*)\n.*?^```", re.M | re.S)
 
 
 def quickstart_blocks(text: str | None = None) -> dict[str, tuple[str, str]]:
@@ -45,53 +57,29 @@ def run_bash(code: str, cwd: Path, prelude: str = "") -> subprocess.CompletedPro
     return result
 
 
-def run_python(code: str, cwd: Path, monkeypatch, capsys) -> str:
+def run_python(code: str, cwd: Path, monkeypatch, capsys, page: str = "README.md") -> str:
     monkeypatch.chdir(cwd)
-    exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
+    exec(compile(code, page, "exec"), {"__name__": "__readme__"})
     return capsys.readouterr().out
 
 
-# ---------------------------------------------------------------------------------------------- tiny inputs
-def write_molecules(folder: Path) -> None:
-    """``mols.csv`` (id, smiles, active; > 50 molecules for the default K = 50) and ``pairs.csv``."""
-    from rdkit import Chem, RDLogger
-
-    RDLogger.DisableLog("rdApp.*")
-    rings = ["c1ccccc1", "C1CCCCC1", "c1ccncc1", "C1CCOCC1", "c1ccsc1", "C1CCNCC1", "c1ccoc1", "C1CCCC1"]
-    groups = ["C", "CC", "CCC", "O", "N", "Cl", "F", "C(=O)O", "C#N", "OC", "C(F)(F)F", "S", "Br", "NC(=O)C", "CO"]
-    smiles, seen = [], set()
-    for ring, group in itertools.product(rings, groups):
-        mol = Chem.MolFromSmiles(group + ring)
-        if mol is not None and Chem.MolToSmiles(mol) not in seen:
-            seen.add(Chem.MolToSmiles(mol))
-            smiles.append(group + ring)
-    rng = np.random.default_rng(0)
-    pd.DataFrame({"id": [f"m{i:03d}" for i in range(len(smiles))], "smiles": smiles,
-                  "active": rng.integers(0, 2, len(smiles))}).to_csv(folder / "mols.csv", index=False)
-    amino = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
-    families = rng.choice(amino, (6, 60))
-    sequences = []
-    for family in families:
-        for _ in range(10):
-            seq = family.copy()
-            seq[rng.choice(60, rng.integers(1, 15), replace=False)] = rng.choice(amino, 1)
-            sequences.append("".join(seq))
-    sequences = list(dict.fromkeys(sequences))[:55]
-    pairs = [(d, t, round(float(rng.normal(6, 1)), 3)) for d in smiles[:55] for t in sequences if rng.random() < 0.15]
-    pd.DataFrame(pairs, columns=["smiles", "sequence", "affinity"]).to_csv(folder / "pairs.csv", index=False)
-
-
-def write_benchmark(folder: Path) -> None:
-    """``scores.csv`` (5 models on 24 datasets, 3 folds) and ``features.csv`` (3 features per dataset)."""
-    rng = np.random.default_rng(0)
-    datasets = [f"dataset{i}" for i in range(24)]
-    latent = rng.normal(size=(24, 3))
-    features = pd.DataFrame(latent + 0.1 * rng.normal(size=(24, 3)), columns=["f1", "f2", "f3"],
-                            index=pd.Index(datasets, name="dataset"))
-    features.to_csv(folder / "features.csv")
-    pd.DataFrame([(d, f"model{m}", fold, float(latent[i] @ rng.normal(size=3) + 0.2 * m + 0.05 * rng.normal()))
-                  for i, d in enumerate(datasets) for m in range(5) for fold in range(3)],
-                 columns=["dataset", "model", "fold", "score"]).to_csv(folder / "scores.csv", index=False)
+def dry_run(code: str, tmp_path: Path, mirror_dir: Path) -> None:
+    """The Snakemake commands of ``code`` as dry runs, in a clone-like directory beside ``../shared/data``."""
+    if "workflow/profiles/slurm" in code and importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        pytest.skip("the SLURM line needs the `slurm` extra (snakemake-executor-plugin-slurm)")
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for name in ("workflow", "config", "data", "scripts", "src"):
+        if (REPO / name).exists():
+            (clone / name).symlink_to(REPO / name)
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "data").symlink_to(mirror_dir)
+    # planning needs none of the optional packages the configs ask for: every one is reported installed
+    shim = every_package_present(tmp_path / "shim")["PYTHONPATH"]
+    prelude = f'snakemake() {{ PYTHONPATH={shlex.quote(shim)} "{sys.executable}" -m snakemake -n "$@"; }}\n'
+    result = run_bash(code, clone, prelude)
+    commands = len(re.findall(r"^(?:time )?snakemake ", code, re.M))
+    assert commands >= 1 and (result.stdout + result.stderr).count("This was a dry-run") == commands
 
 
 # ---------------------------------------------------------------------------------------------- the README itself
@@ -118,26 +106,13 @@ def test_readme_shape():
 def test_quickstart_reproduce_dry_run(tmp_path, mirror_dir):
     """The Snakemake commands as written, as dry runs, in a clone-like directory beside ``../shared/data``."""
     code = quickstart_blocks()["reproduce"][1]
-    if "workflow/profiles/slurm" in code and importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
-        pytest.skip("the SLURM line needs the `slurm` extra (snakemake-executor-plugin-slurm)")
-    clone = tmp_path / "clone"
-    clone.mkdir()
-    for name in ("workflow", "config", "data", "scripts", "src"):
-        if (REPO / name).exists():
-            (clone / name).symlink_to(REPO / name)
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "data").symlink_to(mirror_dir)
-    # planning needs none of the optional packages the configs ask for: every one is reported installed
-    shim = every_package_present(tmp_path / "shim")["PYTHONPATH"]
-    prelude = f'snakemake() {{ PYTHONPATH={shlex.quote(shim)} "{sys.executable}" -m snakemake -n "$@"; }}\n'
-    result = run_bash(code, clone, prelude)
-    commands = len(re.findall(r"^snakemake ", code, re.M))
-    assert commands >= 2 and (result.stdout + result.stderr).count("This was a dry-run") == commands
+    assert len(re.findall(r"^snakemake ", code, re.M)) >= 2
+    dry_run(code, tmp_path, mirror_dir)
 
 
 def test_quickstart_split(tmp_path, monkeypatch, capsys):
-    write_molecules(tmp_path)
     run_bash(quickstart_blocks()["split"][1], tmp_path)
+    assert len(pd.read_csv(tmp_path / "examples" / "mols.csv")) > 50  # more than the default K = 50 clusters
     split = pd.read_csv(tmp_path / "split.tsv", sep="\t")
     assert set(split["split"]) == {"train", "test"}
     assert (tmp_path / "split.json").is_file()
@@ -148,10 +123,62 @@ def test_quickstart_split(tmp_path, monkeypatch, capsys):
 
 
 def test_quickstart_select(tmp_path, monkeypatch, capsys):
-    write_benchmark(tmp_path)
     out = run_bash(quickstart_blocks()["select"][1], tmp_path).stdout
+    assert "fold" not in pd.read_csv(tmp_path / "examples" / "scores.csv").columns  # the layout without folds
     assert len((tmp_path / "chosen.txt").read_text().split()) == 5
     assert "spearman" in out
     assert (tmp_path / "evaluation" / "recommendation.txt").is_file()
     out = run_python(quickstart_blocks()["select-python"][1], tmp_path, monkeypatch, capsys)
     assert "C-FAFI" in out and "spearman" in out
+
+
+# ---------------------------------------------------------------------------------------------- the guides
+def guide_blocks(page: Path, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(kind, code) of the page's blocks marked ``<!-- test: KIND -->`` with KIND in ``kinds``, in page order."""
+    return [(m["kind"], m["code"]) for m in GUIDE_BLOCK.finditer(page.read_text()) if m["kind"] in kinds]
+
+
+def test_every_block_is_marked():
+    """Every bash or python block of the README and the guides runs, or says why it does not."""
+    unmarked = []
+    for page in (README, *GUIDES):
+        text = page.read_text()
+        for m in FENCE.finditer(text):
+            before = text[:m.start()].rstrip("\n").splitlines()
+            if m["lang"] in ("bash", "sh", "shell", "console", "python") and not (before and MARKER.match(before[-1])):
+                unmarked.append(f"{page.relative_to(REPO)}:{len(before) + 1}")
+    assert not unmarked, "blocks without a marker (test: bash|python|dry-run, or not run: why):\n" + \
+        "\n".join(unmarked)
+    for page in GUIDES:
+        for m in GUIDE_BLOCK.finditer(page.read_text()):
+            assert m["lang"] == ("python" if m["kind"] == "python" else "bash"), f"{page.name}: {m['kind']} block"
+
+
+# What a page's blocks leave behind, beyond running without an error.
+GUIDE_OUTPUTS = {
+    "select.md": ("chosen.txt", "evaluation/recommendation.txt"),
+    "split.md": ("splits.tsv", "report.json", "exact.json"),
+}
+
+
+@pytest.mark.parametrize("page", [p for p in GUIDES if guide_blocks(p, ("bash", "python"))], ids=lambda p: p.name)
+def test_guide_blocks_run(page, tmp_path, monkeypatch, capsys):
+    """The page's bash and python blocks, pasted one after the other into a fresh directory."""
+    out = ""
+    for kind, code in guide_blocks(page, ("bash", "python")):
+        if kind == "bash":
+            out += run_bash(code, tmp_path).stdout
+        else:
+            out += run_python(code, tmp_path, monkeypatch, capsys, str(page.relative_to(REPO)))
+    for name in GUIDE_OUTPUTS.get(page.name, ()):
+        assert (tmp_path / name).is_file(), f"{page.name}: {name} not written"
+    if page.name == "select.md":
+        assert "C-FAFI" in out and "spearman" in out
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize("page", [p for p in GUIDES if guide_blocks(p, ("dry-run",))], ids=lambda p: p.name)
+def test_guide_dry_runs(page, tmp_path, mirror_dir):
+    for i, (_, code) in enumerate(guide_blocks(page, ("dry-run",))):
+        (tmp_path / str(i)).mkdir()
+        dry_run(code, tmp_path / str(i), mirror_dir)

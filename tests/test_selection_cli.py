@@ -143,6 +143,32 @@ def test_agreement_matches_rank_metrics_and_bootstraps(bench, capsys):
                  "--higher-is-better"]) == 2
 
 
+def test_scores_without_folds_are_one_fold_in_the_api_as_in_the_cli(bench, capsys):
+    """A long frame ``dataset, model, score`` is what a scores file without folds reads as: one fold 0."""
+    from benchdesign.selection.api import evaluate_benchmark
+
+    tmp, scores_path, feats = bench
+    scores = pd.read_csv(scores_path)
+    no_fold = scores[scores["fold"] == 1].drop(columns="fold")
+    one_fold = no_fold.assign(fold=0)[["dataset", "model", "fold", "score"]]
+    pd.testing.assert_frame_equal(rank_scores(no_fold, True), rank_scores(one_fold, True))
+    subset = ["d01", "d04", "d09"]
+    agreement = subset_agreement(no_fold, subset, True)
+    pd.testing.assert_frame_equal(agreement, subset_agreement(one_fold, subset, True))
+    path = tmp / "no_fold.csv"
+    no_fold.to_csv(path, index=False)
+    (tmp / "subset.txt").write_text("\n".join(subset) + "\n")
+    assert main(["agreement", "--scores", str(path), "--subset", str(tmp / "subset.txt"), "--higher-is-better",
+                 "--json", str(tmp / "agree.json")]) == 0
+    cli = pd.DataFrame(json.loads((tmp / "agree.json").read_text()))
+    np.testing.assert_allclose(cli["value"], agreement["value"])
+    features = {"meta": pd.read_csv(feats, index_col=0)}
+    settings = dict(strategies=["random", "kmeans"], n_trials=3, alpha=0.75, ks=[2, 3], seed=1)
+    got = evaluate_benchmark(no_fold, features, True, **settings).frames["trials"]
+    pd.testing.assert_frame_equal(got, evaluate_benchmark(one_fold, features, True, **settings).frames["trials"])
+    assert "fold" not in no_fold.columns  # the caller's frame is left as it was
+
+
 def test_one_pass_configuration_equals_the_protocol(bench):
     _, scores_path, feats = bench
     scores = pd.read_csv(scores_path)

@@ -102,7 +102,15 @@ def test_infeasible_delta_names_stratification():
     classes = np.array([[1, 0], [1, 0], [1, 0], [0, 1]], dtype=float)  # class c1 has one member only
     inst = ClusterInstance(kappa, np.zeros((4, 4)), np.array([0.5, 0.5]), classes, ("c0", "c1"))
     with pytest.raises(InfeasibleSplitError, match=r"eq\. 15.*delta=0.1.*smallest feasible delta is about 1\.000"):
-        solve_split_ilp([inst], epsilon=0.5, delta=0.1)
+        solve_split_ilp([inst], epsilon=0.5, delta=0.1, stratification="paper")
+    # two-sided: a fold may hold the whole number next to n_c s_i = 0.5 (0 or 1), so this one is feasible
+    assert solve_split_ilp([inst], epsilon=0.5, delta=0.1).status == "optimal"
+    # four clusters of 4 into two halves: c0 splits 6 | 4 at best (target 5), c1 2 | 4 (target 3): delta >= 1/3
+    chunky = ClusterInstance(np.full(4, 4.0), np.zeros((4, 4)), np.array([0.5, 0.5]),
+                             np.array([[4, 0], [4, 0], [2, 2], [0, 4]], dtype=float), ("c0", "c1"))
+    with pytest.raises(InfeasibleSplitError, match=r"eq\. 15, class counts within delta both ways\) cannot hold with "
+                                                   r"delta=0.1 .*smallest feasible delta is about 0\.334"):
+        solve_split_ilp([chunky], epsilon=0.0, delta=0.1)
 
 
 def test_time_limit_returns_best_feasible_and_says_so():

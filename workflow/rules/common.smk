@@ -4,6 +4,7 @@ from snakemake.settings.types import DeploymentMethod
 from snakemake.utils import validate
 
 from benchdesign.workflow.config import (
+    CRITICAL_PATH,
     config_domain,
     coverage_settings,
     domain_entry,
@@ -37,11 +38,6 @@ from benchdesign.workflow.io import source_file_to_dict
 
 validate(config, "../schemas/config.schema.yaml")
 
-# Rules on the run's critical path (the TSC chain: its inputs, raw series and features, then the long conclusion
-# and coverage jobs): started first whenever they are ready, so that the many short molecular and trial jobs fill
-# the cores at the end instead of one long job running alone (docs/performance.md#the-quick-run). Changes only
-# the order of the jobs, never a result.
-CRITICAL_PATH = 10
 MANIFEST = load_manifest(workflow.source_path("../../data/sources.yaml"))
 DOMAINS = enabled_domains(config)
 DATA_CACHE = "resources/data"

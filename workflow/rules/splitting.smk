@@ -53,6 +53,7 @@ rule split_dataset:
         micro_clusters=config["splitting"]["micro_clusters"],
         epsilon=config["splitting"]["epsilon"],
         delta=config["splitting"]["delta"],
+        stratification=config["splitting"]["stratification"],
         linkage=config["splitting"]["linkage"],
         solver=config["splitting"]["solver"],
         time_limit=config["splitting"]["time_limit"],

@@ -4,6 +4,7 @@ from benchdesign.domains.tsc.data import UCR112, default_checksums_path, load_ch
 from benchdesign.domains.tsc.features import REPRESENTATIONS, minirocket_fit_options
 from benchdesign.domains.tsc.features import representation_options, resolve_settings
 from benchdesign.workflow.batches import BATCH_REGEX, available_batches, batch_members, dataset_batches
+from benchdesign.workflow.config import CRITICAL_PATH
 
 TSC_FEATURES = resolve_settings((config.get("features") or {}).get("tsc"), config.get("seed", 0))
 TSC_DATASETS = list(TSC_FEATURES["datasets"] or UCR112)

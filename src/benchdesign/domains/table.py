@@ -25,6 +25,7 @@ import pandas as pd
 from benchdesign.data.sources import sha256_file
 from benchdesign.domains.registry import Domain
 from benchdesign.files import check_table_file, refuse_duplicate_columns
+from benchdesign.selection.ranking import with_fold
 
 __all__ = ["read_scores_table", "read_feature_table", "table_domain", "file_provenance", "NAME_PATTERN"]
 
@@ -122,8 +123,7 @@ def read_scores_table(
         long["fold"] = _numeric(long["fold"].astype(str), path, long, "scores file")
         if not (long["fold"] == np.round(long["fold"])).all():
             raise ValueError(f"scores file {str(path)!r}: the fold column must hold integers")
-    else:
-        long["fold"] = 0
+    long = with_fold(long)  # a file without folds is one fold, as a DataFrame without one in the API
     long["fold"] = long["fold"].astype(np.int64)
     key = ["dataset", "model", "fold"]
     dup = long[long.duplicated(key, keep=False)]

@@ -41,7 +41,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "select_a_optimal", "select_d_optimal", "select_fafi_cosine", "select_fafi_euclidean", "select_kmeans",
         "select_random",
     ),
-    "ranking": ("mean_ranks", "rank_scores", "rerank"),
+    "ranking": ("mean_ranks", "rank_scores", "rerank", "with_fold"),
     "metrics": ("METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper",
                 "rank_metrics", "spearman"),
     "protocol": ("dataset_pool_trials", "model_holdout_trials", "model_pool_trials",

@@ -1,8 +1,9 @@
 """The method on anyone's benchmark: select datasets, evaluate the strategies, check a subset.
 
-Inputs are plain DataFrames: ``scores`` in the long layout (dataset, model, fold, score; see
-``benchdesign.domains.read_scores_table``) and ``features`` indexed by dataset name.  These are
-the functions behind ``benchdesign select``, ``benchdesign evaluate`` and ``benchdesign agreement``.
+Inputs are plain DataFrames: ``scores`` in the long layout (dataset, model, [fold], score; without a ``fold``
+column one fold, as ``benchdesign.domains.read_scores_table`` reads a file without folds) and ``features``
+indexed by dataset name.  These are the functions behind ``benchdesign select``, ``benchdesign evaluate`` and
+``benchdesign agreement``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from benchdesign.selection.protocol import (
     standardize_rows,
     strategy_options,
 )
-from benchdesign.selection.ranking import mean_ranks, rank_scores
+from benchdesign.selection.ranking import mean_ranks, rank_scores, with_fold
 from benchdesign.selection.representations import check_representation, oracle_representation
 from benchdesign.selection.strategies import (
     DEFAULT_STRATEGIES,
@@ -292,9 +293,10 @@ def subset_agreement(
     Parameters
     ----------
     scores : pd.DataFrame
-        Scores in the long layout: columns ``dataset``, ``model``, ``fold``, ``score``.
+        Scores in the long layout: columns ``dataset``, ``model``, [``fold``], ``score`` (without ``fold``:
+        one fold, as ``benchdesign agreement`` reads a file without folds).
     subset : Sequence[str]
-        The datasets of the subset.
+        The datasets of the subset, each once.
     higher_is_better : bool
         Whether a higher score is a better model.
     n_boot : int
@@ -327,8 +329,17 @@ def subset_agreement(
     3        ndcg5   0.99  0.90  0.99
     4          mrr   1.00  0.33  1.00
     5  ndcg5_paper   1.00  0.96  1.00
+
+    Without a ``fold`` column the scores are one fold, and there is no interval:
+
+    >>> scores = pd.DataFrame({"dataset": ["d0", "d0", "d1", "d1", "d2", "d2"], "model": ["a", "b"] * 3,
+    ...                        "score": [0.9, 0.7, 0.8, 0.6, 0.5, 0.6]})
+    >>> agreement = subset_agreement(scores, ["d0", "d1"], higher_is_better=True)
+    >>> float(agreement.set_index("metric").loc["spearman", "value"])
+    1.0
     """
     ranks = rank_scores(scores, higher_is_better)
+    scores = with_fold(scores)
     subset = _names(subset, ranks.index, "subset")
     if not subset:
         raise ValueError("the subset is empty")
@@ -493,7 +504,8 @@ def evaluate_benchmark(
     Parameters
     ----------
     scores : pd.DataFrame
-        Scores in the long layout: columns ``dataset``, ``model``, ``fold``, ``score``.
+        Scores in the long layout: columns ``dataset``, ``model``, [``fold``], ``score`` (without ``fold``: one
+        fold, as ``benchdesign evaluate`` reads a file without folds).
     features : Mapping[str, pd.DataFrame]
         Feature tables by representation name, each indexed by dataset name.
     higher_is_better : bool
@@ -578,6 +590,7 @@ def evaluate_benchmark(
     options = {"n_init": 3, "lam": 1.0, "start": fafi_start, **dict(options or {})}
     say = progress or (lambda message: None)
     ranks = rank_scores(scores, higher_is_better)
+    scores = with_fold(scores)
     pool = pool_size(len(ranks), alpha)
     ks = check_k_grid(ks, pool, f"pool of {pool} = floor({alpha:g} x {len(ranks)}) datasets; lower K_MAX of --k "
                                 f"(ks) or raise --alpha")

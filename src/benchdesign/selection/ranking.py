@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["average_ranks", "rank_scores", "mean_ranks", "rerank"]
+__all__ = ["average_ranks", "with_fold", "rank_scores", "mean_ranks", "rerank"]
 
 _SCORE_COLUMNS = ("dataset", "model", "fold", "score")
 
@@ -49,14 +49,47 @@ def _py(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def with_fold(scores: pd.DataFrame) -> pd.DataFrame:
+    """The long scores with a ``fold`` column: scores without one are a single fold, 0.
+
+    How a scores file without folds is read (``benchdesign agreement`` and ``evaluate``,
+    ``benchdesign.domains.read_scores_table``) and how ``rank_scores``,
+    ``subset_agreement`` and ``evaluate_benchmark``
+    take a DataFrame without folds.
+
+    Parameters
+    ----------
+    scores : pd.DataFrame
+        Long scores with columns ``dataset, model, score`` and optionally ``fold``.
+
+    Returns
+    -------
+    pd.DataFrame
+        ``scores`` itself when it has a ``fold`` column, else a copy with ``fold`` = 0 (int64) inserted
+        before ``score`` when there is one.
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"dataset": ["d0", "d0"], "model": ["a", "b"], "score": [0.7, 0.9]})
+    >>> with_fold(scores).columns.tolist()
+    ['dataset', 'model', 'fold', 'score']
+    """
+    if "fold" in scores.columns:
+        return scores
+    out = scores.copy()
+    at = out.columns.get_loc("score") if "score" in out.columns else len(out.columns)
+    out.insert(at, "fold", np.zeros(len(out), dtype=np.int64))
+    return out
+
+
 def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     """Per-dataset model ranks (1 = best, ties averaged), averaged over folds.
 
     Parameters
     ----------
     scores : pd.DataFrame
-        Long scores with columns ``dataset, model, fold, score``: every (dataset, model, fold) exactly once,
-        every (dataset, fold) scored for every model, no NaN.
+        Long scores with columns ``dataset, model, fold, score`` (without ``fold``: one fold, ``with_fold``):
+        every (dataset, model, fold) exactly once, every (dataset, fold) scored for every model, no NaN.
     higher_is_better : bool
         True if a larger score is better (accuracy), False for errors and losses.
 
@@ -83,6 +116,7 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
         raise ValueError(f"scores must be a pandas DataFrame, got {type(scores).__name__}")
     if not isinstance(higher_is_better, (bool, np.bool_)):
         raise ValueError(f"higher_is_better={higher_is_better!r} must be a bool")
+    scores = with_fold(scores)
     missing = [c for c in _SCORE_COLUMNS if c not in scores.columns]
     if missing:
         raise ValueError(f"scores is missing columns {missing}; has {list(scores.columns)}")

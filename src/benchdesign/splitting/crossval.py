@@ -30,9 +30,12 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import BaseCrossValidator, GridSearchCV
 from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
 from benchdesign.splitting.alignment import alignment_similarity
+from benchdesign.splitting.ilp import InfeasibleSplitError
+from benchdesign.splitting.inputs import MAX_CLASS_LEVELS
 from benchdesign.splitting.options import (
     DEFAULT_SEQUENCE_SIMILARITY,
     SEQUENCE_SIMILARITIES,
@@ -216,11 +219,27 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
                              **describe_similarity(source)}
         return source
 
-    def _classes(self, y, n: int) -> tuple[np.ndarray | None, tuple[str, ...]]:
-        if not self.stratify:
-            return None, ()
+    def _stratified(self, y) -> bool:
+        """Whether to stratify on ``y``: ``stratify`` True / False, or None = when ``y`` holds class labels
+        (scikit-learn's ``type_of_target`` 'binary' or 'multiclass', at most MAX_CLASS_LEVELS of them)."""
+        if self.stratify is not None and not isinstance(self.stratify, (bool, np.bool_)):
+            raise ValueError(f"stratify must be None, True or False, got {self.stratify!r}")
+        if self.stratify is False:
+            return False
         if y is None:
-            raise ValueError("stratify=True needs y in split(X, y)")
+            if self.stratify:
+                raise ValueError("stratify=True needs y in split(X, y)")
+            return False
+        kind = type_of_target(y)
+        categorical = kind in ("binary", "multiclass") and np.unique(np.asarray(y)).size <= MAX_CLASS_LEVELS
+        if self.stratify and not categorical:
+            raise ValueError(f"stratify=True needs class labels in y, got a {kind} target with "
+                             f"{np.unique(np.asarray(y)).size:,} distinct values; bin it first or pass stratify=False")
+        return categorical
+
+    def _classes(self, y, n: int) -> tuple[np.ndarray | None, tuple[str, ...]]:
+        if not self._stratified(y):
+            return None, ()
         labels = np.asarray(y).reshape(-1)
         if labels.size != n:
             raise ValueError(f"y has {labels.size} entries for {n} samples")
@@ -241,7 +260,14 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         classes, names = self._classes(y, n)
         ent = EntitySet(np.array([str(i) for i in range(n)], dtype=object), np.ones(n, dtype=bool), source,
                         classes, names)
-        result = split_entities(task, ent, self._spec())
+        try:
+            result = split_entities(task, ent, self._spec())
+        except InfeasibleSplitError as err:
+            if classes is None or self.stratify is not None or "stratification constraint" not in str(err):
+                raise
+            raise InfeasibleSplitError(f"{err} (y holds class labels, so the folds are stratified on it by "
+                                       "default; stratify=False turns that off)") from None
+        result.report["stratified"] = classes is not None
         self._store(result)
         return result
 
@@ -364,8 +390,11 @@ class LeakageKFold(_LeakageSplitter):
         ``'S1'`` (similarity-based: clusters, then the ILP), ``'I1'`` (identity-based: random subject to the
         size and class constraints, eqs. 14-15) or ``'R'`` (random); ``split_pairs`` also takes ``'I2'`` and
         ``'S2'``.
-    stratify : bool
-        Keep the class shares of ``y`` in every fold (eq. 15, within ``delta``).
+    stratify : bool | None
+        Keep the class shares of ``y`` in every fold (eq. 15, within ``delta``, both ways under
+        ``stratification='two_sided'``). None: when ``y`` holds class labels (binary or multiclass, not a
+        continuous target); True: always (an error without class labels); False: never.
+        ``report_["stratified"]`` says which.
     random_state : int or None
         Seed of every random draw; None means 0, so that every call gives the same folds.
     clusters : int | None
@@ -376,6 +405,9 @@ class LeakageKFold(_LeakageSplitter):
         Relative tolerance of the fold sizes: fold i holds at least (1 - epsilon) s_i n samples (eqs. 3, 14).
     delta : float
         Relative tolerance of the class shares of every fold (eqs. 4, 15).
+    stratification : str
+        ``'two_sided'``: every fold's class counts within delta of their share both ways; ``'paper'``: eq. (15)'s
+        lower bound only.
     linkage : str
         Similarity between clusters: ``'average'``, ``'single'`` or ``'complete'``.
     solver : str
@@ -447,9 +479,10 @@ class LeakageKFold(_LeakageSplitter):
 
     def __init__(self, n_splits: int = 5, *, similarity=None, kind: str = "auto", metric: str = "cosine",
                  kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
-                 stratify: bool = False, random_state=None, clusters: int | None = _D["clusters"],
+                 stratify: bool | None = None, random_state=None, clusters: int | None = _D["clusters"],
                  micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
-                 delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
+                 delta: float = _D["delta"], stratification: str = _D["stratification"],
+                 linkage: str = _D["linkage"], solver: str = _D["solver"],
                  time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],
                  mip_gap: float | None = _D["mip_gap"], refine: bool = _D["refine"],
                  fraction_tolerance: float | None = _D["fraction_tolerance"],
@@ -507,8 +540,11 @@ class LeakageSplit(_LeakageSplitter):
         ``'S1'`` (similarity-based: clusters, then the ILP), ``'I1'`` (identity-based: random subject to the
         size and class constraints, eqs. 14-15) or ``'R'`` (random); ``split_pairs`` also takes ``'I2'`` and
         ``'S2'``.
-    stratify : bool
-        Keep the class shares of ``y`` in every fold (eq. 15, within ``delta``).
+    stratify : bool | None
+        Keep the class shares of ``y`` in every fold (eq. 15, within ``delta``, both ways under
+        ``stratification='two_sided'``). None: when ``y`` holds class labels (binary or multiclass, not a
+        continuous target); True: always (an error without class labels); False: never.
+        ``report_["stratified"]`` says which.
     random_state : int or None
         Seed of every random draw; None means 0, so that every call gives the same folds.
     clusters : int | None
@@ -519,6 +555,9 @@ class LeakageSplit(_LeakageSplitter):
         Relative tolerance of the fold sizes: fold i holds at least (1 - epsilon) s_i n samples (eqs. 3, 14).
     delta : float
         Relative tolerance of the class shares of every fold (eqs. 4, 15).
+    stratification : str
+        ``'two_sided'``: every fold's class counts within delta of their share both ways; ``'paper'``: eq. (15)'s
+        lower bound only.
     linkage : str
         Similarity between clusters: ``'average'``, ``'single'`` or ``'complete'``.
     solver : str
@@ -588,9 +627,10 @@ class LeakageSplit(_LeakageSplitter):
     def __init__(self, fractions: Sequence[float] = (0.8, 0.2), names: Sequence[str] = ("train", "test"), *,
                  test: str | None = None, similarity=None, kind: str = "auto", metric: str = "cosine",
                  kmer: int = 3, sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY, task: str = "S1",
-                 stratify: bool = False, random_state=None, clusters: int | None = _D["clusters"],
+                 stratify: bool | None = None, random_state=None, clusters: int | None = _D["clusters"],
                  micro_clusters: int = _D["micro_clusters"], epsilon: float = _D["epsilon"],
-                 delta: float = _D["delta"], linkage: str = _D["linkage"], solver: str = _D["solver"],
+                 delta: float = _D["delta"], stratification: str = _D["stratification"],
+                 linkage: str = _D["linkage"], solver: str = _D["solver"],
                  time_limit: float = _D["time_limit"], node_limit: int | None = _D["node_limit"],
                  mip_gap: float | None = _D["mip_gap"], refine: bool = _D["refine"],
                  fraction_tolerance: float | None = _D["fraction_tolerance"],

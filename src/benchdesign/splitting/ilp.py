@@ -9,6 +9,7 @@ with positive weight. In matrix form:
     s.t.  X_r 1_F = 1_K                                                   (13)
           kappa_r^T X_r >= (1 - epsilon) s n_r                            (14)
           Cls_r^T X_r   >= (1 - delta) n_r^c s^T                          (15)
+          Cls_r^T X_r   <= (1 + delta) n_r^c s^T              (15, upper; not the paper's)
           D_r X_r <= zeta_r 1_F^T,  D_r = E_a - E_b (pair incidence)      (16)
           X_r boolean                                                     (17)
 
@@ -52,6 +53,7 @@ import cvxpy.settings as cps
 import numpy as np
 import scipy.sparse as sp
 
+from benchdesign.splitting.options import DEFAULT_STRATIFICATION, STRATIFICATIONS
 from benchdesign.splitting.progress import stage
 
 __all__ = [
@@ -63,6 +65,7 @@ __all__ = [
     "solver_options",
     "lower_bounds",
     "upper_bounds",
+    "class_bounds",
     "check_assignment",
     "assignment_objective",
     "solve_split_ilp",
@@ -240,12 +243,38 @@ def upper_bounds(total: float, fractions: np.ndarray, slack: float) -> np.ndarra
     return (1.0 + slack) * np.asarray(fractions, dtype=float) * total + _TOL * max(1.0, total)
 
 
+def class_bounds(totals: np.ndarray, fractions: np.ndarray, delta: float,
+                 stratification: str = DEFAULT_STRATIFICATION) -> tuple[np.ndarray, np.ndarray]:
+    """(C, F) lower and upper bounds of every fold's class counts, with a float tolerance.
+
+    ``totals``: (C,) members n_c of every class (class counts are whole numbers). 'paper': eq. (15),
+    at least (1 - delta) n_c s_i, no upper bound. 'two_sided' (the default): between (1 - delta) n_c s_i
+    and (1 + delta) n_c s_i, widened to the whole numbers next to n_c s_i where delta n_c s_i is below one
+    member (10 actives in 3 folds: 3 to 4 each, as scikit-learn's StratifiedKFold; else infeasible).
+    """
+    _check_stratification(stratification)
+    target = np.outer(np.asarray(totals, dtype=float), np.asarray(fractions, dtype=float))
+    tol = _TOL * max(1.0, float(np.sum(totals)))
+    low = (1.0 - delta) * target
+    if stratification == "paper":
+        return low - tol, np.full(target.shape, np.inf)
+    high = np.maximum((1.0 + delta) * target, np.ceil(target - 1e-9))
+    return np.minimum(low, np.floor(target + 1e-9)) - tol, high + tol
+
+
+def _check_stratification(stratification: str) -> None:
+    if stratification not in STRATIFICATIONS:
+        raise ValueError(f"stratification must be one of {STRATIFICATIONS}, got {stratification!r}")
+
+
 def check_assignment(
-    inst: ClusterInstance, folds: np.ndarray, epsilon: float, delta: float, balanced: bool = False
+    inst: ClusterInstance, folds: np.ndarray, epsilon: float, delta: float, balanced: bool = False,
+    stratification: str = DEFAULT_STRATIFICATION,
 ) -> list[str]:
     """Names of the violated constraints (empty list when ``folds`` is feasible).
 
-    ``balanced`` adds the upper size bounds (1 + epsilon) s_i n of every fold (k-fold CV).
+    ``balanced`` adds the upper size bounds (1 + epsilon) s_i n of every fold (k-fold CV);
+    ``stratification='two_sided'`` the upper class bounds about (1 + delta) n_c s_i (``class_bounds``).
     """
     f = np.asarray(inst.fractions).size
     folds = np.asarray(folds)
@@ -265,11 +294,16 @@ def check_assignment(
     if inst.classes is not None:
         cls = np.asarray(inst.classes, dtype=float)
         per = cls.T @ x
-        lbc = np.outer(cls.sum(axis=0), inst.fractions) * (1.0 - delta) - _TOL * max(1.0, cls.sum())
+        lbc, ubc = class_bounds(cls.sum(axis=0), inst.fractions, delta, stratification)
         for c, i in zip(*np.nonzero(per < lbc), strict=True):
-            name = inst.class_names[c] if c < len(inst.class_names) else str(c)
-            bad.append(f"(15) class {name} fold {i}: {per[c, i]:g} < {lbc[c, i]:g}")
+            bad.append(f"(15) class {_class_name(inst, c)} fold {i}: {per[c, i]:g} < {lbc[c, i]:g}")
+        for c, i in zip(*np.nonzero(per > ubc), strict=True):
+            bad.append(f"(15, upper) class {_class_name(inst, c)} fold {i}: {per[c, i]:g} > {ubc[c, i]:g}")
     return bad
+
+
+def _class_name(inst: ClusterInstance, c: int) -> str:
+    return inst.class_names[c] if c < len(inst.class_names) else str(c)
 
 
 def assignment_objective(inst: ClusterInstance, folds: np.ndarray) -> float:
@@ -286,10 +320,16 @@ def _pairs(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ia[keep], ib[keep], w[keep]
 
 
-def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta, balanced: bool = False) -> list:
+def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta, balanced: bool = False,
+                      stratification: str = DEFAULT_STRATIFICATION) -> list:
     """Eqs. (13)-(15); ``epsilon``/``delta`` may be floats or cvxpy scalars (relaxation ILPs).
 
-    ``balanced`` adds the upper bounds kappa^T X <= (1 + epsilon) s n (equal folds for k-fold CV).
+    ``balanced`` adds the upper bounds kappa^T X <= (1 + epsilon) s n (equal folds for k-fold CV);
+    ``stratification='two_sided'`` the upper class bounds Cls^T X <= (1 + delta) n^c s^T, both class bounds
+    widened to whole numbers as ``class_bounds`` for a float ``delta``. A cvxpy ``delta`` (the
+    relaxation that finds the smallest feasible delta) leaves out that widening, which is not linear in
+    delta: the delta it finds is feasible, and the smallest one unless a class has fewer than about
+    1 / delta members per fold.
     """
     s = np.asarray(inst.fractions, dtype=float)
     n = float(np.sum(inst.kappa))
@@ -302,8 +342,14 @@ def _fold_constraints(inst: ClusterInstance, x: cp.Variable, epsilon, delta, bal
         keep = cls.sum(axis=0) > 0
         if keep.any():
             cls = cls[:, keep]
-            target = np.outer(cls.sum(axis=0), s)
-            cons.append(cls.T @ x >= (1 - delta) * target - _TOL * max(1.0, cls.sum()))  # (15)
+            if isinstance(delta, cp.Expression):
+                target, tol = np.outer(cls.sum(axis=0), s), _TOL * max(1.0, cls.sum())
+                low, high = (1 - delta) * target - tol, (1 + delta) * target + tol
+            else:
+                low, high = class_bounds(cls.sum(axis=0), s, delta, stratification)
+            cons.append(cls.T @ x >= low)  # (15)
+            if stratification == "two_sided":
+                cons.append(cls.T @ x <= high)
     return cons
 
 
@@ -432,7 +478,8 @@ def _solve(
 
 
 def _relaxation(
-    instances, which: str, epsilon: float, solver: str, time_limit: float, seed: int, balanced: bool = False
+    instances, which: str, epsilon: float, solver: str, time_limit: float, seed: int, balanced: bool = False,
+    stratification: str = DEFAULT_STRATIFICATION,
 ) -> float | None:
     """Smallest epsilon (which='epsilon') or delta (which='delta', epsilon fixed) that admits an assignment."""
     t = cp.Variable(nonneg=True)
@@ -442,7 +489,7 @@ def _relaxation(
         if which == "epsilon":
             cons += _fold_constraints(inst, x, t, None, balanced)
         else:
-            cons += _fold_constraints(inst, x, epsilon, t, balanced)
+            cons += _fold_constraints(inst, x, epsilon, t, balanced, stratification)
     problem = cp.Problem(cp.Minimize(t), cons)
     status, _ = _solve(problem, solver, time_limit, seed)
     if status in (cps.OPTIMAL, cps.OPTIMAL_INACCURATE, cps.USER_LIMIT) and t.value is not None:
@@ -450,7 +497,8 @@ def _relaxation(
     return None
 
 
-def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced=False) -> str:
+def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced=False,
+                        stratification=DEFAULT_STRATIFICATION) -> str:
     eps_needed = _relaxation(instances, "epsilon", epsilon, solver, time_limit, seed, balanced)
     biggest = max(float(inst.kappa.max() / inst.kappa.sum()) for inst in instances)
     if eps_needed is None or eps_needed > epsilon + 1e-9:
@@ -460,12 +508,15 @@ def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, bal
             f"(the largest of the clusters holds {biggest:.1%} of the data){hint}. "
             f"Use a larger epsilon or more clusters."
         )
-    delta_needed = _relaxation(instances, "delta", epsilon, solver, time_limit, seed, balanced)
+    delta_needed = _relaxation(instances, "delta", epsilon, solver, time_limit, seed, balanced, stratification)
     hint = f"; the smallest feasible delta is about {delta_needed:.3f}" if delta_needed is not None else ""
     return (
-        f"infeasible: the stratification constraint (eq. 15) cannot hold with delta={delta} "
-        f"(epsilon={epsilon}){hint}. Use a larger delta (or epsilon), or more clusters."
+        f"infeasible: the stratification constraint (eq. 15, {_BOUND_WORDS[stratification]}) cannot hold with "
+        f"delta={delta} (epsilon={epsilon}){hint}. Use a larger delta (or epsilon), or more clusters."
     )
+
+
+_BOUND_WORDS = {"two_sided": "class counts within delta both ways", "paper": "class counts bounded from below"}
 
 
 @stage("ilp")
@@ -480,6 +531,7 @@ def solve_split_ilp(
     mip_gap: float | None = None,
     verbose: bool = False,
     balanced: bool = False,
+    stratification: str = DEFAULT_STRATIFICATION,
 ) -> IlpResult:
     """Solve eqs. (12)-(18) jointly for all entity types (R = len(instances); one for S1, two for S2).
 
@@ -511,6 +563,9 @@ def solve_split_ilp(
     balanced : bool
         Also bound every fold from above by (1 + epsilon) s_i n (equal k-fold CV folds; the paper's eq. (14)
         only bounds from below).
+    stratification : str
+        ``'two_sided'``: also bound every fold's class counts from above by (1 + delta) n_c s_i; ``'paper'``:
+        eq. (15)'s lower bound only.
 
     Returns
     -------
@@ -530,12 +585,13 @@ def solve_split_ilp(
         raise ValueError(f"epsilon must lie in [0, 1), got {epsilon}")
     if not 0 <= delta <= 1:
         raise ValueError(f"delta must lie in [0, 1], got {delta}")
+    _check_stratification(stratification)
     scale = max(float(np.max(inst.weights, initial=0.0)) for inst in instances) or 1.0
     xs, cons, terms = [], [], []
     for inst in instances:
         x = cp.Variable((inst.kappa.size, np.asarray(inst.fractions).size), boolean=True)
         xs.append(x)
-        cons += _fold_constraints(inst, x, epsilon, delta, balanced)
+        cons += _fold_constraints(inst, x, epsilon, delta, balanced, stratification)
         if np.asarray(inst.fractions).size == 2:
             term, pair_cons = _leakage_terms_two_folds(inst, x, scale, epsilon, balanced)
         elif balanced:
@@ -549,7 +605,8 @@ def solve_split_ilp(
     problem = cp.Problem(objective, cons)
     status, seconds = _solve(problem, solver, time_limit, seed, node_limit, mip_gap, verbose)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
-        raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced))
+        raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced,
+                                                       stratification))
     assignments = []
     for inst, x in zip(instances, xs, strict=True):
         if x.value is None:
@@ -559,7 +616,7 @@ def solve_split_ilp(
             )
         folds = np.argmax(x.value, axis=1)
         integral = np.allclose(x.value.sum(axis=1), 1, atol=1e-6)
-        if not integral or check_assignment(inst, folds, epsilon, delta, balanced):
+        if not integral or check_assignment(inst, folds, epsilon, delta, balanced, stratification):
             raise RuntimeError(
                 f"solver {solver} found no feasible assignment within the time limit of {time_limit} s "
                 f"(status {status!r}); increase the time limit"
@@ -601,14 +658,17 @@ def solve_group_counts(
     solver: str = "HIGHS",
     time_limit: float = 10.0,
     seed: int = 0,
+    stratification: str = DEFAULT_STRATIFICATION,
 ) -> np.ndarray:
     """Identity-based splitting (I1/I2): how many members of each group go to each fold.
 
     Groups hold interchangeable entities (same weight, same classes). Y (G x F) is integer with
     Y 1 = sizes, subject to eqs. (14)/(15) on the weights; the objective keeps every group as close
     as possible to proportional allocation, sum_{g,i} w_g |Y_gi - s_i m_g|. Members are then drawn
-    at random, which gives a (stratified) random split honouring the constraints.
+    at random, which gives a (stratified) random split honouring the constraints (the class counts
+    also bounded from above under ``stratification='two_sided'``, as in ``solve_split_ilp``).
     """
+    _check_stratification(stratification)
     sizes = np.asarray(sizes, dtype=float)
     weights = np.asarray(weights, dtype=float)
     s = np.asarray(fractions, dtype=float)
@@ -624,15 +684,17 @@ def solve_group_counts(
         keep = (cls.T @ sizes) > 0
         if keep.any():
             cls = cls[:, keep]
-            per_class = cls.T @ sizes
-            cons.append(cls.T @ y >= (1 - delta) * np.outer(per_class, s) - _TOL * max(1.0, per_class.sum()))
+            low, high = class_bounds(cls.T @ sizes, s, delta, stratification)
+            cons.append(cls.T @ y >= low)
+            if stratification == "two_sided":
+                cons.append(cls.T @ y <= high)
     problem = cp.Problem(cp.Minimize(cp.sum(u.T @ weights)), cons)
     status, _ = _solve(problem, solver, time_limit, seed)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
         if classes is not None and _fold_feasible_counts(sizes, weights, s, epsilon, solver, time_limit, seed):
             raise InfeasibleSplitError(
-                f"infeasible: the stratification constraint (eq. 15) cannot hold with delta={delta} "
-                f"(epsilon={epsilon}); use a larger delta"
+                f"infeasible: the stratification constraint (eq. 15, {_BOUND_WORDS[stratification]}) cannot hold "
+                f"with delta={delta} (epsilon={epsilon}); use a larger delta"
             )
         raise InfeasibleSplitError(
             f"infeasible: the split-fraction constraint (eq. 14) cannot hold with epsilon={epsilon} "

@@ -16,6 +16,8 @@ SEQUENCE_SIMILARITIES: tuple[str, ...] = ("alignment", "kmer")  # Smith-Waterman
 DEFAULT_SEQUENCE_SIMILARITY = "alignment"  # of protein sequences: CLI, EntityInput, cross-validators (schema: test)
 STRING_KINDS: tuple[str, ...] = ("auto", "smiles", "sequence")  # how a column of strings is read
 PAIR_SCHEMES: tuple[str, ...] = ("cold_both", "same_fold")  # how I2/S2 k-fold splits use the pairs
+STRATIFICATIONS: tuple[str, ...] = ("two_sided", "paper")  # class counts bounded both ways | from below (eq. 15)
+DEFAULT_STRATIFICATION = "two_sided"  # of the ILP, the refinement and the identity splits (ilp.py, refine.py)
 DEFAULT_QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 DEFAULT_MAX_PAIRS = 5e9  # exact all-pairs passes up to this many entity pairs (n ~ 100,000; MUV stays exact)
 SAMPLED_REPORT_PAIRS = 1_000_000  # sampled pairs per leakage estimate beyond DEFAULT_MAX_PAIRS
@@ -51,7 +53,13 @@ SPLIT_OPTIONS: tuple[SplitOption, ...] = (
     SplitOption("micro_clusters", DEFAULT_MICRO, int, "leader pre-clustering size: the units the refinement moves"),
     SplitOption("epsilon", 0.1, float, "relative tolerance of the fold sizes: fold i holds >= (1 - epsilon) s_i n "
                                        "(eq. 3/14; k-fold also <= (1 + epsilon) s_i n)"),
-    SplitOption("delta", 0.1, float, "relative tolerance of the class shares of every fold (eq. 4/15)"),
+    SplitOption("delta", 0.1, float, "relative tolerance of the class counts of every fold: fold i holds >= "
+                                     "(1 - delta) s_i n_c members of class c (eq. 4/15) and, with stratification "
+                                     "two_sided, <= (1 + delta) s_i n_c"),
+    SplitOption("stratification", DEFAULT_STRATIFICATION, str, "two_sided = every fold's class counts within delta "
+                                                               "both ways (or the whole numbers next to s_i n_c); "
+                                                               "paper = eq. (15)'s lower bound only",
+                choices=STRATIFICATIONS),
     SplitOption("linkage", "average", str, "similarity between clusters", choices=LINKAGES),
     SplitOption("solver", "HIGHS", str, "cvxpy MILP solver"),
     SplitOption("time_limit", 10.0, float, "ILP time limit in seconds; the best assignment found is then refined"),

@@ -553,7 +553,8 @@ def _split_summary(df: pd.DataFrame, ent: EntitySet, job: SplitJob, result: Spli
     left = Counter(str(r) or "none" for r in result.reason[result.fold < 0])
     out = split_summary(ent.similarity, result.fold[valid], result.names, rep["certificate"], seed=job.spec.seed,
                         requested=rep.get("requested_fractions"), smiles=smiles, unassigned=dict(sorted(left.items())),
-                        words=summary_words(entry, smiles is not None))
+                        words=summary_words(entry, smiles is not None), class_counts=rep.get("class_fold_counts"),
+                        stratification=rep.get("stratification"))
     if "solver_status" in rep:
         out["solver"] = solver_summary(rep, job.spec.time_limit)
     return out
@@ -726,6 +727,10 @@ def summarize(result: SplitResult, verbose: bool = False) -> str:
     if "solver_status" in rep and not block:
         line += f"; solver {rep['solver']} {rep['solver_status']}"
     lines = [line, *([] if block else _fraction_lines(rep, result)), *_usage_lines(rep)]
+    if not block and rep.get("class_fold_counts"):
+        from benchdesign.splitting.summary import class_share_lines, class_shares
+
+        lines += class_share_lines(class_shares(rep["class_fold_counts"], rep["fold_sizes"], rep.get("stratification")))
     lines += similarity_lines(rep)
     lines += _certificate_lines(rep, verbose)
     if "max_similarity" in rep:

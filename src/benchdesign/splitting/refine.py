@@ -4,7 +4,8 @@ The ILP (12)-(18) is solved over K clusters; its solution is optimal for that co
 the best found within the time limit). Each cluster is a union of micro-clusters, and the exact
 pairwise leakage between micro-clusters is known, so the assignment can be improved further by
 moving single micro-clusters to another fold, or swapping two. Three phases, each a greedy descent
-that keeps every constraint (14)/(15) satisfied (Kernighan-Lin / Fiduccia-Mattheyses style):
+that keeps every constraint (14)/(15) satisfied, with the upper class bounds of
+``stratification='two_sided'`` (Kernighan-Lin / Fiduccia-Mattheyses style):
 
 1. *fractions* (``fraction_tolerance``): move groups until every fold's size lies within
    ``fraction_tolerance * n`` of its requested size s_i n, at the least leakage cost per unit of size
@@ -27,7 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchdesign.splitting.ilp import lower_bounds, upper_bounds
+from benchdesign.splitting.ilp import class_bounds, lower_bounds, upper_bounds
+from benchdesign.splitting.options import DEFAULT_STRATIFICATION
 from benchdesign.splitting.progress import stage
 
 __all__ = ["refine_assignment", "fold_cuts"]
@@ -43,9 +45,10 @@ def fold_cuts(cross: np.ndarray, folds: np.ndarray, n_folds: int) -> np.ndarray:
 
 
 class _State:
-    """Fold assignment with the running sums the moves need (connection to each fold, sizes, cuts)."""
+    """Fold assignment with the running sums the moves need (connection to each fold, sizes, cuts), and the
+    (C, F) class bounds ``lbc`` / ``ubc`` every fold's class counts ``csize`` keep."""
 
-    def __init__(self, cross, kappa, folds, n_folds, classes):
+    def __init__(self, cross, kappa, folds, n_folds, classes, class_limits=None):
         self.w = np.asarray(cross, dtype=float)
         self.kappa = np.asarray(kappa, dtype=float)
         self.folds = np.asarray(folds, dtype=np.int64).copy()
@@ -59,6 +62,7 @@ class _State:
         self.size = self.kappa @ onehot
         self.cls = np.zeros((m, 0)) if classes is None else np.asarray(classes, dtype=float)
         self.csize = self.cls.T @ onehot  # (C, F)
+        self.lbc, self.ubc = class_limits if class_limits is not None else (np.zeros((0, n_folds)),) * 2
         self.cut = fold_cuts(self.w, self.folds, n_folds)
         self.tol = 1e-12 * max(1.0, float(np.abs(self.w).sum()))
 
@@ -74,18 +78,20 @@ class _State:
         self.csize[:, q] += self.cls[a]
         self.folds[a] = q
 
-    def move_ok(self, lb, ub, lbc) -> np.ndarray:
+    def move_ok(self, lb, ub) -> np.ndarray:
         """(m, F) mask of the single moves a -> q that keep every size and class bound."""
         ok = np.ones((self.folds.size, self.f), dtype=bool)
         ok[self.rows, self.folds] = False
         leave = self.size[self.folds] - self.kappa >= lb[self.folds]
         if self.cls.shape[1]:
-            leave &= np.all(self.csize[:, self.folds].T - self.cls >= lbc[:, self.folds].T, axis=1)
+            leave &= np.all(self.csize[:, self.folds].T - self.cls >= self.lbc[:, self.folds].T, axis=1)
         ok[~leave] = False
         ok &= self.size[None, :] + self.kappa[:, None] <= ub[None, :]
+        if self.cls.shape[1]:  # a's classes join fold q
+            ok &= np.all(self.csize[None, :, :] + self.cls[:, :, None] <= self.ubc[None, :, :], axis=1)
         return ok
 
-    def swap_candidates(self, p: int, q: int, key_p, key_q, lb, ub, lbc, top: int | None, members=None):
+    def swap_candidates(self, p: int, q: int, key_p, key_q, lb, ub, top: int | None, members=None):
         """Members of p and q (or the given ``members`` of each; the ``top`` of them by ``key_p(ia)`` /
         ``key_q(ib)``, or all), and the (|ia|, |ib|) mask of the swaps among them that keep every bound."""
         in_p, in_q = members or (np.flatnonzero(self.folds == p), np.flatnonzero(self.folds == q))
@@ -96,8 +102,10 @@ class _State:
         ok &= (self.size[p] + dk <= ub[p]) & (self.size[q] - dk <= ub[q])
         if self.cls.shape[1]:
             dc = self.cls[ib][None, :, :] - self.cls[ia][:, None, :]  # (|ia|, |ib|, C)
-            ok &= np.all(self.csize[:, p] + dc >= lbc[:, p], axis=2)
-            ok &= np.all(self.csize[:, q] - dc >= lbc[:, q], axis=2)
+            ok &= np.all(self.csize[:, p] + dc >= self.lbc[:, p], axis=2)
+            ok &= np.all(self.csize[:, q] - dc >= self.lbc[:, q], axis=2)
+            ok &= np.all(self.csize[:, p] + dc <= self.ubc[:, p], axis=2)
+            ok &= np.all(self.csize[:, q] - dc <= self.ubc[:, q], axis=2)
         return ia, ib, ok
 
 
@@ -121,7 +129,7 @@ def _shortlist_first(search):
     return step if step is not None else search(None)
 
 
-def _reach_fractions(st: _State, target, tolerance: float, lb, ub, lbc, max_steps: int) -> tuple:
+def _reach_fractions(st: _State, target, tolerance: float, lb, ub, max_steps: int) -> tuple:
     """Phase 1: move groups until |size_i - target_i| <= tolerance; returns the new (lb, ub) band."""
     n = st.kappa.sum()
     slack = 1e-9 * max(1.0, n)
@@ -132,7 +140,7 @@ def _reach_fractions(st: _State, target, tolerance: float, lb, ub, lbc, max_step
         before = _viol(st.size, lo, hi)
         if not before.any():
             break
-        ok = st.move_ok(lb, ub, lbc)
+        ok = st.move_ok(lb, ub)
         p = st.folds
         size_p = st.size[p][:, None] - st.kappa[:, None]  # fold p after a leaves
         size_q = st.size[None, :] + st.kappa[:, None]  # fold q after a joins
@@ -153,16 +161,16 @@ def _viol(size, lo, hi):
     return np.maximum(size - hi, 0.0) + np.maximum(lo - size, 0.0)
 
 
-def _lower_total(st: _State, lb, ub, lbc, max_steps: int) -> None:
+def _lower_total(st: _State, lb, ub, max_steps: int) -> None:
     """Phase 2: best-improvement moves, then swaps, while L(pi) drops."""
     for _ in range(max_steps):
         own = st.conn[st.rows, st.folds]
-        gain = np.where(st.move_ok(lb, ub, lbc), st.conn - own[:, None], -np.inf)
+        gain = np.where(st.move_ok(lb, ub), st.conn - own[:, None], -np.inf)
         a, q = np.unravel_index(np.argmax(gain), gain.shape)
         if gain[a, q] > st.tol:
             st.apply(int(a), int(q))
             continue
-        pair = _shortlist_first(lambda top: _total_swap(st, lb, ub, lbc, top))
+        pair = _shortlist_first(lambda top: _total_swap(st, lb, ub, top))
         if pair is None:
             break
         a, b, p, q = pair
@@ -170,14 +178,14 @@ def _lower_total(st: _State, lb, ub, lbc, max_steps: int) -> None:
         st.apply(b, p)
 
 
-def _total_swap(st: _State, lb, ub, lbc, top: int | None, cap: tuple | None = None):
+def _total_swap(st: _State, lb, ub, top: int | None, cap: tuple | None = None):
     """The swap (a, b, p, q) that lowers L(pi) most, or None; with ``cap`` = (unit, limit), only swaps
     that keep every fold's cut_i unit_i <= limit."""
     best, pair = st.tol, None
     for p in range(st.f):
         for q in range(p + 1, st.f):
             ia, ib, ok = st.swap_candidates(p, q, lambda a: st.conn[a, q] - st.conn[a, p],
-                                            lambda b: st.conn[b, p] - st.conn[b, q], lb, ub, lbc, top)
+                                            lambda b: st.conn[b, p] - st.conn[b, q], lb, ub, top)
             if not ok.any():
                 continue
             w_ab = 2.0 * st.w[np.ix_(ia, ib)]
@@ -220,7 +228,7 @@ def _others_max(cut: np.ndarray) -> np.ndarray:
     return out
 
 
-def _balance_move(st: _State, lb, ub, lbc, unit: np.ndarray) -> tuple[float, tuple | None]:
+def _balance_move(st: _State, lb, ub, unit: np.ndarray) -> tuple[float, tuple | None]:
     """The single move that improves (max_i cut_i unit_i, L(pi)) most: (score, (a, q)) or (-inf, None)."""
     cur_max = (st.cut * unit).max()
     p = st.folds
@@ -228,23 +236,23 @@ def _balance_move(st: _State, lb, ub, lbc, unit: np.ndarray) -> tuple[float, tup
     cut_q = (st.cut[None, :] + st.tot[:, None] - 2.0 * st.conn) * unit[None, :]  # fold q after a joins
     new_max = np.maximum(np.maximum(cut_p[:, None], cut_q), _others_max(st.cut * unit)[p])
     d_total = st.conn[st.rows, p][:, None] - st.conn
-    score = np.where(st.move_ok(lb, ub, lbc), _better(new_max, d_total, cur_max, st.tol), -np.inf)
+    score = np.where(st.move_ok(lb, ub), _better(new_max, d_total, cur_max, st.tol), -np.inf)
     a, q = np.unravel_index(np.argmax(score), score.shape)
     return (score[a, q], (int(a), int(q))) if np.isfinite(score[a, q]) else (-np.inf, None)
 
 
-def _capped_move(st: _State, lb, ub, lbc, unit: np.ndarray, limit: float) -> tuple | None:
+def _capped_move(st: _State, lb, ub, unit: np.ndarray, limit: float) -> tuple | None:
     """The single move that lowers L(pi) most and keeps every fold's cut_i unit_i <= limit, or None."""
     p = st.folds
     cut_p = (st.cut[p] + 2.0 * st.conn[st.rows, p] - st.tot) * unit[p]
     cut_q = (st.cut[None, :] + st.tot[:, None] - 2.0 * st.conn) * unit[None, :]
-    ok = st.move_ok(lb, ub, lbc) & (cut_p[:, None] <= limit) & (cut_q <= limit)
+    ok = st.move_ok(lb, ub) & (cut_p[:, None] <= limit) & (cut_q <= limit)
     gain = np.where(ok, st.conn - st.conn[st.rows, p][:, None], -np.inf)
     a, q = np.unravel_index(np.argmax(gain), gain.shape)
     return (int(a), int(q)) if gain[a, q] > st.tol else None
 
 
-def _balance_swap(st: _State, lb, ub, lbc, unit: np.ndarray, top: int | None):
+def _balance_swap(st: _State, lb, ub, unit: np.ndarray, top: int | None):
     """The swap between the leakiest fold p and another that lowers the largest (scaled) cut most:
     (a, b, p, q) or None.
 
@@ -268,7 +276,7 @@ def _balance_swap(st: _State, lb, ub, lbc, unit: np.ndarray, top: int | None):
         if keep_a.size == 0 or keep_b.size == 0:
             continue
         ia, ib, ok = st.swap_candidates(p, q, lambda a: st.tot[a] - 2.0 * st.conn[a, p],
-                                        lambda b: 2.0 * st.conn[b, p] - st.tot[b], lb, ub, lbc, top,
+                                        lambda b: 2.0 * st.conn[b, p] - st.tot[b], lb, ub, top,
                                         members=(keep_a, keep_b))
         if not ok.any():
             continue
@@ -290,7 +298,7 @@ FOLD_CAP = 0.95  # phase 3 is done once every fold leaks at most 95 % of a rando
 BALANCED = 1e-3  # ... or all folds are within 0.1 % of the mean (scaled leakage: ~3e-4)
 
 
-def _balance_cuts(st: _State, fractions: np.ndarray, lb, ub, lbc, max_steps: int) -> None:
+def _balance_cuts(st: _State, fractions: np.ndarray, lb, ub, max_steps: int) -> None:
     """Phase 3: lower (max_i cut_i / r_i, L(pi)) lexicographically by single moves and swaps.
 
     r_i = s_i (1 - s_i) W is what a random fold of size s_i n cuts on average (W: all weight between the
@@ -304,11 +312,11 @@ def _balance_cuts(st: _State, fractions: np.ndarray, lb, ub, lbc, max_steps: int
         ratio = st.cut * unit
         if ratio.max() <= FOLD_CAP or ratio.max() <= (1.0 + BALANCED) * ratio.mean():
             break
-        score, move = _balance_move(st, lb, ub, lbc, unit)
+        score, move = _balance_move(st, lb, ub, unit)
         if score >= 1.0:  # the move lowers the maximum (see _better's scale)
             st.apply(*move)
             continue
-        swap = _shortlist_first(lambda top: _balance_swap(st, lb, ub, lbc, unit, top))
+        swap = _shortlist_first(lambda top: _balance_swap(st, lb, ub, unit, top))
         if swap is not None:
             a, b, p, q = swap
             st.apply(a, q)
@@ -319,11 +327,11 @@ def _balance_cuts(st: _State, fractions: np.ndarray, lb, ub, lbc, max_steps: int
             break
     limit = (st.cut * unit).max() * (1.0 + 1e-12)
     for _ in range(max_steps):  # done: moves and swaps that lower L(pi) and keep every fold under the maximum
-        move = _capped_move(st, lb, ub, lbc, unit, limit)
+        move = _capped_move(st, lb, ub, unit, limit)
         if move is not None:
             st.apply(*move)
             continue
-        pair = _shortlist_first(lambda top: _total_swap(st, lb, ub, lbc, top, (unit, limit)))
+        pair = _shortlist_first(lambda top: _total_swap(st, lb, ub, top, (unit, limit)))
         if pair is None:
             break
         a, b, p, q = pair
@@ -344,6 +352,7 @@ def refine_assignment(
     balanced: bool = False,
     fraction_tolerance: float | None = None,
     balance_folds: bool = False,
+    stratification: str = DEFAULT_STRATIFICATION,
 ) -> np.ndarray:
     """Improve a feasible assignment of groups to folds by moves and swaps (the three phases above).
 
@@ -355,22 +364,20 @@ def refine_assignment(
     balanced : also keep every fold at most (1 + epsilon) s_i n (k-fold CV, see ilp.upper_bounds)
     fraction_tolerance : phase 1: bring every fold within this share of n of s_i n (None: skip)
     balance_folds : phase 3 (three or more folds): lower the leakiest fold's cut against the rest
+    stratification : 'two_sided' keeps every fold's class counts also <= (1 + delta) n_c s_i
+        (``class_bounds``); 'paper': eq. (15)'s lower bound only
 
     Returns the improved assignment (a new array).
     """
     s = np.asarray(fractions, dtype=float)
-    st = _State(cross, kappa, folds, s.size, classes)
+    limits = None if classes is None else class_bounds(np.sum(classes, axis=0), s, delta, stratification)
+    st = _State(cross, kappa, folds, s.size, classes, limits)
     n = st.kappa.sum()
     lb = lower_bounds(n, s, epsilon)
     ub = upper_bounds(n, s, epsilon) if balanced else np.full(s.size, np.inf)
-    if classes is not None:
-        cls_total = st.cls.sum(axis=0)
-        lbc = (1.0 - delta) * np.outer(cls_total, s) - 1e-9 * max(1.0, st.cls.sum())
-    else:
-        lbc = np.zeros((0, s.size))
     if fraction_tolerance is not None:
-        lb, ub = _reach_fractions(st, s * n, fraction_tolerance, lb, ub, lbc, max_steps)
-    _lower_total(st, lb, ub, lbc, max_steps)
+        lb, ub = _reach_fractions(st, s * n, fraction_tolerance, lb, ub, max_steps)
+    _lower_total(st, lb, ub, max_steps)
     if balance_folds and s.size >= 3:
-        _balance_cuts(st, s, lb, ub, lbc, max_steps)
+        _balance_cuts(st, s, lb, ub, max_steps)
     return st.folds

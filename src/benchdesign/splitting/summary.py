@@ -4,7 +4,8 @@ Per fold: its size and fraction (beside the requested one when known), the scale
 against the rest beside random splits of the same fold sizes (from the certificate, certificate.py),
 and the nearest-neighbour view: each test sample's maximum similarity to the other folds (the summand
 of eq. 1), ours vs the random splits and, for molecules compared by ECFP Tanimoto, vs a Bemis-Murcko
-scaffold split of the same fractions. Above ``NN_SAMPLE_MIN`` entities (or when the certificate
+scaffold split of the same fractions. With class labels (stratification), each fold's class shares
+beside the overall ones. Above ``NN_SAMPLE_MIN`` entities (or when the certificate
 is sampled) the nearest-neighbour figures come from a seeded sample of ``NN_SAMPLE_TEST`` test
 entities against all training entities, and the block says so. Ends with one plain sentence.
 """
@@ -19,7 +20,7 @@ from benchdesign.splitting.certificate import random_baselines
 from benchdesign.splitting.leakage import leakage_summary, max_train_similarity, sampled_leakage
 
 __all__ = ["NN_THRESHOLDS", "SCALED_LEAKAGE_TEXT", "NN_TEXT", "random_baselines", "split_summary",
-           "summary_lines", "scaled_leakage_text"]
+           "summary_lines", "scaled_leakage_text", "class_shares", "class_share_lines"]
 
 NN_THRESHOLDS = (0.5, 0.7)  # shares of test samples whose nearest training neighbour is more similar than these
 NN_SAMPLE_MIN = 20_000  # from this many assigned entities the nearest-neighbour view is sampled
@@ -119,13 +120,59 @@ def _fold_rows(folds: np.ndarray, names: Sequence[str], cert: dict, requested: d
             for i, name in enumerate(names)}
 
 
+def class_shares(class_counts: dict, fold_sizes: dict, stratification: dict | None = None) -> dict:
+    """Per class, its share of every fold (members / fold size; None for an empty fold) and of all folds.
+
+    ``class_counts``: class -> fold name -> members (a split report's ``class_fold_counts``); ``fold_sizes``:
+    fold name -> size; ``stratification``: the report's ``{"delta", "bound"}``, kept for the lines' note.
+    """
+    n = sum(fold_sizes.values())
+    classes = {str(c): {"all": sum(counts.values()) / n if n else None,
+                        "folds": {f: counts.get(f, 0) / size if size else None for f, size in fold_sizes.items()}}
+               for c, counts in class_counts.items()}
+    return {"classes": classes, "stratification": stratification}
+
+
+_BOUND_TEXT = {  # s_i = the fold's requested fraction, n_c = the members of class c
+    "two_sided": "every fold i holds (1 ± {d:g}) s_i n_c members of each class c (eq. 15 and its upper bound)",
+    "paper": "every fold i holds >= {lo:g} s_i n_c members of each class c, no upper bound (eq. 15, the paper's)",
+}
+
+
+def class_share_lines(shares: dict) -> list[str]:
+    """Console lines of ``class_shares``: one row per class, the folds, all folds and the folds' range."""
+    classes = shares["classes"]
+    if not classes:
+        return []
+    folds = list(next(iter(classes.values()))["folds"])
+    width = max(len("class share"), *(len(c) for c in classes))
+    cols = [max(len(f), 6) for f in folds]
+    lines = ["  " + f"{'class share':<{width}} " + " ".join(f"{f:>{w}}" for f, w in zip(folds, cols, strict=True))
+             + f" {'all':>6}  {'range of the folds':>18}"]
+    for c, row in classes.items():
+        values = [v for v in row["folds"].values() if v is not None]
+        spread = f"{_pct(min(values))}-{_pct(max(values))}" if values else "-"
+        lines.append("  " + f"{c:<{width}} " + " ".join(f"{_pct(row['folds'][f]):>{w}}" for f, w in
+                                                         zip(folds, cols, strict=True))
+                     + f" {_pct(row['all']):>6}  {spread:>18}")
+    strat = shares.get("stratification")
+    note = "  class share = the fold's members of the class over its size"
+    if strat:
+        d = float(strat["delta"])
+        note += f"; stratified with delta {d:g}: " + _BOUND_TEXT[strat["bound"]].format(d=d, lo=round(1.0 - d, 6))
+    return [*lines, note]
+
+
 def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *, seed: int = 0,
                   requested: dict | None = None, smiles: Sequence[str] | None = None,
-                  unassigned: dict | None = None, words: dict | None = None) -> dict:
+                  unassigned: dict | None = None, words: dict | None = None, class_counts: dict | None = None,
+                  stratification: dict | None = None) -> dict:
     """The summary block of ``folds`` (fold index per entity of ``source``, -1 = none) from its certificate.
 
     ``smiles`` (per entity of ``source``) adds the scaffold split; ``unassigned`` maps a reason to the number
-    of rows left out; ``words`` names the samples and the similarity (``noun``, ``similarity``).
+    of rows left out; ``words`` names the samples and the similarity (``noun``, ``similarity``);
+    ``class_counts`` (class -> fold name -> members) adds each fold's class shares (``class_shares``),
+    with ``stratification`` (``{"delta", "bound"}``) in their note.
     """
     folds = np.asarray(folds, dtype=np.int64)
     names = [str(x) for x in names]
@@ -145,6 +192,9 @@ def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *
         "descriptions": {"scaled_leakage": SCALED_LEAKAGE_TEXT, "nearest_neighbour": NN_TEXT,
                          "random": "random splits of the same fold sizes (assigned entities' folds permuted)"},
     }
+    if class_counts:
+        out["class_shares"] = class_shares(class_counts, {n: r["size"] for n, r in out["folds"].items()},
+                                           stratification)
     if smiles is not None:
         out["scaffold"] = _scaffold_entry(source, smiles, folds, names, rows, seed,
                                           cert["sampled"]["n_pairs"] if sampled else None)
@@ -219,6 +269,8 @@ def summary_lines(summary: dict) -> list[str]:
     left = ", ".join(f"{n} {reason}" for reason, n in summary["unassigned"].items() if n)
     lines = [f"summary: {summary['n_assigned']} {summary['words']['noun']} in {len(summary['folds'])} folds"
              + (f"; left out: {left}" if left else ""), *_fold_table(summary)]
+    if "class_shares" in summary:
+        lines += class_share_lines(summary["class_shares"])
     rand = (f"; random = {summary['random_seeds']} random splits of the same fold sizes (seed {summary['random_seed']})"
             if summary["random_seeds"] else "")
     sampled = " (sampled estimate)" if summary["leakage_sampled"] else ""

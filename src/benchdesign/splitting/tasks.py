@@ -46,6 +46,7 @@ from benchdesign.splitting.options import (
     PAIR_SCHEMES,
     SPLIT_DEFAULTS,
     SPLIT_OPTIONS,
+    STRATIFICATIONS,
     TASK_TABLE,
     TASKS,
 )
@@ -92,9 +93,10 @@ class SplitSpec:
     below). Every other field but two is an option of ``SPLIT_OPTIONS``, which holds its default and its
     meaning; the same name is used by the config, the command line and the cross-validators. Where they differ
     from the paper: ``fraction_tolerance`` (the ILP alone ends at the edge of epsilon, since a smaller test
-    fold leaks less) and ``balance_folds`` (k-fold CV tests every fold against the rest; objective (12) is the
-    total only, which can leave one fold leakier than a random fold). Not options of a split's meaning:
-    ``block_size`` and ``verbose``.
+    fold leaks less), ``balance_folds`` (k-fold CV tests every fold against the rest; objective (12) is the
+    total only, which can leave one fold leakier than a random fold) and ``stratification`` (eq. (15) bounds
+    the class counts from below only, so one fold can take far more of a class). Not options of a split's
+    meaning: ``block_size`` and ``verbose``.
 
     The same seed gives the same split whenever the ILP ends by optimality or by ``node_limit``; when
     ``time_limit`` stops it, the best assignment found can depend on the machine's speed and load.
@@ -116,6 +118,9 @@ class SplitSpec:
         epsilon) s_i n).
     delta : float
         Relative tolerance of the class shares of every fold (eq. 4/15).
+    stratification : str
+        ``'two_sided'``: every fold's class counts within delta of their share both ways; ``'paper'``: eq. (15)'s
+        lower bound only.
     linkage : str
         Similarity between clusters.
     solver : str
@@ -161,6 +166,7 @@ class SplitSpec:
     micro_clusters: int = _D["micro_clusters"]
     epsilon: float = _D["epsilon"]
     delta: float = _D["delta"]
+    stratification: str = _D["stratification"]
     linkage: str = _D["linkage"]
     solver: str = _D["solver"]
     time_limit: float = _D["time_limit"]
@@ -360,6 +366,8 @@ def validate_spec(spec: SplitSpec) -> None:
         raise ValueError(f"epsilon must lie in [0, 1), got {spec.epsilon}")
     if not 0 <= spec.delta <= 1:
         raise ValueError(f"delta must lie in [0, 1], got {spec.delta}")
+    if spec.stratification not in STRATIFICATIONS:
+        raise ValueError(f"stratification must be one of {STRATIFICATIONS}, got {spec.stratification!r}")
     if spec.time_limit <= 0:
         raise ValueError(f"time_limit must be > 0 seconds, got {spec.time_limit}")
     if spec.mip_gap is not None and not 0 <= spec.mip_gap < 1:
@@ -433,6 +441,7 @@ def _identity_folds(
     counts = solve_group_counts(
         sizes, weights[rep], fractions, spec.epsilon, spec.delta,
         None if classes is None else classes[rep], class_names, spec.solver, spec.time_limit, spec.seed,
+        spec.stratification,
     )
     folds = np.empty(weights.size, dtype=np.int64)
     for g in range(rep.size):
@@ -510,7 +519,7 @@ def _finish_clusters(clustering, micro_classes, cluster_folds: np.ndarray, fract
         micro_folds = refine_assignment(
             clustering.micro.cross, clustering.micro.kappa, micro_folds, fractions, spec.epsilon, spec.delta,
             micro_classes, balanced=spec.balanced, fraction_tolerance=spec.fraction_tolerance,
-            balance_folds=spec.balance_folds,
+            balance_folds=spec.balance_folds, stratification=spec.stratification,
         )
         leak, scaled = _scaled(clustering.micro, micro_folds)
     info.update({"refined": bool(spec.refine), "leakage": leak, "scaled_leakage": scaled})
@@ -607,7 +616,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
         )
         res = solve_split_ilp(
             [inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit, spec.mip_gap,
-            spec.verbose, spec.balanced,
+            spec.verbose, spec.balanced, spec.stratification,
         )
         sub, leak_info = _finish_clusters(clustering, micro_classes, res.assignments[0], s, spec)
         cluster_valid = clustering.labels
@@ -634,6 +643,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
             c: {spec.names[i]: int(np.sum(classes[:, j] & (sub == i))) for i in range(s.size)}
             for j, c in enumerate(entities.class_names)
         }
+        report["stratification"] = {"delta": spec.delta, "bound": spec.stratification}
     clusters = None
     if cluster_valid is not None:
         clusters = np.full(n, -1, dtype=np.int64)
@@ -888,7 +898,7 @@ def _side_folds(task: str, sides: list, ok: np.ndarray, frac: np.ndarray, spec: 
     if instances:
         res = solve_split_ilp(
             instances, spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit,
-            spec.mip_gap, spec.verbose, spec.balanced,
+            spec.mip_gap, spec.verbose, spec.balanced, spec.stratification,
         )
         report.update(_ilp_report(res))
         for (sd, ent, active, clustering, micro_classes, w, source), assign in zip(prepared, res.assignments,

@@ -33,6 +33,12 @@ SYNTHETIC_KEYS = (
 UNTRACKED_CONFIG = ("mirror", "allow_download", "features.tsc.raw_wheels")
 
 
+CRITICAL_PATH = 10
+"""Snakemake ``priority:`` of the rules on a run's critical path (the TSC chain: its inputs, raw series and
+features, then the long conclusion and coverage jobs): started first whenever they are ready, so that the many
+short molecular and trial jobs fill the cores at the end instead of one long job running alone
+(docs/performance.md#the-quick-run). It changes only the order of the jobs, never a result."""
+
 TABLE_KEYS = ("kind", "scores", "higher_is_better", "features", "strata")
 """Keys of a ``kind: table`` domain entry that define the domain (the rest are run settings)."""
 
