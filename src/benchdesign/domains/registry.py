@@ -1,11 +1,11 @@
 """The domain registry: what the pipeline needs to know of one benchmark.
 
-A ``Domain`` names its inputs (manifest sources, or the user's own files for kind ``table``),
+A [`Domain`][] names its inputs (manifest sources, or the user's own files for kind ``table``),
 the direction of its scores, how its scores and representations are loaded, and its display label.
 The built-in domains (tsc, recsys, nlp) register themselves when ``benchdesign.domains`` is
 imported; a user's benchmark is a domain of kind ``table`` built from its config entry
 (``benchdesign.domains.table.table_domain``); a test or a library user may
-``register_domain`` another one.
+[`register_domain`][] another one.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def register_domain(domain: Domain) -> Domain:
     Returns
     -------
     Domain
-        ``domain`` itself, so that ``register_domain`` can wrap a definition.
+        ``domain`` itself, so that [`register_domain`][] can wrap a definition.
 
     Raises
     ------
@@ -158,7 +158,7 @@ def load_scores(domain: Domain, files: Mapping[str, str], models: Sequence[str] 
     Parameters
     ----------
     domain : Domain
-        The domain; its ``load_scores`` reads the scores.
+        The domain; its [`load_scores`][] reads the scores.
     files : Mapping[str, str]
         Input path -> local copy of the file.
     models : Sequence[str] | None

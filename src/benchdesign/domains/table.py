@@ -233,14 +233,14 @@ def file_provenance(paths: Sequence[str | os.PathLike]) -> list[dict[str, object
 
 
 def table_domain(name: str, entry: Mapping[str, object]) -> Domain:
-    """The ``Domain`` of a config entry of kind ``table``: a user's benchmark from its own files.
+    """The [`Domain`][] of a config entry of kind ``table``: a user's benchmark from its own files.
 
     Parameters
     ----------
     name : str
         The domain's name (also its label).
     entry : Mapping[str, object]
-        The config entry: ``scores`` (path of the scores CSV, read by ``read_scores_table``),
+        The config entry: ``scores`` (path of the scores CSV, read by [`read_scores_table`][]),
         ``higher_is_better`` (bool), ``features`` (representation name -> path of a feature CSV) and
         optionally ``strata`` (``{file, column}``: the labels of the ``stratified`` strategy).
 

@@ -1,7 +1,7 @@
 """Rank-preserving dataset selection (the method of the paper, independent of any benchmark).
 
-What a user imports is here (``__all__``): ``select_datasets``, ``evaluate_benchmark`` and
-``subset_agreement`` (the functions behind ``benchdesign select / evaluate / agreement``), the
+What a user imports is here (``__all__``): [`select_datasets`][], [`evaluate_benchmark`][] and
+[`subset_agreement`][] (the functions behind ``benchdesign select / evaluate / agreement``), the
 strategies, ranks, metrics, protocol, covering radius, conclusion checks and the tables. Layers, each
 importing only the ones above it (none imports ``benchdesign.domains``, which builds on this package):
 

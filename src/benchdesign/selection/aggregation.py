@@ -179,7 +179,7 @@ def pool_shares(
     trials: pd.DataFrame, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS, *, domain_order: Sequence[str] = ()
 ) -> pd.DataFrame:
     """Share of pools meeting the target: per (configuration, metric, k), the fraction of trials (each a
-    random pool) whose value passes ``meets_target``.
+    random pool) whose value passes [`meets_target`][].
 
     Columns: domain, variation, strategy, representation, metric, k, threshold, share, n_trials.
 

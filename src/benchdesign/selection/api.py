@@ -87,7 +87,7 @@ FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
 
 @dataclass(frozen=True)
 class Selection:
-    """The result of ``select_datasets``: k datasets in selection order, and what a report needs.
+    """The result of [`select_datasets`][]: k datasets in selection order, and what a report needs.
 
     For greedy strategies every prefix is that strategy's selection of its size. As a yardstick for the
     covering radius, ``random_radii`` holds the covering radii of ``RANDOM_SUBSETS`` random subsets of the same
@@ -365,7 +365,7 @@ def subset_agreement(
 
 @dataclass
 class Evaluation:
-    """The result of ``evaluate_benchmark``: everything ``benchdesign evaluate`` writes.
+    """The result of [`evaluate_benchmark`][]: everything ``benchdesign evaluate`` writes.
 
     Attributes
     ----------
@@ -436,7 +436,7 @@ def run_configuration(
 def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: Mapping[str, float] | float,
                    metric: str = "spearman", threshold: float = 0.90,
                    k_targets: Sequence[int] | None = None) -> str:
-    """Which strategy for each of ``k_targets``: the text of ``strategy_verdicts`` on the dataset-pool ``trials``.
+    """Which strategy for each of ``k_targets``: the text of [`strategy_verdicts`][] on the dataset-pool ``trials``.
 
     Parameters
     ----------
@@ -462,7 +462,7 @@ def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: M
 
 
 MIN_SEEN_MODELS = 2
-"""Models a model-holdout selection of ``evaluate_benchmark`` sees at least: the oracle ranks them (one
+"""Models a model-holdout selection of [`evaluate_benchmark`][] sees at least: the oracle ranks them (one
 model's ranks are all 1, an oracle without information)."""
 
 
@@ -701,7 +701,7 @@ def evaluation_figures(
     Parameters
     ----------
     result : Evaluation
-        The result of ``evaluate_benchmark``.
+        The result of [`evaluate_benchmark`][].
     S : pd.DataFrame
         Scores as a datasets x models table (mean over folds).
     features : Mapping[str, pd.DataFrame]

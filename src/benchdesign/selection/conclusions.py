@@ -5,9 +5,9 @@ or ``0`` (no significant difference): a two-sided Wilcoxon signed-rank test over
 scores (averaged over folds), Holm-corrected over all pairs at level ``alpha`` (Demšar 2006;
 Benavoli et al. 2016).  The *conclusion stability* of a subset is the share of pairs whose verdict
 on the subset equals the verdict on the full benchmark (``VerdictCache`` over the protocol's
-trials, at ``STABILITY_KS``).  Critical-difference diagrams (``plot_critical_difference``) show the
+trials, at ``STABILITY_KS``).  Critical-difference diagrams ([`plot_critical_difference`][]) show the
 models' average ranks and join, by one bar each, the maximal groups of models no two of which differ by those
-same Wilcoxon-Holm verdicts (``wilcoxon_holm_matrix``; drawn by scikit-posthocs'
+same Wilcoxon-Holm verdicts ([`wilcoxon_holm_matrix`][]; drawn by scikit-posthocs'
 ``critical_difference_diagram``), for the full benchmark and for subsets chosen by the best configuration
 (``best_config``; ``benchdesign.selection.api.critical_difference_subsets``).
 """
@@ -95,7 +95,7 @@ def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05)
 
 def wilcoxon_holm_matrix(S: pd.DataFrame) -> pd.DataFrame:
     """Holm-adjusted two-sided Wilcoxon signed-rank p-values of every model pair (the tests behind
-    ``pairwise_verdicts``: a pair differs significantly at ``alpha`` where the value is below ``alpha``).
+    [`pairwise_verdicts`][]: a pair differs significantly at ``alpha`` where the value is below ``alpha``).
 
     Parameters
     ----------
@@ -131,7 +131,7 @@ def conclusion_stability(full: ArrayLike, subset: ArrayLike) -> float:
     Parameters
     ----------
     full : ArrayLike
-        Verdicts of ``pairwise_verdicts`` on the full benchmark.
+        Verdicts of [`pairwise_verdicts`][] on the full benchmark.
     subset : ArrayLike
         Verdicts on the subset, same pair order.
 
@@ -182,7 +182,7 @@ def best_config(summary: pd.DataFrame, metric: str = "spearman") -> tuple[str, s
 
 
 CLIQUE_GID = "cd-clique"
-"""``gid`` of every clique bar of ``plot_critical_difference`` (so a figure's cliques can be read back)."""
+"""``gid`` of every clique bar of [`plot_critical_difference`][] (so a figure's cliques can be read back)."""
 
 
 def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str, alpha: float = 0.05,
@@ -191,7 +191,7 @@ def plot_critical_difference(S: pd.DataFrame, higher_is_better: bool, title: str
 
     Each model sits at its average rank (1 = best, ties averaged) over the datasets; one bar joins each
     maximal group of models no two of which differ significantly by the Wilcoxon-Holm test of
-    ``pairwise_verdicts`` at ``alpha`` (``wilcoxon_holm_matrix``; the bars are drawn by
+    [`pairwise_verdicts`][] at ``alpha`` ([`wilcoxon_holm_matrix`][]; the bars are drawn by
     scikit-posthocs' ``critical_difference_diagram``, with ``gid`` ``CLIQUE_GID``).
 
     Parameters

@@ -9,11 +9,11 @@ Both vectors have one entry per model (length M >= 2) and lower = better.  Defin
   C / D concordant / discordant pairs, T_s / T_d pairs tied in r_s / r_d
   (= scipy.stats.kendalltau)
 * ``ndcg5``    = NDCG@5 of the order ascending in r_s against relevances from r_d
-  (= sklearn.metrics.ndcg_score([rel], [-r_s], k=5)), see ``ndcg_at_k``
+  (= sklearn.metrics.ndcg_score([rel], [-r_s], k=5)), see [`ndcg_at_k`][]
 * ``mrr``      = 1 / rank(r_s)_w for the reference winner w = argmin r_d, see ``mrr``
 * ``ndcg5_paper`` = the paper's code's NDCG@5: relevance = the reference mean-rank *values* r_d,
   order descending in r_s (= sklearn.metrics.ndcg_score([r_d], [r_s], k=5)), see
-  ``ndcg_paper``.  It rewards agreement on the *worst* models; kept for comparison only.
+  [`ndcg_paper`][].  It rewards agreement on the *worst* models; kept for comparison only.
 
 Convention: if r_s or r_d is constant, ``spearman`` and ``kendall`` are defined as 0.0 (no
 ordering information; scipy returns NaN) so that averages over trials stay finite.  Ties are
@@ -268,7 +268,7 @@ def ndcg_paper(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
     group's mean relevance; equals ``sklearn.metrics.ndcg_score([r_d], [r_s], k=min(k, M))``.
 
     Because a larger mean rank is a worse model, this rewards recovering the bottom of the ranking;
-    ``ndcg_at_k`` (``ndcg5``) is the sound version.  0.0 if every relevance is 0.
+    [`ndcg_at_k`][] (``ndcg5``) is the sound version.  0.0 if every relevance is 0.
 
     Parameters
     ----------

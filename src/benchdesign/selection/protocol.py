@@ -153,7 +153,7 @@ def dataset_pool_trials(
     dataset_ranks : np.ndarray
         (n, M) per-dataset mean ranks (1 = best).
     X : np.ndarray
-        (n, p) raw representation (ignored by ``random``), z-scored by ``standardize_rows``.
+        (n, p) raw representation (ignored by ``random``), z-scored by [`standardize_rows`][].
     strategy : str
         A registry name of ``benchdesign.selection.strategies``.
     ks : Sequence[int]
@@ -197,7 +197,7 @@ def dataset_pool_subsets(
 ) -> Iterator[tuple[int, np.ndarray, dict[int, np.ndarray]]]:
     """The selections of the dataset-pool variation, trial by trial: ``(trial, pool, {k: rows})``.
 
-    Same draws as ``dataset_pool_trials`` (which scores them), for analyses that need the
+    Same draws as [`dataset_pool_trials`][] (which scores them), for analyses that need the
     chosen datasets themselves (covering radius, conclusion stability).
     """
     X = np.asarray(X, dtype=float)
@@ -238,13 +238,13 @@ def model_pool_trials(
     full-benchmark mean rank of that model pool (``R_D`` restricted to ``M_t``, ranks in
     ``1..|M_t|``) and ``R_S`` is its mean over the selected datasets.
 
-    The other parameters are those of ``dataset_pool_trials``; every dataset is in the pool, so both
+    The other parameters are those of [`dataset_pool_trials`][]; every dataset is in the pool, so both
     ``standardize`` settings z-score over all datasets.
 
     Parameters
     ----------
     scores : np.ndarray
-        (n, F, M) score cube (``score_cube``).
+        (n, F, M) score cube ([`score_cube`][]).
     higher_is_better : bool
         Direction of the scores.
     X : np.ndarray
@@ -369,12 +369,12 @@ def model_holdout_trials(
     datasets (``R_S``) or all datasets (``R_D``).  This asks a curator's question: will the subset rank
     models nobody has run yet as the full benchmark would?
 
-    The other parameters are those of ``dataset_pool_trials``.
+    The other parameters are those of [`dataset_pool_trials`][].
 
     Parameters
     ----------
     scores : np.ndarray
-        (n, F, M) score cube (``score_cube``).
+        (n, F, M) score cube ([`score_cube`][]).
     higher_is_better : bool
         Direction of the scores.
     X : np.ndarray | None

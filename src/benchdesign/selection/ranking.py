@@ -53,7 +53,7 @@ def with_fold(scores: pd.DataFrame) -> pd.DataFrame:
     """The long scores with a ``fold`` column: scores without one are a single fold, 0.
 
     How a scores file without folds is read (``benchdesign agreement`` and ``evaluate``,
-    ``benchdesign.domains.read_scores_table``) and how ``rank_scores``,
+    ``benchdesign.domains.read_scores_table``) and how [`rank_scores`][],
     ``subset_agreement`` and ``evaluate_benchmark``
     take a DataFrame without folds.
 
@@ -88,7 +88,7 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     Parameters
     ----------
     scores : pd.DataFrame
-        Long scores with columns ``dataset, model, fold, score`` (without ``fold``: one fold, ``with_fold``):
+        Long scores with columns ``dataset, model, fold, score`` (without ``fold``: one fold, [`with_fold`][]):
         every (dataset, model, fold) exactly once, every (dataset, fold) scored for every model, no NaN.
     higher_is_better : bool
         True if a larger score is better (accuracy), False for errors and losses.
@@ -173,7 +173,7 @@ def mean_ranks(
     Parameters
     ----------
     dataset_ranks : pd.DataFrame | NDArray[np.floating]
-        (n, M) ranks from ``rank_scores`` (or an equivalent array).
+        (n, M) ranks from [`rank_scores`][] (or an equivalent array).
     rows : ArrayLike | Sequence[str] | None
         None for all datasets, else a non-empty 1-D array of integer row positions, or of dataset labels when
         ``dataset_ranks`` is a DataFrame.

@@ -1,7 +1,7 @@
 """Dataset representations: one feature vector per dataset, used by the selection strategies.
 
 Every function returns a float DataFrame indexed by dataset name with no NaN. The pipeline checks a
-representation with ``check_representation`` (constant columns dropped) and the protocol z-scores
+representation with [`check_representation`][] (constant columns dropped) and the protocol z-scores
 it right before selection (over all datasets, or over each trial's pool:
 ``benchdesign.selection.protocol.standardize_rows``); builders do not standardise themselves. The builders of
 the built-in benchmarks live with their domain (``benchdesign.domains.recsys.features``,

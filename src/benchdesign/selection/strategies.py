@@ -477,7 +477,7 @@ def fafi_cosine_order(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """Cosine farthest-first order (``farthest_first_order`` with ``metric='cosine'``).
+    """Cosine farthest-first order ([`farthest_first_order`][] with ``metric='cosine'``).
 
     Parameters
     ----------
@@ -507,7 +507,7 @@ def fafi_euclidean_order(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """Euclidean farthest-first order (``farthest_first_order`` with ``metric='euclidean'``).
+    """Euclidean farthest-first order ([`farthest_first_order`][] with ``metric='euclidean'``).
 
     Parameters
     ----------
@@ -537,7 +537,7 @@ def select_fafi_cosine(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """First k rows of the cosine farthest-first order (``fafi_cosine_order``).
+    """First k rows of the cosine farthest-first order ([`fafi_cosine_order`][]).
 
     Parameters
     ----------
@@ -567,7 +567,7 @@ def select_fafi_euclidean(
     rng: np.random.Generator | None = None,
     start: str = "nearest",
 ) -> IntArray:
-    """First k rows of the Euclidean farthest-first order (``fafi_euclidean_order``).
+    """First k rows of the Euclidean farthest-first order ([`fafi_euclidean_order`][]).
 
     Parameters
     ----------
@@ -703,7 +703,7 @@ def select_d_optimal(
     rng: np.random.Generator | None = None,
     lam: float = 1.0,
 ) -> IntArray:
-    """First k rows of ``d_optimal_order``.
+    """First k rows of [`d_optimal_order`][].
 
     Parameters
     ----------
@@ -733,7 +733,7 @@ def select_a_optimal(
     rng: np.random.Generator | None = None,
     lam: float = 1.0,
 ) -> IntArray:
-    """First k rows of ``a_optimal_order``.
+    """First k rows of [`a_optimal_order`][].
 
     Parameters
     ----------

@@ -101,7 +101,7 @@ def table2(
     One row per (domain, metric, criterion in {mean, conservative}) with columns threshold,
     best, median, worst (NaN if no configuration reaches the target), n_reached, n_configs and
     best_configs (labels of the configurations attaining the best k*, "; "-joined).
-    Per-configuration values: ``kstar_per_config``.
+    Per-configuration values: [`kstar_per_config`][].
 
     Parameters
     ----------
@@ -157,7 +157,7 @@ def table3(
     """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
 
     The contenders are the (strategy, representation) pairs whose representation is not in
-    ``references`` (the oracle, built from the benchmark's scores: shown apart, see ``reference_auc``); a block with one
+    ``references`` (the oracle, built from the benchmark's scores: shown apart, see [`reference_auc`][]); a block with one
     contender (e.g. only random beside the oracle) gives no rows.  The best pair has the best mean
     trial AUC; each other pair is compared by a one-sided paired Wilcoxon signed-rank test on AUCs
     matched by trial id.
@@ -168,7 +168,7 @@ def table3(
     Parameters
     ----------
     trial_auc_df : pd.DataFrame
-        Per-trial AUCs of ``trial_auc``.
+        Per-trial AUCs of [`trial_auc`][].
     metrics : Sequence[str]
         Metrics to compare on.
     variation : str | None
@@ -242,7 +242,7 @@ def reference_auc(
     Parameters
     ----------
     trial_auc_df : pd.DataFrame
-        Per-trial AUCs of ``trial_auc``.
+        Per-trial AUCs of [`trial_auc`][].
     metrics : Sequence[str]
         Metrics to compare on.
     variation : str | None
@@ -279,7 +279,7 @@ def table3_summary(
     gain_vs_random (random − best for lower-is-better metrics, best − random otherwise; 0 if
     random is best), p_holm_vs_random (NaN if random is best or absent), and the closest
     non-significant competitor (closest_strategy / closest_representation, "–" if none;
-    closest_auc, closest_p_holm), and the oracle's best from ``reference`` (``reference_auc``):
+    closest_auc, closest_p_holm), and the oracle's best from ``reference`` ([`reference_auc`][]):
     oracle_strategy ("–" if none) and oracle_auc.
 
     Parameters
@@ -287,7 +287,7 @@ def table3_summary(
     t3 : pd.DataFrame
         The result of ``table3``.
     reference : pd.DataFrame | None
-        The result of ``reference_auc`` (None: no oracle columns filled).
+        The result of [`reference_auc`][] (None: no oracle columns filled).
     domain_order : Sequence[str]
         Order of the domains in the result (the others follow alphabetically).
 

@@ -1,11 +1,11 @@
 """Which strategy for my k: per subset size, the a-priori configuration with the highest share of pools that
 meet the target, random's share at the same k, and an exact paired test of the two.
 
-The *share of pools* of a configuration at k is ``pool_shares``: the
+The *share of pools* of a configuration at k is [`pool_shares`][]: the
 fraction of the dataset-pool trials (each a random pool of floor(alpha * n) datasets, the same pools for
-every strategy) whose k selected datasets pass ``meets_target``, the
+every strategy) whose k selected datasets pass [`meets_target`][], the
 target test of Table 2's k*.  The test is the one-sided exact McNemar (sign) test on the paired trials
-(``mcnemar_exact``), Holm-corrected over the a-priori configurations at
+([`mcnemar_exact`][]), Holm-corrected over the a-priori configurations at
 that k, as Table 3 corrects over its contenders.  The oracle is reported beside, never as the answer.
 """
 
@@ -120,7 +120,7 @@ def strategy_verdicts(
     highest share of pools meeting ``metric``'s ``threshold``, random's share, the exact McNemar test of
     the two (wins / losses: trials where only one of them meets it) and the oracle's best share.
 
-    ``k_targets`` (default ``default_k_targets`` per domain) must be evaluated sizes within the pool
+    ``k_targets`` (default [`default_k_targets`][] per domain) must be evaluated sizes within the pool
     floor(alpha * n_datasets[domain]). Columns ``VERDICT_COLUMNS``.
 
     Parameters
@@ -136,7 +136,7 @@ def strategy_verdicts(
     threshold : float
         Target value of ``metric``.
     k_targets : Sequence[int] | None
-        Subset sizes to judge (None: ``default_k_targets`` per domain).
+        Subset sizes to judge (None: [`default_k_targets`][] per domain).
     level : float
         Significance level of the McNemar test (Holm-corrected).
     variation : str | None
@@ -221,13 +221,13 @@ HOLDOUT_REFERENCE = "the full benchmark's ranking of the held-out models (models
 
 def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Mapping[str, str] | None = None,
                  reference: str = FULL_REFERENCE) -> str:
-    """The verdicts of ``strategy_verdicts`` as text: the definition, then one line per (domain, k);
+    """The verdicts of [`strategy_verdicts`][] as text: the definition, then one line per (domain, k);
     ``reference`` names what the subsets are compared with (model holdout: the held-out models' ranking).
 
     Parameters
     ----------
     verdicts : pd.DataFrame
-        The rows of ``strategy_verdicts``.
+        The rows of [`strategy_verdicts`][].
     level : float
         Significance level the verdicts were tested at.
     domain_labels : Mapping[str, str] | None

@@ -5,8 +5,8 @@ divided by the length of the shorter sequence (the CD-HIT convention): symmetric
 sequence and itself, and not inflated by short local hits. Scores: BLOSUM62, gap open 11, extend 1
 (parasail's convention: a gap of length L costs open + (L - 1) * extend).
 
-Aligning all n^2 / 2 pairs is the exact but slow route (``all_vs_all_identity``). The default
-route (``alignment_similarity``) lets the k-mer cosine (similarity.KmerSimilarity, alignment-free)
+Aligning all n^2 / 2 pairs is the exact but slow route ([`all_vs_all_identity`][]). The default
+route ([`alignment_similarity`][]) lets the k-mer cosine (similarity.KmerSimilarity, alignment-free)
 propose candidate pairs -- every pair above ``min_kmer`` plus each sequence's ``top`` most k-mer-similar
 sequences -- aligns only those, and returns a sparse MatrixSimilarity (missing pairs: similarity 0),
 which the rest of the pipeline (clustering, ILP, leakage) takes as it is.
@@ -197,7 +197,7 @@ def alignment_similarity(
 
 def alignment_description(kmer: int = 3, min_kmer: float = 0.3, top: int = 20, gap_open: int = GAP_OPEN,
                           gap_extend: int = GAP_EXTEND) -> dict:
-    """The report entry of ``alignment_similarity`` with these parameters."""
+    """The report entry of [`alignment_similarity`][] with these parameters."""
     return {
         "kind": "alignment_identity", "method": "Smith-Waterman (parasail sw_stats_striped_16)",
         "scoring": "BLOSUM62", "gap_open": int(gap_open), "gap_extend": int(gap_extend),

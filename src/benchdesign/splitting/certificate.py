@@ -14,9 +14,9 @@ The lower bound holds for assignments of whole clusters (the ILP's search space)
 refinement (refine.py) and entity-level changes can go below it, so it bounds the ILP step, not every
 conceivable split. With single/complete linkage the ILP's weights are not L(pi) (only average linkage
 makes objective (12) equal L(pi)), and the cluster-level figures are then in the ILP's own units.
-All split figures come from one tiled pass over the similarities (``leakage_summary``); beyond
+All split figures come from one tiled pass over the similarities ([`leakage_summary`][]); beyond
 ``max_pairs`` entity pairs (n > ~100,000: the pass would cost hours) from the sampled estimator
-(``sampled_leakage``, ``n_pairs`` pairs each), and the certificate then says so (``sampled``).
+([`sampled_leakage`][], ``n_pairs`` pairs each), and the certificate then says so (``sampled``).
 """
 
 from __future__ import annotations

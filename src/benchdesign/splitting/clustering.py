@@ -102,7 +102,7 @@ class GroupSimilarity:
 
 @dataclass(frozen=True)
 class Clustering:
-    """Result of ``cluster_entities``.
+    """Result of [`cluster_entities`][].
 
     Attributes
     ----------

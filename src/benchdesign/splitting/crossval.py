@@ -1,9 +1,9 @@
-"""Leakage-reduced splits as scikit-learn cross-validators (``LeakageKFold``, ``LeakageSplit``).
+"""Leakage-reduced splits as scikit-learn cross-validators ([`LeakageKFold`][], [`LeakageSplit`][]).
 
 Both are ``sklearn.model_selection.BaseCrossValidator``s: pass them as ``cv=`` to ``cross_val_score``,
 ``cross_validate`` or ``GridSearchCV`` (with a ``Pipeline`` or any estimator). Each ``split`` call
 runs the pipeline of this package (similarity -> clusters -> one ILP over all folds -> refinement,
-``split_entities``) and yields (train, test) index arrays. After a
+[`split_entities`][]) and yields (train, test) index arrays. After a
 split the splitter holds ``clusters_`` (cluster id per sample, usable as ``groups`` of sklearn's
 ``GroupKFold``), ``folds_``, ``fold_leakage_`` (scaled L(pi), eq. 20, of every train/test pair) and
 ``report_`` (solver status, certificate).
@@ -16,7 +16,7 @@ compared by alignment identity (``sequence_similarity="alignment"``, default) or
 ``kind_`` and ``report_["similarity"]`` say what was used. For 2-D data (pairs of entities) use
 ``LeakageKFold.split_pairs``.
 
-Nested CV: ``nested_cross_validate`` runs a leakage-reduced inner split on each outer training
+Nested CV: [`nested_cross_validate`][] runs a leakage-reduced inner split on each outer training
 fold (the inner splitter's similarity is restricted to that fold) and a grid search inside it.
 """
 
@@ -91,7 +91,7 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
                      sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY) -> SimilaritySource:
     """A similarity source from ``data``: a source, an n x n matrix, SMILES, sequences or feature vectors.
 
-    ``kind="auto"`` reads a list of strings as SMILES or protein sequences by ``detect_string_kind``. A square
+    ``kind="auto"`` reads a list of strings as SMILES or protein sequences by [`detect_string_kind`][]. A square
     2-D array of numbers is read as an n x n similarity matrix, checked as the command line's ``--matrix`` (a
     distance matrix is refused); pass ``kind="vectors"`` for n feature vectors of length n.
 
@@ -107,7 +107,7 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
         k of the sequence k-mers.
     sequence_similarity : str
         Similarity of sequences: ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's candidate
-        pairs, ``alignment_similarity``) or ``'kmer'`` (k-mer cosine).
+        pairs, [`alignment_similarity`][]) or ``'kmer'`` (k-mer cosine).
 
     Returns
     -------
@@ -137,7 +137,7 @@ def _matrix_similarity(x: np.ndarray, auto: bool) -> MatrixSimilarity:
 def build_similarity_kind(data, kind: str = "auto", metric: str = "cosine", kmer: int = 3,
                           sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
                           square_is_matrix: bool = True) -> tuple[SimilaritySource, str]:
-    """``build_similarity`` and the kind ``data`` was read as: 'source' (given ready), 'smiles',
+    """[`build_similarity`][] and the kind ``data`` was read as: 'source' (given ready), 'smiles',
     'sequence', 'vectors' or 'precomputed'. ``square_is_matrix=False`` reads a square array of numbers as
     feature vectors under ``kind="auto"`` (for ``X``, whose matrix reading needs ``kind="precomputed"``)."""
     if kind not in KINDS:
@@ -184,7 +184,7 @@ _D = SPLIT_DEFAULTS
 
 
 class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
-    """Shared parameters and fitting of ``LeakageKFold`` and ``LeakageSplit``."""
+    """Shared parameters and fitting of [`LeakageKFold`][] and [`LeakageSplit`][]."""
 
     def _set_common(self, params: dict) -> None:
         """Store the shared constructor arguments unchanged (scikit-learn's get_params / clone contract)."""
@@ -320,9 +320,9 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
     def split_pairs(self, pairs_a, pairs_b, similarity_b=None, side: str = "a"):
         """Yield (train, test) indices of 2-D data: one row per pair (entity a, entity b).
 
-        ``self.task`` may be R, I1, I2, S1 or S2. I2 / S2 in ``LeakageKFold`` (``pair_scheme='cold_both'``):
+        ``self.task`` may be R, I1, I2, S1 or S2. I2 / S2 in [`LeakageKFold`][] (``pair_scheme='cold_both'``):
         fold f tests on the pairs with both entities in f and trains on the pairs with neither in f;
-        the others sit that fold out. With ``pair_scheme='same_fold'`` (and in ``LeakageSplit``)
+        the others sit that fold out. With ``pair_scheme='same_fold'`` (and in [`LeakageSplit`][])
         a pair whose entities are in different folds is dropped. ``pair_folds_`` holds each pair's
         entity folds, ``report_["fold_usage"]`` the train / test / unused counts per fold.
 
@@ -378,7 +378,7 @@ class LeakageKFold(_LeakageSplitter):
     kind : str
         How ``similarity`` (or ``X``) is read: ``'auto'``, ``'smiles'``, ``'sequence'``, ``'vectors'`` or
         ``'precomputed'``. ``'auto'`` reads strings as SMILES or protein sequences by their alphabet
-        (``detect_string_kind``), a square ``similarity`` of numbers as a matrix, a 2-D ``X`` as feature vectors.
+        ([`detect_string_kind`][]), a square ``similarity`` of numbers as a matrix, a 2-D ``X`` as feature vectors.
     metric : str
         Similarity of feature vectors: ``'cosine'`` or ``'euclidean'``.
     kmer : int
@@ -511,7 +511,7 @@ class LeakageSplit(_LeakageSplitter):
 
     ``split`` yields one (train, test) pair: test = the fold named ``test`` (default: the last name),
     train = every other fold (e.g. train + validation; ``folds_`` tells them apart). The split options
-    (``clusters`` to ``pair_scheme``) are those of ``LeakageKFold``, with the defaults of
+    (``clusters`` to ``pair_scheme``) are those of [`LeakageKFold`][], with the defaults of
     ``benchdesign.splitting.options.SPLIT_OPTIONS``.
 
     Parameters
@@ -528,7 +528,7 @@ class LeakageSplit(_LeakageSplitter):
     kind : str
         How ``similarity`` (or ``X``) is read: ``'auto'``, ``'smiles'``, ``'sequence'``, ``'vectors'`` or
         ``'precomputed'``. ``'auto'`` reads strings as SMILES or protein sequences by their alphabet
-        (``detect_string_kind``), a square ``similarity`` of numbers as a matrix, a 2-D ``X`` as feature vectors.
+        ([`detect_string_kind`][]), a square ``similarity`` of numbers as a matrix, a 2-D ``X`` as feature vectors.
     metric : str
         Similarity of feature vectors: ``'cosine'`` or ``'euclidean'``.
     kmer : int
@@ -686,7 +686,7 @@ def nested_cross_validate(estimator, param_grid: dict | list, X, y, outer_cv: _L
     y : array-like
         (n,) targets.
     outer_cv : _LeakageSplitter
-        The outer splitter (``LeakageKFold`` or ``LeakageSplit``).
+        The outer splitter ([`LeakageKFold`][] or [`LeakageSplit`][]).
     inner_cv : _LeakageSplitter
         The inner splitter; its ``similarity``, if any, is restricted to the outer training samples.
     scoring : str, callable or None

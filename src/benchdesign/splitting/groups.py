@@ -1,7 +1,7 @@
 """Groups that must share a fold, for the chemists' usual baselines (``split --task scaffold | butina``).
 
-- ``murcko_scaffolds`` -- Bemis-Murcko scaffold of every molecule (the groups of a scaffold split).
-- ``butina_clusters`` -- Butina's sphere exclusion (J. Chem. Inf. Comput. Sci. 1999) on any
+- [`murcko_scaffolds`][] -- Bemis-Murcko scaffold of every molecule (the groups of a scaffold split).
+- [`butina_clusters`][] -- Butina's sphere exclusion (J. Chem. Inf. Comput. Sci. 1999) on any
   similarity source: the entity with the most neighbours of similarity >= threshold opens a cluster
   with its unassigned neighbours, and so on, as RDKit's ``Butina.ClusterData``; neighbour lists come
   from tiled passes, never an n x n matrix.

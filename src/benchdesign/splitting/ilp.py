@@ -115,7 +115,7 @@ class ClusterInstance:
 
 @dataclass(frozen=True)
 class IlpResult:
-    """The solution of ``solve_split_ilp``.
+    """The solution of [`solve_split_ilp`][].
 
     Attributes
     ----------
@@ -666,7 +666,7 @@ def solve_group_counts(
     Y 1 = sizes, subject to eqs. (14)/(15) on the weights; the objective keeps every group as close
     as possible to proportional allocation, sum_{g,i} w_g |Y_gi - s_i m_g|. Members are then drawn
     at random, which gives a (stratified) random split honouring the constraints (the class counts
-    also bounded from above under ``stratification='two_sided'``, as in ``solve_split_ilp``).
+    also bounded from above under ``stratification='two_sided'``, as in [`solve_split_ilp`][]).
     """
     _check_stratification(stratification)
     sizes = np.asarray(sizes, dtype=float)

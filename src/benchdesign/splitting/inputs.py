@@ -231,7 +231,7 @@ def entities_from_table(
     what: str = "input",
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
 ) -> EntitySet:
-    """Build an ``EntitySet`` from a table and at most one representation.
+    """Build an [`EntitySet`][] from a table and at most one representation.
 
     Invalid rows (unparsable SMILES, empty sequences, non-finite features) raise ValueError listing
     them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.

@@ -6,9 +6,9 @@ belong to no fold, which are left out. Dense sources are processed in tiles of `
 no n x n matrix is ever stored; scipy-sparse similarity matrices are processed entry by entry.
 
 At scale (10^12 pairs for 1.6M molecules) two routes: the exact sums over the tiles of a
-``TilePlan``, computable as independent, resumable shards (``leakage_shard``, combined by
-``reduce_leakage_shards`` to the single-process value bit for bit), and the unbiased sampled
-estimate with a confidence interval (``sampled_leakage``), whose cost does not depend on n.
+[`TilePlan`][], computable as independent, resumable shards ([`leakage_shard`][], combined by
+[`reduce_leakage_shards`][] to the single-process value bit for bit), and the unbiased sampled
+estimate with a confidence interval ([`sampled_leakage`][]), whose cost does not depend on n.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def leakage_summary(
 ) -> list[LeakageSummary]:
     """L(pi) and scaled L(pi) of several splits of the same entities in one pass over the similarities.
 
-    Dense sources go through the tiles of ``TilePlan`` (``tile_sums``, reduced by
+    Dense sources go through the tiles of [`TilePlan`][] (``tile_sums``, reduced by
     ``reduce_tile_sums``), so the value equals that of the same tiles computed as separate jobs.
 
     Parameters
@@ -336,7 +336,7 @@ def leakage_shard(
     """Compute shard ``index`` of ``n_shards`` of the exact tiles and write it to ``out`` (.npz).
 
     Resumable: an interrupted run leaves ``out + '.part.npz'``, from which a rerun continues. Combine the
-    shards with ``reduce_leakage_shards``.
+    shards with [`reduce_leakage_shards`][].
 
     Parameters
     ----------
@@ -418,7 +418,7 @@ def _check_shard_set(shards: list[tuple[str, dict]]) -> None:
 
 
 def reduce_leakage_shards(paths: Sequence[str | Path]) -> list[LeakageSummary]:
-    """Leakage summaries from the shard files of ``leakage_shard``.
+    """Leakage summaries from the shard files of [`leakage_shard`][].
 
     Parameters
     ----------
@@ -428,7 +428,7 @@ def reduce_leakage_shards(paths: Sequence[str | Path]) -> list[LeakageSummary]:
     Returns
     -------
     list[LeakageSummary]
-        One per split, equal to ``leakage_summary`` of the same splits.
+        One per split, equal to [`leakage_summary`][] of the same splits.
 
     Raises
     ------
@@ -495,7 +495,7 @@ class SampledLeakage:
     seed : int
         Seed of the draws.
     design : str
-        ``'fold_pairs'`` (stratified, see ``sampled_leakage``) or ``'iid'``.
+        ``'fold_pairs'`` (stratified, see [`sampled_leakage`][]) or ``'iid'``.
     n_strata : int
         Strata sampled.
     n_pilot : int

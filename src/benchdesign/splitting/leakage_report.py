@@ -1,7 +1,7 @@
 """Leakage of an existing split (made by any tool): the engine of ``benchdesign leakage``.
 
 Given the entities (with their similarity) and a table of (id, fold) rows, reports
-- L(pi) of eq. (2) and scaled L(pi) of eq. (20) (``leakage_summary``),
+- L(pi) of eq. (2) and scaled L(pi) of eq. (20) ([`leakage_summary`][]),
 - for each evaluated test fold, statistics of the eq. (1) summand max_{x' in train} sim(x, x') over
   its samples x (mean = eq. (1) itself, median, quantiles, min, max),
 all computed tile by tile (no n x n matrix). Entities of the table that the split file does not list,
@@ -183,7 +183,7 @@ def evaluate_split(
         case or surrounding spaces (``Test`` beside ``test``) are an error.
     sample : int | None
         Estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
-        (``sampled_leakage``, seeded by ``seed``) instead of all pairs, and the eq. (1) statistics from
+        ([`sampled_leakage`][], seeded by ``seed``) instead of all pairs, and the eq. (1) statistics from
         ``sample_test`` random test entities per fold.
     confidence : float
         Level of the sampled intervals.
@@ -321,8 +321,8 @@ def _entities_and_split_reader(
 ):
     """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
 
-    The keyword arguments (the "representation" of ``evaluate_split_files`` and
-    ``compare_split_files``) say how to read the entity table and the split files.
+    The keyword arguments (the "representation" of [`evaluate_split_files`][] and
+    [`compare_split_files`][]) say how to read the entity table and the split files.
     """
     if not any([smiles_col, sequence_col, feature_cols, matrix]):
         raise ValueError("give the representation of the entities: a SMILES, sequence or feature columns, or a matrix")
@@ -377,7 +377,7 @@ def read_split_table(split: str, split_id_col: str = "id", split_col: str = "spl
 
 def read_split_inputs(table: str, split: str, **representation) -> tuple[EntitySet, list, list]:
     """The entity set of ``table`` and the ids and fold labels of the split file ``split``
-    (``representation`` as in ``evaluate_split_files``)."""
+    (``representation`` as in [`evaluate_split_files`][])."""
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
     return ent, ids, labels
@@ -400,7 +400,7 @@ def evaluate_split_files(
 ) -> dict:
     """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate it.
 
-    The file-level form of ``evaluate_split``, behind ``benchdesign leakage``.
+    The file-level form of [`evaluate_split`][], behind ``benchdesign leakage``.
 
     Parameters
     ----------
@@ -419,7 +419,7 @@ def evaluate_split_files(
         labels that differ only in case or surrounding spaces (``Test`` beside ``test``) are an error.
     sample : int | None
         Estimate L(pi) and scaled L(pi) from this many random pairs, with ``confidence`` intervals
-        (``sampled_leakage``, seeded by ``seed``) instead of all pairs, and the eq. (1) statistics from
+        ([`sampled_leakage`][], seeded by ``seed``) instead of all pairs, and the eq. (1) statistics from
         ``sample_test`` random test entities per fold.
     confidence : float
         Level of the sampled intervals.
@@ -436,7 +436,7 @@ def evaluate_split_files(
     Returns
     -------
     dict
-        The report of ``evaluate_split``, with the inputs.
+        The report of [`evaluate_split`][], with the inputs.
     """
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
@@ -473,7 +473,7 @@ def compare_split_files(
         The fold names the split may use; any other label is an error. Without it, labels that differ only in
         case or surrounding spaces (``Test`` beside ``test``) are an error.
     **representation : object
-        As in ``evaluate_split_files``; keyword arguments naming the columns and the similarity:
+        As in [`evaluate_split_files`][]; keyword arguments naming the columns and the similarity:
         ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
         ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``.
@@ -502,7 +502,7 @@ def compare_split_files(
 
 
 def format_comparison(report: dict) -> str:
-    """A fixed-width table of a ``compare_split_files`` report, one line per split file."""
+    """A fixed-width table of a [`compare_split_files`][] report, one line per split file."""
     width = max([len("split")] + [len(r["split"]) for r in report["splits"]])
     head = f"{'split':<{width}}  {'assigned':>8}  {'folds':>5}  {'scaled L(pi)':>12}  {'eq.(1) mean':>11}"
     lines = [f"{report['n_valid']} valid entities of {report['input']}; similarity: "
@@ -523,7 +523,7 @@ def split_codes(entities: EntitySet, split_ids: Sequence[object], split_labels: 
 
 def leakage_shard_files(table: str, split: str, index: int, n_shards: int, out: str,
                         block_size: int | None = None, **read_options) -> int:
-    """One shard of the exact tiled L(pi) of a split file (``leakage_shard``).
+    """One shard of the exact tiled L(pi) of a split file ([`leakage_shard`][]).
 
     Returns the shard's number of tiles; combine the shard files with ``benchdesign leakage-reduce``.
     """
@@ -575,7 +575,7 @@ def _left_out_lines(report: dict) -> list[str]:
 
 
 def format_report(report: dict) -> str:
-    """Human-readable lines of an ``evaluate_split`` report: counts, the summary block (summary.py), then
+    """Human-readable lines of an [`evaluate_split`][] report: counts, the summary block (summary.py), then
     the eq. (1) statistics per test fold."""
     from benchdesign.splitting.summary import SCALED_LEAKAGE_TEXT, summary_lines
 

@@ -255,7 +255,7 @@ def resolved(inp: EntityInput, df: pd.DataFrame) -> EntityInput:
 
 
 def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) -> EntitySet:
-    """The ``EntitySet`` of a table read by ``_read_side`` (fingerprints / k-mers computed here)."""
+    """The [`EntitySet`][] of a table read by ``_read_side`` (fingerprints / k-mers computed here)."""
     inp = resolved(inp, df)
     matrix = load_matrix(inp.matrix) if inp.matrix else None
     return entities_from_table(
@@ -269,7 +269,7 @@ def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) ->
 @dataclass(frozen=True)
 class PairInputs:
     """Where 2-D data live (an interaction table and one entity table per side) and how to read them; the
-    reading fields of ``SplitJob`` (``benchdesign leakage`` reads a 2-D split's inputs with it)."""
+    reading fields of [`SplitJob`][] (``benchdesign leakage`` reads a 2-D split's inputs with it)."""
 
     interactions: str
     entities: EntityInput
@@ -426,7 +426,7 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set).
 
     Stage timings (similarity / split / write, nested stages as ``split/leaders`` ...) go to
-    ``progress`` (default: a ``Progress`` printing to stderr) and
+    ``progress`` (default: a [`Progress`][] printing to stderr) and
     into the report as ``stage_seconds`` (wall) and ``stage_cpu_seconds`` (CPU, with the worker processes).
     The report's ``similarity`` records what compared the entities (``similarity_entry``; 2-D: per side
     ``a`` / ``b``).
@@ -436,7 +436,7 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     job : SplitJob
         The request.
     progress : Progress | None
-        Where stage timings go (None: a ``Progress`` printing to stderr).
+        Where stage timings go (None: a [`Progress`][] printing to stderr).
 
     Returns
     -------
@@ -617,7 +617,7 @@ def solver_detail_line(rep: dict) -> str:
 
 
 def similarity_entry(ent: EntitySet, inp: EntityInput) -> dict | None:
-    """The report's record of one side's similarity: kind and parameters (``describe_similarity``) plus
+    """The report's record of one side's similarity: kind and parameters ([`describe_similarity`][]) plus
     the column(s) or matrix file it came from; None when the side has no similarity."""
     entry = describe_similarity(ent.similarity)
     if entry is None:

@@ -1,7 +1,7 @@
 """Stage timings and progress lines of a split (on stderr for ``benchdesign split``).
 
 Library functions mark their stages with ``stage`` (a context manager or decorator) and report
-intermediate progress with ``note``; both are no-ops unless a ``Progress`` is active
+intermediate progress with ``note``; both are no-ops unless a [`Progress`][] is active
 (``Progress.activate``), so the layered modules need no extra parameters. The file-level entry
 point (``pipeline``) activates one, prints its lines to stderr and stores
 ``Progress.seconds`` (stage -> wall seconds, nested stages named ``outer/inner``) in the JSON
@@ -96,7 +96,7 @@ def _cpu() -> float:
 
 
 def active() -> Progress | None:
-    """The active ``Progress``, or None."""
+    """The active [`Progress`][], or None."""
     return _ACTIVE.get()
 
 
@@ -128,12 +128,12 @@ class _Stage:
 
 
 def stage(name: str) -> _Stage:
-    """Mark a stage of the active ``Progress`` (no-op without one); context manager or decorator."""
+    """Mark a stage of the active [`Progress`][] (no-op without one); context manager or decorator."""
     return _Stage(name)
 
 
 def note(text: str) -> None:
-    """A progress line for the active ``Progress`` (no-op without one)."""
+    """A progress line for the active [`Progress`][] (no-op without one)."""
     prog = _ACTIVE.get()
     if prog is not None:
         prog.note(text)

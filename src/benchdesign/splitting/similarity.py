@@ -5,14 +5,14 @@ sets, so that no caller ever needs the full n x n matrix. Distances are turned i
 the paper does for clusters, ``sim := 1 - dist`` after scaling the distances to [0, 1].
 
 Sources:
-- ``FingerprintSimilarity`` -- ECFP4 (Morgan radius 2) bit vectors, Tanimoto similarity.
-- ``KmerSimilarity`` -- protein (or any) sequences, cosine similarity of k-mer count profiles.
-- ``VectorSimilarity`` -- feature vectors, cosine similarity or Euclidean distance.
-- ``MatrixSimilarity`` -- a precomputed similarity or distance matrix, dense or scipy-sparse (also the
+- [`FingerprintSimilarity`][] -- ECFP4 (Morgan radius 2) bit vectors, Tanimoto similarity.
+- [`KmerSimilarity`][] -- protein (or any) sequences, cosine similarity of k-mer count profiles.
+- [`VectorSimilarity`][] -- feature vectors, cosine similarity or Euclidean distance.
+- [`MatrixSimilarity`][] -- a precomputed similarity or distance matrix, dense or scipy-sparse (also the
   carrier of the Smith-Waterman identity of ``benchdesign.splitting.alignment.alignment_similarity``).
 
-Each source's ``describe()`` (``describe_similarity``) says what it is and with which parameters, for
-the reports; ``detect_string_kind`` tells SMILES from protein sequences.
+Each source's ``describe()`` ([`describe_similarity`][]) says what it is and with which parameters, for
+the reports; [`detect_string_kind`][] tells SMILES from protein sequences.
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ def packed_fingerprints(
 def smiles_fingerprints(
     smiles: Sequence[object], radius: int = 2, n_bits: int = 1024, n_jobs: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Parse and fingerprint SMILES (in parallel batches, see ``packed_fingerprints``), never holding
+    """Parse and fingerprint SMILES (in parallel batches, see [`packed_fingerprints`][]), never holding
     all molecules in memory.
 
     Returns the uint8 bits (n_valid, n_bits) of the valid SMILES (RDKit Morgan generator) and the
@@ -316,14 +316,14 @@ def _popcount_rows(words: np.ndarray) -> np.ndarray:
 def packed_tanimoto(a: np.ndarray, b: np.ndarray, chunk: int = 256) -> np.ndarray:
     """Tanimoto similarity between packed fingerprints by popcounts: |a & b| / (|a| + |b| - |a & b|).
 
-    ``a`` (n_a, W) and ``b`` (n_b, W) are packed uint8 rows of ``packed_fingerprints`` / ``pack_bits``
+    ``a`` (n_a, W) and ``b`` (n_b, W) are packed uint8 rows of [`packed_fingerprints`][] / ``pack_bits``
     (or their uint64 view). Returns float32 (n_a, n_b); two empty fingerprints score 0, as in RDKit.
     Intersections are exact integers, so values equal RDKit's ``BulkTanimotoSimilarity`` to float32.
 
     Parameters
     ----------
     a : np.ndarray
-        (n_a, W) packed uint8 rows of ``packed_fingerprints`` / ``pack_bits`` (or their uint64 view).
+        (n_a, W) packed uint8 rows of [`packed_fingerprints`][] / ``pack_bits`` (or their uint64 view).
     b : np.ndarray
         (n_b, W) packed rows.
     chunk : int
@@ -410,7 +410,7 @@ class FingerprintSimilarity:
 
     @classmethod
     def from_packed(cls, packed: np.ndarray, n_bits: int, radius: int | None = None) -> "FingerprintSimilarity":
-        """From packed uint8 rows (n, 8 * ceil(n_bits / 64)) as returned by ``packed_fingerprints``."""
+        """From packed uint8 rows (n, 8 * ceil(n_bits / 64)) as returned by [`packed_fingerprints`][]."""
         packed = np.asarray(packed, dtype=np.uint8)
         if packed.ndim != 2 or packed.shape[1] != _packed_width(n_bits):
             raise ValueError(
@@ -453,7 +453,7 @@ class FingerprintSimilarity:
         return [row.tobytes() for row in self.packed8]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (``describe_similarity``)."""
+        """What this similarity is, for reports ([`describe_similarity`][])."""
         return {"kind": "fingerprint_tanimoto", "fingerprint": "ECFP (Morgan)", "radius": self.radius,
                 "n_bits": int(self.n_bits)}
 
@@ -575,7 +575,7 @@ class KmerSimilarity:
                 for i in range(self.n)]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (``describe_similarity``)."""
+        """What this similarity is, for reports ([`describe_similarity`][])."""
         return {"kind": "kmer_cosine", "k": self.k}
 
     def block(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -667,7 +667,7 @@ class VectorSimilarity:
         return [row.tobytes() for row in np.ascontiguousarray(self.x)]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (``describe_similarity``)."""
+        """What this similarity is, for reports ([`describe_similarity`][])."""
         return {"kind": "vectors", "metric": self.metric, "n_features": int(self.x.shape[1])}
 
     def self_similarity(self) -> np.ndarray:
@@ -822,7 +822,7 @@ class MatrixSimilarity:
         return self.block(np.array([i]), np.arange(self.n))[0]
 
     def describe(self) -> dict:
-        """What this similarity is, for reports (``describe_similarity``)."""
+        """What this similarity is, for reports ([`describe_similarity`][])."""
         if self.description is not None:
             return dict(self.description)
         return {"kind": "matrix", "matrix_kind": "distance" if self.is_distance else "similarity",
@@ -936,7 +936,7 @@ def _alignment_text(d: dict) -> str:
 
 
 def describe_text(d: dict | None) -> str:
-    """One-line text of a ``describe_similarity`` dict."""
+    """One-line text of a [`describe_similarity`][] dict."""
     if d is None:
         return "none"
     kind = d.get("kind")

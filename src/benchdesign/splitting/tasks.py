@@ -13,7 +13,7 @@ split with fractions t_i = sqrt(s_i) / sum_j sqrt(s_j), so that the kept interac
 fold i, about t_i^2 of them) come out near the requested fractions s_i. DataSAIL solves the same
 equation t_i^2 / sum_j t_j^2 = s_i numerically.
 
-k-fold cross-validation of 2-D data (``SplitSpec.balanced``, see ``kfold_spec``):
+k-fold cross-validation of 2-D data (``SplitSpec.balanced``, see [`kfold_spec`][]):
 - I2/S2 with ``pair_scheme='cold_both'`` (default; Pahikkala et al. 2015, setting 4): each side is
   split into k folds of 1/k; fold i tests on the pairs with both entities in i and trains on the
   pairs with neither entity in i (about (1 - 1/k)^2 of them); the other pairs sit that fold out.
@@ -89,7 +89,7 @@ class SplitSpec:
     """The options of a split.
 
     Fold layout: ``fractions`` (s_i, sum 1), ``names`` (one per fold) and ``balanced`` (every fold also
-    bounded from above; set by ``kfold_spec`` for k equal folds -- the paper's eq. (14) bounds only from
+    bounded from above; set by [`kfold_spec`][] for k equal folds -- the paper's eq. (14) bounds only from
     below). Every other field but two is an option of ``SPLIT_OPTIONS``, which holds its default and its
     meaning; the same name is used by the config, the command line and the cross-validators. Where they differ
     from the paper: ``fraction_tolerance`` (the ILP alone ends at the edge of epsilon, since a smaller test
@@ -108,7 +108,7 @@ class SplitSpec:
     names : tuple[str, ...]
         Name of each fold.
     balanced : bool
-        Bound every fold also from above, size of fold i <= (1 + epsilon) s_i n (set by ``kfold_spec``).
+        Bound every fold also from above, size of fold i <= (1 + epsilon) s_i n (set by [`kfold_spec`][]).
     clusters : int | None
         Number of clusters K given to the ILP, at most the number of entities n (none = min(50, n)).
     micro_clusters : int
@@ -187,7 +187,7 @@ class SplitSpec:
     @classmethod
     def from_options(cls, options: Mapping[str, object]) -> "SplitSpec":
         """A spec from option names (``SPLIT_OPTIONS``), ``verbose`` and the fold layout: ``folds``
-        (k equal folds, ``kfold_spec``) or ``fractions`` with ``names`` (default split0, split1, ...).
+        (k equal folds, [`kfold_spec`][]) or ``fractions`` with ``names`` (default split0, split1, ...).
 
         Missing options take their defaults; values are converted to the option's type; an unknown
         name raises ValueError listing the known ones.

@@ -1,7 +1,7 @@
 """Hard similarity threshold on a split (LoHi's guarantee, Steshin 2023): no cross-fold pair above t.
 
 After the ILP, a split can still hold a test sample whose nearest training neighbour is more similar
-than a user's threshold t. ``enforce_max_similarity`` repairs the split so that, among the
+than a user's threshold t. [`enforce_max_similarity`][] repairs the split so that, among the
 assigned samples, every pair in different folds has sim <= t (for a train/test split: no test
 sample has a training neighbour above t), in one of two ways:
 
@@ -43,7 +43,7 @@ REASON_MOVED = "moved_above_max_similarity"
 
 @dataclass(frozen=True)
 class ThresholdRepair:
-    """Result of ``enforce_max_similarity``.
+    """Result of [`enforce_max_similarity`][].
 
     Attributes
     ----------
