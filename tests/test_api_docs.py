@@ -10,31 +10,32 @@ numpy parser, the parser mkdocstrings uses for the site:
   ``__init__`` for a class), and a function that returns something a Returns (or Yields) section;
 - a Parameters entry is typed, by a type and not by prose, and not contradicting the signature's annotation;
 - griffe parses the docstring without a warning (an entry not in the signature, an unparsable line);
-- no signature default names a private constant (``_D["clusters"]``): the page shows the real value;
-- the main entry points have an Examples section, and every Examples section runs (doctest).
+- no signature default names a private constant (``_D["clusters"]``): the page shows the real value.
+
+The Examples sections run as doctests in tests/test_api_examples.py (no griffe needed).
 """
 
 from __future__ import annotations
 
-import doctest
 import importlib
 import logging
+import os
 import re
 
 import pytest
 from workflow_helpers import REPO
 
-griffe = pytest.importorskip("griffe", reason="griffe (with mkdocstrings-python) not installed: pip install -e \".[docs]\"")
+try:
+    import griffe
+except ImportError:  # griffe comes with mkdocstrings-python; CI (BENCHDESIGN_DOCS=1) requires it
+    if os.environ.get("BENCHDESIGN_DOCS") == "1":
+        raise
+    pytest.skip("griffe (with mkdocstrings-python) not installed: pip install -e \".[docs]\"", allow_module_level=True)
 
 PACKAGES = ("splitting", "selection", "domains")
 SPHINX_ROLE = re.compile(r":(?:py:)?(?:func|class|meth|mod|data|attr|obj|exc|const|ref|term|doc):`")
 # A type is a type expression: names, brackets, literals, `|`, `,`, `of`/`or`; prose has sentences and clauses.
 PROSE = re.compile(r";| -- |: |\. |\.$|->|\bthe\b|\bwhen\b|\bif\b|\bper\b|\bsee\b", re.I)
-ENTRY_POINTS = (
-    "splitting.LeakageKFold", "splitting.LeakageSplit", "splitting.split_entities", "splitting.leakage",
-    "selection.select_datasets", "selection.evaluate_benchmark", "selection.subset_agreement",
-    "domains.register_domain", "domains.load_scores", "domains.table_domain",
-)
 
 
 @pytest.fixture(scope="module")
@@ -165,33 +166,3 @@ def test_public_docstrings_are_numpydoc(package):
         for method in methods(obj):
             found += problems(f"{label}.{method.name}", method, require=False)
     assert not found, f"{len(found)} docstring problems:\n" + "\n".join(found)
-
-
-def test_entry_points_have_examples(package):
-    objects = public_objects(package)
-    missing = [name for name in ENTRY_POINTS if not section(parse(objects[name])[0], "examples")]
-    assert not missing, f"entry points without an Examples section: {missing}"
-
-
-def test_examples_run(package, tmp_path, monkeypatch):
-    """Every Examples section of a public name runs as a doctest, in a scratch directory."""
-    monkeypatch.chdir(tmp_path)
-    with_examples = [label for label, obj in public_objects(package).items()
-                     if obj.docstring and ">>>" in obj.docstring.value]
-    assert set(ENTRY_POINTS) <= set(with_examples)
-    failed = []
-    for name in with_examples:
-        package_name, public = name.split(".")
-        module = importlib.import_module(f"benchdesign.{package_name}")
-        exports = getattr(module, "_EXPORTS", None)
-        if exports is not None:  # from the defining submodule: `leakage` is also the name of a submodule
-            where = next(m for m, names in exports.items() if public in names)
-            module = importlib.import_module(f"benchdesign.{package_name}.{where}")
-        obj = getattr(module, public)
-        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-        defining = importlib.import_module(obj.__module__)  # its globals, as pytest --doctest-modules
-        for test in doctest.DocTestFinder(recurse=False).find(obj, name, module=defining):
-            runner.run(test)
-        if runner.failures:
-            failed.append(name)
-    assert not failed, f"doctest failures (see the captured output): {failed}"
