@@ -97,6 +97,23 @@ def read_scores_table(
     ValueError
         Naming the file and line: a non-numeric score, a duplicate row, an unknown model, a missing score,
         fewer than two models or datasets.
+
+    Examples
+    --------
+    A wide file, one column per model and no folds:
+
+    >>> import pathlib
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> from benchdesign.domains import read_scores_table
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> pd.DataFrame({"dataset": ["d1", "d2"], "knn": [0.8, 0.7], "forest": [0.9, 0.6]}).to_csv(path, index=False)
+    >>> read_scores_table(path, higher_is_better=True)
+      dataset   model  fold  score
+    0      d1     knn     0    0.8
+    1      d2     knn     0    0.7
+    2      d1  forest     0    0.9
+    3      d2  forest     0    0.6
     """
     frame = _read_csv(path, "scores file")
     has_fold = "fold" in frame.columns

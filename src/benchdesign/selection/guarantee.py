@@ -120,6 +120,16 @@ def covering_radius(X: ArrayLike, chosen: ArrayLike, pool: ArrayLike | None = No
     -------
     float
         The covering radius.
+
+    Examples
+    --------
+    Four points on a line; rows 2 and 0 chosen, the farthest point from both is row 3 (distance 2 to row 0):
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import covering_radius
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [5.0, 0.0], [2.0, 0.0]])
+    >>> covering_radius(X, [2, 0])
+    2.0
     """
     chosen = np.asarray(chosen, dtype=np.intp)
     return float(covering_radii(X, chosen, [len(chosen)], pool, metric)[0])

@@ -889,6 +889,14 @@ def detect_string_kind(strings: Sequence[str]) -> Literal["smiles", "sequence"]:
     ------
     ValueError
         When some strings can only be SMILES and others only protein sequences.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import detect_string_kind
+    >>> detect_string_kind(["CCO", "c1ccccc1O"])
+    'smiles'
+    >>> detect_string_kind(["MKTAYIAKQRQISFVKSHFSRQ", "GAVLIKEWYH"])
+    'sequence'
     """
     smiles_at = protein_at = None
     for i, s in enumerate(strings):

@@ -239,6 +239,13 @@ def kfold_spec(n_folds: int, spec: SplitSpec | None = None) -> SplitSpec:
     -------
     SplitSpec
         ``spec`` with fractions 1/k, fold names fold0 .. fold{k-1} and ``balanced=True``.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import kfold_spec
+    >>> spec = kfold_spec(3)
+    >>> spec.names, spec.balanced
+    (('fold0', 'fold1', 'fold2'), True)
     """
     if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or n_folds < 2:
         raise ValueError(f"the number of folds must be an integer >= 2, got {n_folds!r}")
