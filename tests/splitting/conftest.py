@@ -25,6 +25,19 @@ def fixtures() -> Path:
 
 
 @pytest.fixture
+def mols(fixtures):
+    """The valid molecules of mols.csv: (SMILES, ECFP4 bits as floats, the ``active`` labels)."""
+    import pandas as pd
+
+    from benchdesign.splitting.similarity import smiles_fingerprints
+
+    df = pd.read_csv(fixtures / "mols.csv")
+    bits, valid = smiles_fingerprints(df["smiles"].tolist())
+    df = df[valid].reset_index(drop=True)
+    return df["smiles"].tolist(), bits.astype(float), df["active"].to_numpy()
+
+
+@pytest.fixture
 def rand_sim():
     """Factory of random symmetric similarity matrices."""
     return random_similarity

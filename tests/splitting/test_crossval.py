@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
@@ -11,18 +10,10 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, cross_val_score, c
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from benchdesign.splitting import LeakageKFold, LeakageSplit, nested_cross_validate, smiles_fingerprints
+from benchdesign.splitting import LeakageKFold, LeakageSplit, nested_cross_validate
 from benchdesign.splitting.similarity import FingerprintSimilarity
 
 OPTS = {"clusters": 8, "epsilon": 0.3, "time_limit": 5.0}
-
-
-@pytest.fixture
-def mols(fixtures):
-    df = pd.read_csv(fixtures / "mols.csv")
-    bits, valid = smiles_fingerprints(df["smiles"].tolist())
-    df = df[valid].reset_index(drop=True)
-    return df["smiles"].tolist(), bits.astype(float), df["active"].to_numpy()
 
 
 def test_every_sample_in_exactly_one_test_fold_and_deterministic(mols):

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from benchdesign.cli import main
-from benchdesign.splitting import LeakageKFold, smiles_fingerprints
+from benchdesign.splitting import LeakageKFold
 from benchdesign.splitting.ilp import ClusterInstance, assignment_objective, check_assignment, solve_split_ilp
 from benchdesign.splitting.refine import refine_assignment
 from benchdesign.splitting.summary import class_share_lines, class_shares
@@ -81,14 +81,6 @@ def test_refinement_keeps_the_two_sided_bound():
             assert _actives(out).max() <= 3
         else:  # the paper's bound lets the refinement gather c0, c1 and c4
             assert _actives(out).max() == 4
-
-
-@pytest.fixture
-def mols(fixtures):
-    df = pd.read_csv(fixtures / "mols.csv")
-    bits, valid = smiles_fingerprints(df["smiles"].tolist())
-    df = df[valid].reset_index(drop=True)
-    return df["smiles"].tolist(), bits.astype(float), df["active"].to_numpy()
 
 
 OPTS = {"clusters": 8, "epsilon": 0.3, "delta": 0.4, "time_limit": 5.0}
