@@ -133,7 +133,9 @@ DEFAULT_SETTINGS: dict = {
     # tsfresh costs about 0.6 ms per value of a series (2 threads; catch22 some 30x less), so its own,
     # smaller cap: 105 UCR datasets at 200 series would take about 100 min. None = max_series.
     "tsfresh_max_series": 100,
-    "tsfresh_threads": 2,
+    # 1: with --cores 2 a 2-thread job waits until both cores are free, behind every 1-core job
+    # (measured: 10 min in the quick run, docs/performance.md). Raise it on nodes with many cores.
+    "tsfresh_threads": 1,
     # MiniRocket: one transform fitted on minirocket_fit_series series of every dataset, each padded
     # or trimmed to minirocket_length points (the paper's code: 50, 512, 10,000 kernels)
     "minirocket_kernels": 10_000,
