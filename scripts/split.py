@@ -6,10 +6,12 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 
+from benchdesign.logs import console_logging  # noqa: E402
 from benchdesign.splitting.options import SPLIT_OPTIONS  # noqa: E402
 from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split, summarize  # noqa: E402
 from benchdesign.splitting.tasks import SplitSpec  # noqa: E402
 
+console_logging()  # the stage lines into the log
 inp, par, out = snakemake.input, snakemake.params, snakemake.output  # noqa: F821
 
 layout = {"folds": par.folds, "fractions": par.fractions, "names": par.names}  # folds replace fractions/names

@@ -439,7 +439,7 @@ def test_rows_without_class_are_reported(tmp_path, capsys):
     report = tmp_path / "r.json"
     assert main([str(a) for a in split_args(table, tmp_path / "o.tsv", "--class-col", "active", "--delta", "0.5",
                                             "--report", report)]) == 0
-    err = capsys.readouterr().err
+    err = capsys.readouterr().out  # a note of the result
     assert "2 rows have no value in class column 'active'" in err and "[2, 7]" in err, err
     import json
 

@@ -48,14 +48,18 @@ def _split_command(args: argparse.Namespace) -> int:
         entities_b=side_b, side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius,
         n_bits=args.fp_bits, kmer=args.kmer, report=args.report, fold_column=bool(args.folds),
         clusters_out=args.clusters_out, entity_folds_out=args.entity_folds, sep=_sep(args.sep),
+        summary=args.summary, scaffold_baseline=args.scaffold_baseline,
     )
     return _run_split_job(job)
 
 
 def _run_split_job(job) -> int:
+    """Split; the result's summary on stdout (progress went to stderr), on stderr when the TSV is on stdout."""
+    from benchdesign.files import is_stdout
     from benchdesign.splitting.pipeline import run_split, summarize
 
-    print(summarize(run_split(job), verbose=job.spec.verbose), file=sys.stderr)
+    text = summarize(run_split(job), verbose=job.spec.verbose)
+    print(text, file=sys.stderr if is_stdout(job.out) else sys.stdout)
     return 0
 
 
@@ -76,7 +80,8 @@ def _pair_table_job(args: argparse.Namespace, spec):
         inter_a_col=side_a.id_col, inter_b_col=side_b.id_col, inter_id_col=args.inter_id_col, entities_b=side_b,
         side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
         report=args.report, fold_column=bool(args.folds), clusters_out=args.clusters_out,
-        entity_folds_out=args.entity_folds, sep=_sep(args.sep),
+        entity_folds_out=args.entity_folds, sep=_sep(args.sep), summary=args.summary,
+        scaffold_baseline=args.scaffold_baseline,
     )
 
 
@@ -131,6 +136,12 @@ def _add_crossval_arguments(p: argparse.ArgumentParser) -> None:
                         "adds a `fold` column 0..k-1")
     g.add_argument("--clusters-out", help="write the cluster id of every entity to this TSV (S1/S2)")
     g.add_argument("--verbose", action="store_true", help="print the MILP solver's log (e.g. HiGHS) to stderr")
+    g.add_argument("--no-summary", dest="summary", action="store_false",
+                   help="skip the summary block (the nearest-neighbour view beside random splits of the same fold "
+                        "sizes); the leakage against random splits is still reported")
+    g.add_argument("--scaffold-baseline", action="store_true",
+                   help="add a Bemis-Murcko scaffold split of the same fractions to the summary (with --smiles-col; "
+                        "parses every molecule again, so it costs about as much CPU as the split itself)")
 
 
 def _task_name(text: str) -> str:
@@ -285,12 +296,14 @@ def _leakage_command(args: argparse.Namespace) -> int:
             raise ValueError("--shard needs --shard-out (the shard's .npz file)")
         index, count = args.shard
         n = leakage_shard_files(args.input, args.split, index, count, args.shard_out, **read)
-        print(f"shard {index} of {count}: {n} tiles -> {args.shard_out}", file=sys.stderr)
+        from benchdesign.logs import logger
+
+        logger("leakage").info(f"shard {index} of {count}: {n} tiles -> {args.shard_out}")
         return 0
     report = evaluate_split_files(
         args.input, args.split, test=args.test, train=args.train, quantiles=args.quantiles, folds=args.folds,
         sample=args.sample, confidence=args.confidence, seed=args.sample_seed, sample_test=args.sample_test,
-        random_seed=args.seed, **read,
+        random_seed=args.seed, scaffold_baseline=args.scaffold_baseline, **read,
     )
     print(format_report(report))
     if args.json:
@@ -434,6 +447,8 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--quantiles", nargs="+", type=float, default=list(DEFAULT_QUANTILES),
                    help="quantiles of the max-train-similarity distribution to report")
     p.add_argument("--json", "--report", dest="json", help="also write the report as JSON (atomically)")
+    p.add_argument("--scaffold-baseline", action="store_true",
+                   help="with --smiles-col: add a Bemis-Murcko scaffold split of the same fractions to the summary")
     big = p.add_argument_group("large data")
     big.add_argument("--sample", type=int, metavar="N",
                      help="estimate L(pi) from N random pairs with a confidence interval (and eq. 1 from "
@@ -461,16 +476,24 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=OUTPUT_RULE,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress lines on stderr (warnings and errors only); results still go to stdout")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
     for add in SUBCOMMANDS:
         add(sub)
+    for command in sub.choices.values():  # also after the subcommand: `benchdesign split ... --quiet`
+        command.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                             help="no progress lines on stderr (warnings and errors only)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code."""
+    from benchdesign.logs import console_logging
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    console_logging(quiet=args.quiet)
     try:
         code = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit

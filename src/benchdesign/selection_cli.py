@@ -184,8 +184,10 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     scores = read_scores_table(args.scores, args.higher_is_better)
     features = _features(args.features, dict.fromkeys(scores["dataset"]))
 
-    def progress(message: str) -> None:
-        print(f"benchdesign evaluate: {message}", file=sys.stderr, flush=True)
+    from benchdesign.logs import logger
+
+    def progress(message: str) -> None:  # on stderr unless --quiet (benchdesign.logs)
+        logger("evaluate").info(f"benchdesign evaluate: {message}")
 
     result = evaluate_benchmark(
         scores, features, args.higher_is_better, strategies=args.strategies, n_trials=args.trials,
@@ -217,7 +219,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     files["provenance.json"] = (json.dumps(provenance, indent=2) + "\n").encode()
     for name, data in files.items():
         write_atomic(out / name, data)
-    print(result.recommendation, file=sys.stderr)
+    print(result.recommendation)
     return 0
 
 

@@ -17,7 +17,7 @@ from benchdesign.cli import main
 def run(argv, capsys):
     code = main([str(a) for a in argv])
     captured = capsys.readouterr()
-    return code, captured.err
+    return code, captured.out + captured.err  # the result (stdout), then progress and errors (stderr)
 
 
 def base_args(fixtures, out, *extra):

@@ -63,7 +63,7 @@ def test_cli_group_tasks(tmp_path, task, capsys):
     out = tmp_path / "split.tsv"
     code = main(["split", "--task", task, "--input", str(table), "--smiles-col", "smiles", "--folds", "3",
                  "--out", str(out)])
-    err = capsys.readouterr().err
+    err = capsys.readouterr().out  # the result's lines
     assert code == 0 and f"{task.lower()}: {len(SMILES)} rows" in err and "random" in err
     assert sorted(pd.read_csv(out, sep="\t")["fold"].unique()) == [0, 1, 2]
 

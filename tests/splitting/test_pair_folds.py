@@ -186,7 +186,8 @@ def test_errors_name_the_bad_value(rand_sim):
 
 def run(argv, capsys):
     code = main([str(x) for x in argv])
-    return code, capsys.readouterr().err
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err  # the result (stdout), then progress and errors (stderr)
 
 
 def s2_args(fixtures, out, *extra):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 
 from benchdesign.cli import main
 from benchdesign.splitting.progress import Progress, active, note, stage
@@ -18,7 +19,10 @@ def work(x: int) -> int:
 def test_stages_nest_add_up_and_are_silent_without_an_active_progress():
     assert active() is None and work(1) == 2  # no progress: a no-op
     out = io.StringIO()
-    prog = Progress(out, prefix="t")
+    log = logging.getLogger("test_progress")
+    log.addHandler(logging.StreamHandler(out))
+    log.setLevel(logging.INFO)
+    prog = Progress(log, prefix="t")
     with prog.activate():
         assert active() is prog
         with stage("outer"):
@@ -59,7 +63,7 @@ def test_large_splits_report_a_sampled_leakage_with_intervals(tmp_path, fixtures
     assert main(["split", "--task", "S1", "--input", str(fixtures / "mols.csv"), "--id-col", "mol_id",
                  "--smiles-col", "smiles", "--splits", "0.8", "0.2", "--clusters", "4", "--out", str(out),
                  "--report", str(report)]) == 0
-    assert "sampled scaled L(pi)" in capsys.readouterr().err
+    assert "sampled scaled L(pi)" in capsys.readouterr().out
     smp = json.loads(report.read_text())["sampled_leakage"]
     ent = entities_from_table(pd.read_csv(fixtures / "mols.csv"), id_col="mol_id", smiles_col="smiles")
     exact = leakage_summary(ent.similarity, [pd.read_csv(out, sep="\t")["split"].to_numpy(dtype=object)])[0]

@@ -116,7 +116,7 @@ def test_cli_split_defaults_to_alignment_and_reports_it(fixtures, tmp_path, caps
     code = main([str(a) for a in ["split", "--task", "S1", "--input", fixtures / "targets.tsv", "--sequence-col",
                                   "sequence", "--splits", "0.5", "0.5", "--clusters", "2", "--epsilon", "0.5",
                                   "--out", out, "--report", report]])
-    err = capsys.readouterr().err
+    err = capsys.readouterr().out  # the result's lines
     assert code == 0, err
     sim = json.loads(report.read_text())["similarity"]
     assert sim["kind"] == "alignment_identity" and sim["column"] == "sequence" and sim["gap_open"] == 11
@@ -131,7 +131,7 @@ def test_cli_reports_both_sides_of_2d_data_and_the_leakage_similarity(fixtures, 
         "--input-b", fixtures / "targets.tsv", "--id-col-b", "target", "--sequence-col-b", "sequence",
         "--sequence-similarity", "kmer", "--splits", "0.8", "0.2", "--clusters", "4", "--out", out,
         "--report", report]])
-    err = capsys.readouterr().err
+    err = capsys.readouterr().out  # the result's lines
     assert code == 0, err
     sim = json.loads(report.read_text())["similarity"]
     assert sim["a"]["kind"] == "fingerprint_tanimoto" and sim["a"]["radius"] == 2 and sim["a"]["n_bits"] == 1024

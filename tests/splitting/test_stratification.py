@@ -143,7 +143,7 @@ def test_split_with_class_col_is_stratified_and_its_summary_states_the_class_sha
             "--class-col", "active", "--folds", "3", "--clusters", "8", "--epsilon", "0.3", "--delta", "0.4",
             "--out", out, "--report", rep]
     assert main([str(a) for a in args]) == 0
-    err = capsys.readouterr().err
+    err = capsys.readouterr().out  # the result's lines
     report = json.loads(rep.read_text())
     assert report["stratification"] == {"delta": 0.4, "bound": "two_sided"}
     labels = pd.read_csv(out, sep="\t").merge(pd.read_csv(fixtures / "mols.csv"), left_on="id", right_on="mol_id")

@@ -127,17 +127,19 @@ def rep_of(status, ilp_scaled, scaled, ilp_bound, bound, gap=0.1):
 
 def test_solver_line_in_words():
     out = solver_summary(rep_of("time_limit", 0.77, 0.74, 0.0, 0.66, 0.117), 10.0)
-    assert out["text"].startswith("solver: stopped at the time limit (10 s); the split is within 11.7% of a lower "
-                                  "bound on its leakage (0.6600, over every split of the micro-clusters); a longer "
+    assert out["text"].startswith("solver: stopped at the time limit (10 s). Any split of these micro-clusters leaks "
+                                  "at least 0.6600 (a proven lower bound), this one 0.7400: no other split can remove "
+                                  "more than 11.7% of its leakage (a ceiling: no split may reach the bound). A longer "
                                   "--time-limit is unlikely to help: the refinement lowered the ILP's leakage by 3.9%")
     assert out["longer_limit_may_help"] is False and "cluster-level proxy" in out["text"]
     out = solver_summary(rep_of("time_limit", 0.741, 0.74, 0.7, 0.66), 5.0)
     assert out["longer_limit_may_help"] is True
-    assert out["text"].endswith("a longer --time-limit may help: the ILP stopped 5.0% above its own lower bound and "
+    assert out["text"].endswith("A longer --time-limit may help: the ILP stopped 5.0% above its own lower bound and "
                                 "the refinement changed little")
     out = solver_summary(rep_of("optimal", 0.74, 0.74, 0.74, 0.66), 10.0)
-    assert out["text"].startswith("solver: HIGHS found the best assignment of the clusters in 10.2 s; the split is "
-                                  "within 10.0% of a lower bound") and "time-limit" not in out["text"]
+    assert out["text"].startswith("solver: HiGHS found the best assignment of the clusters in 10.2 s. Any split of "
+                                  "these micro-clusters leaks at least 0.6600") and "time-limit" not in out["text"]
+    assert "more than 10.0% of its leakage" in out["text"]
 
 
 def split_args(inp, out, *extra):
@@ -147,8 +149,8 @@ def split_args(inp, out, *extra):
 
 def test_split_console_and_report_share_one_block(fixtures, tmp_path, capsys):
     out, rep = tmp_path / "s.tsv", tmp_path / "s.json"
-    assert main([str(a) for a in split_args(fixtures / "mols.csv", out, "--report", rep)]) == 0
-    err = capsys.readouterr().err
+    assert main([str(a) for a in split_args(fixtures / "mols.csv", out, "--report", rep, "--scaffold-baseline")]) == 0
+    err = capsys.readouterr().out  # the result's lines
     report = json.loads(rep.read_text())
     s = report["summary"]
     assert f"=> {s['sentence']}" in err and s["solver"]["text"] in err and "note: time limit" not in err
@@ -156,7 +158,7 @@ def test_split_console_and_report_share_one_block(fixtures, tmp_path, capsys):
     assert s["folds"]["fold0"]["requested"] == pytest.approx(1 / 3) and "scaffold" in s
     assert s["descriptions"]["scaled_leakage"].startswith("share of the similarity mass between folds")
     assert main([str(a) for a in split_args(fixtures / "mols.csv", out, "--verbose")]) == 0
-    assert "solver detail: HIGHS optimal" in capsys.readouterr().err
+    assert "solver detail: HIGHS optimal" in capsys.readouterr().out
 
 
 def test_leakage_accepts_split_drop_invalid_output(fixtures, tmp_path, capsys):
@@ -164,10 +166,11 @@ def test_leakage_accepts_split_drop_invalid_output(fixtures, tmp_path, capsys):
     table.loc[[3, 7], "smiles"] = ["not_a_smiles", "C1CC"]
     inp, out, rep, js = tmp_path / "bad.csv", tmp_path / "s.tsv", tmp_path / "s.json", tmp_path / "l.json"
     table.to_csv(inp, index=False)
-    assert main([str(a) for a in split_args(inp, out, "--drop-invalid", "--report", rep)]) == 0
-    split_err = capsys.readouterr().err
+    assert main([str(a) for a in split_args(inp, out, "--drop-invalid", "--report", rep, "--scaffold-baseline")]) == 0
+    split_err = capsys.readouterr().out
     assert "left out: 2 invalid_smiles" in split_err
-    code = main(["leakage", "--split", str(out), "--input", str(inp), "--smiles-col", "smiles", "--json", str(js)])
+    code = main(["leakage", "--split", str(out), "--input", str(inp), "--smiles-col", "smiles", "--json", str(js),
+                 "--scaffold-baseline"])
     text = capsys.readouterr().out
     assert code == 0
     assert "left out: 2 rows with invalid SMILES (no similarity; the split leaves them unassigned)" in text

@@ -25,7 +25,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "inputs": ("entities_from_table", "index_interactions", "pair_indices", "read_table"),
     "leakage": (
         "LeakageSummary", "SampledLeakage", "TilePlan", "leakage", "leakage_shard", "leakage_summary",
-        "max_train_similarity", "reduce_leakage_shards", "sampled_leakage", "scaled_leakage",
+        "max_train_similarity", "nearest_other_fold", "reduce_leakage_shards", "sampled_leakage", "scaled_leakage",
     ),
     "pipeline": ("EntityInput", "SplitJob", "run_split"),
     "progress": ("Progress",),

@@ -44,6 +44,7 @@ __all__ = [
     "leakage",
     "scaled_leakage",
     "max_train_similarity",
+    "nearest_other_fold",
 ]
 
 UNASSIGNED_LABELS = frozenset({"", "unassigned", "not assigned", "nan", "none"})
@@ -886,4 +887,102 @@ def max_train_similarity(
             c1 = min(c0 + block_size, cols.size)
             tile = src.block(rows[r0:r1], cols[c0:c1])
             best[r0:r1] = np.maximum(best[r0:r1], tile.max(axis=1))
+    return best
+
+
+def nearest_other_fold(
+    sim: SimilaritySource | np.ndarray | sp.spmatrix,
+    codes_list: Sequence[np.ndarray],
+    rows: np.ndarray | None = None,
+    block_size: int = DEFAULT_BLOCK,
+) -> np.ndarray:
+    """Per entity and split, its maximum similarity to the entities of the other folds (eq. 1's summand).
+
+    Several splits of the same entities share one pass over the similarities: each tile is computed once
+    and reduced once per split. Without ``rows`` every assigned entity is reported and only the upper
+    triangle of tiles is computed (each tile serves its rows and its columns), so the cost is that of
+    n^2 / 2 similarities whatever the number of splits.
+
+    Parameters
+    ----------
+    sim : SimilaritySource | np.ndarray | sp.spmatrix
+        (n, n) similarities in [0, 1].
+    codes_list : Sequence[np.ndarray]
+        Splits as integer fold codes (n,), -1 = in no fold ([`encode_folds`][]).
+    rows : np.ndarray | None
+        The entities to report (e.g. a seeded sample); None = every entity assigned in some split.
+    block_size : int
+        Tile size.
+
+    Returns
+    -------
+    np.ndarray
+        (n_splits, n_rows) maxima, float64; NaN where the entity is in no fold of that split or no other
+        fold has an entity. Rows in the order of ``rows`` (default: ascending entity index).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sim = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.3], [0.1, 0.3, 1.0]])
+    >>> nearest_other_fold(sim, [np.array([0, 0, 1]), np.array([0, 1, 1])]).round(2)
+    array([[0.1, 0.3, 0.3],
+           [0.9, 0.9, 0.1]])
+    """
+    src = _as_source(sim)
+    n = src.shape[0] if sp.issparse(src) else src.n
+    codes = np.stack([np.asarray(c, dtype=np.int64).reshape(-1) for c in codes_list])
+    if codes.shape[1] != n:
+        raise ValueError(f"a split has {codes.shape[1]} fold codes for {n} entities")
+    cols = np.flatnonzero((codes >= 0).any(axis=0))
+    row_idx = cols if rows is None else np.asarray(rows, dtype=np.int64).reshape(-1)
+    if sp.issparse(src):
+        best = _nearest_other_fold_sparse(src, codes, row_idx)
+    else:
+        best = _nearest_other_fold_tiles(src, codes, row_idx, cols, rows is None, block_size)
+    for s, c in enumerate(codes):  # no entity in another fold (or in no fold itself): no neighbour
+        assigned = np.bincount(c[c >= 0], minlength=1)
+        own = np.where(c[row_idx] >= 0, assigned[np.maximum(c[row_idx], 0)], assigned.sum())
+        best[s, own == assigned.sum()] = np.nan
+    return best
+
+
+def _nearest_other_fold_sparse(m: sp.csr_matrix, codes: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    sub = m[rows].tocoo()
+    best = np.zeros((codes.shape[0], rows.size))  # an entry not stored is a similarity of 0
+    for s, c in enumerate(codes):
+        a, b = c[rows[sub.row]], c[sub.col]
+        keep = (b >= 0) & (a != b)
+        np.maximum.at(best[s], sub.row[keep], sub.data[keep])
+    return best
+
+
+def _nearest_other_fold_tiles(src: SimilaritySource, codes: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                              symmetric: bool, block_size: int) -> np.ndarray:
+    """Tile loop of ``nearest_other_fold``: rows x cols, or (``symmetric``, rows = cols) the upper triangle.
+
+    Same-fold and unassigned entries are zeroed by a product with the mask (similarities are >= 0, so a
+    zero never raises a maximum; 4x faster than ``np.max(where=...)``); ``nearest_other_fold`` then sets
+    NaN for entities with no entity in another fold.
+    """
+    best = np.full((codes.shape[0], rows.size), -np.inf)
+    starts_r, starts_c = range(0, rows.size, block_size), range(0, cols.size, block_size)
+    tiles = [(r0, c0) for r0 in starts_r for c0 in starts_c if not symmetric or c0 >= r0]
+    step = max(1, len(tiles) // 10)
+    with threadpool_limits(limits=1, user_api="blas"):
+        for t, (r0, c0) in enumerate(tiles):
+            ri, ci = rows[r0:r0 + block_size], cols[c0:c0 + block_size]
+            tile = src.block(ri, ci)
+            for s, c in enumerate(codes):
+                a, b = c[ri], c[ci]
+                other = a[:, None] != b[None, :]
+                if (b < 0).any() or (a < 0).any():
+                    other &= (b >= 0)[None, :] & (a >= 0)[:, None]
+                kept = np.multiply(tile, other)
+                rb = best[s, r0:r0 + ri.size]
+                np.maximum(rb, kept.max(axis=1), out=rb)
+                if symmetric and c0 != r0:
+                    cb = best[s, c0:c0 + ci.size]
+                    np.maximum(cb, kept.max(axis=0), out=cb)
+            if (t + 1) % step == 0 and len(tiles) >= 20:
+                note(f"nearest neighbours: {t + 1} of {len(tiles)} tiles")
     return best

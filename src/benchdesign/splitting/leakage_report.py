@@ -155,6 +155,7 @@ def evaluate_split(
     smiles: Sequence[str] | None = None,
     random_seed: int = 0,
     summary: bool = True,
+    scaffold_baseline: bool = False,
 ) -> dict:
     """Leakage report of a split of ``entities`` given as (id, fold label) pairs.
 
@@ -192,11 +193,13 @@ def evaluate_split(
     sample_test : int
         Test entities per fold sampled for eq. (1).
     smiles : Sequence[str] | None
-        SMILES of the valid entities: the summary block adds a scaffold split.
+        SMILES of the valid entities: the summary block names them molecules.
     random_seed : int
         Seed of the summary block's random splits of the same fold sizes.
     summary : bool
         Add the summary block (``report["summary"]``, as in ``benchdesign split``).
+    scaffold_baseline : bool
+        With ``smiles``: the summary block adds a Bemis-Murcko scaffold split of the same fractions.
     Returns
     -------
     dict
@@ -267,7 +270,7 @@ def evaluate_split(
     left = {entities.invalid_reason: int((~valid).sum()), "unassigned in the split file": int(listed.sum() - (codes >= 0)
             .sum()), "not in the split file": int((~listed).sum())}
     if summary:
-        report["summary"] = _summary(entities, codes, fold_names, cert, smiles, random_seed, left)
+        report["summary"] = _summary(entities, codes, fold_names, cert, smiles, random_seed, left, scaffold_baseline)
     return report
 
 
@@ -285,19 +288,20 @@ def _certificate(source, codes: np.ndarray, names: list[str], sample: int | None
 
 
 def _summary(entities: EntitySet, codes: np.ndarray, names: list[str], cert: dict, smiles, random_seed: int,
-             left: dict) -> dict:
-    """The summary block of the split, its folds in natural order (fold2 before fold10)."""
+             left: dict, scaffold_baseline: bool) -> dict:
+    """The summary block of the split, its folds in natural order (fold2 before fold10); the scaffold split
+    of ``smiles`` with ``scaffold_baseline``."""
     from benchdesign.splitting.pipeline import summary_words
     from benchdesign.splitting.summary import split_summary
 
     entry = describe_similarity(entities.similarity)
-    if not (entry and entry.get("kind") == "fingerprint_tanimoto"):
-        smiles = None
+    molecules = smiles is not None and bool(entry) and entry.get("kind") == "fingerprint_tanimoto"
     codes, order = _sorted_codes(codes, names)
     cert = cert | {key: {n: cert[key][n] for n in order} for key in ("fold_scaled_leakage", "random_fold_scaled_leakage")
                    if key in cert}
-    return split_summary(entities.similarity, codes, order, cert, seed=random_seed, smiles=smiles,
-                         unassigned={k: v for k, v in left.items() if v}, words=summary_words(entry, smiles is not None))
+    return split_summary(entities.similarity, codes, order, cert, seed=random_seed,
+                         smiles=smiles if molecules and scaffold_baseline else None,
+                         unassigned={k: v for k, v in left.items() if v}, words=summary_words(entry, molecules))
 
 
 def _entities_and_split_reader(
@@ -396,6 +400,7 @@ def evaluate_split_files(
     seed: int = 0,
     sample_test: int = DEFAULT_SAMPLE_TEST,
     random_seed: int = 0,
+    scaffold_baseline: bool = False,
     **representation,
 ) -> dict:
     """Read an entity table and a split TSV/CSV (columns ``split_id_col``, ``split_col``) and evaluate it.
@@ -429,6 +434,8 @@ def evaluate_split_files(
         Test entities per fold sampled for eq. (1).
     random_seed : int
         Seed of the summary block's random splits of the same fold sizes.
+    scaffold_baseline : bool
+        Molecules given by SMILES: add a Bemis-Murcko scaffold split of the same fractions to the summary.
     **representation : object
         Keyword arguments naming the columns and the similarity: ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
@@ -442,7 +449,7 @@ def evaluate_split_files(
     ids, labels = read_split(split)
     report = evaluate_split(ent, ids, labels, test, train, quantiles, folds=folds, sample=sample,
                             confidence=confidence, seed=seed, sample_test=sample_test, smiles=read_split.smiles,
-                            random_seed=random_seed)
+                            random_seed=random_seed, scaffold_baseline=scaffold_baseline)
     return {"input": str(table), "split": str(split), **report}
 
 

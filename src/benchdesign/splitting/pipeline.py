@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -170,6 +169,12 @@ class SplitJob:
         2-D: path of a TSV of the fold of every entity (side, id, fold, split).
     sep : str | None
         Delimiter of every input table (None: sniffed).
+    summary : bool
+        1-D splits with a certificate: add the summary block (each fold's nearest-neighbour view beside
+        random splits of the same fold sizes; ``split_summary``). False: the certificate's line only.
+    scaffold_baseline : bool
+        Add a Bemis-Murcko scaffold split of the same fractions to the summary (needs SMILES; on Tox21 it
+        costs more CPU than the rest of the summary, hence off by default).
     """
 
     task: str
@@ -191,6 +196,8 @@ class SplitJob:
     clusters_out: str | None = None
     entity_folds_out: str | None = None  # 2-D: TSV of the fold of every entity (side, id, fold, split)
     sep: str | None = None  # delimiter of every input table; None: sniffed (benchdesign.files.sniff_sep)
+    summary: bool = True
+    scaffold_baseline: bool = False
 
 
 def _read_side(inp: EntityInput, job: SplitJob, what: str) -> pd.DataFrame:
@@ -337,11 +344,23 @@ def _check_group_task(job: SplitJob, task: str) -> None:
                        {"--input": inp.path, "--matrix": inp.matrix})
 
 
+def _check_summary_options(job: SplitJob, two_d: bool) -> None:
+    """``scaffold_baseline`` is part of the 1-D summary of molecules given as SMILES."""
+    if not job.scaffold_baseline:
+        return
+    if not job.summary:
+        raise ValueError("--scaffold-baseline adds a line to the summary; it cannot be combined with --no-summary")
+    if two_d or not job.entities.smiles_col:
+        raise ValueError("--scaffold-baseline compares with a scaffold split of the molecules: it needs 1-D data "
+                         "with --smiles-col")
+
+
 def check_job(job: SplitJob) -> None:
     """Every option and output path of a split request, checked before any input is parsed."""
     validate_spec(job.spec)
     task = job.task.upper()
     two_d = job.interactions is not None
+    _check_summary_options(job, two_d)
     if task.lower() in GROUP_TASKS:
         _check_group_task(job, task.lower())
         return
@@ -426,7 +445,7 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     """Read the inputs, split, and write the TSV (and the JSON report when ``job.report`` is set).
 
     Stage timings (similarity / split / write, nested stages as ``split/leaders`` ...) go to
-    ``progress`` (default: a [`Progress`][] printing to stderr) and
+    ``progress`` (default: a [`Progress`][] logging to ``benchdesign.progress``, ``benchdesign.logs``) and
     into the report as ``stage_seconds`` (wall) and ``stage_cpu_seconds`` (CPU, with the worker processes).
     The report's ``similarity`` records what compared the entities (``similarity_entry``; 2-D: per side
     ``a`` / ``b``).
@@ -436,7 +455,7 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     job : SplitJob
         The request.
     progress : Progress | None
-        Where stage timings go (None: a [`Progress`][] printing to stderr).
+        Where stage timings go (None: a [`Progress`][] on the ``benchdesign.progress`` logger).
 
     Returns
     -------
@@ -444,7 +463,7 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
         The split, also written to ``job.out``.
     """
     check_job(job)
-    prog = Progress(sys.stderr) if progress is None else progress
+    prog = Progress() if progress is None else progress
     start = time.perf_counter()
     with prog.activate():
         result, ids, cluster_ids = _split_job(job)
@@ -496,7 +515,7 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
             else:
                 result = split_entities(task, ent, job.spec)
         result.report["similarity"] = similarity_entry(ent, job.entities)
-        if "certificate" in result.report:
+        if "certificate" in result.report and job.summary:
             with stage("summary"):
                 result.report["summary"] = _split_summary(df, ent, job, result)
         if ent.similarity is not None and ent.similarity.n >= SAMPLED_REPORT_MIN:
@@ -547,13 +566,12 @@ def _split_summary(df: pd.DataFrame, ent: EntitySet, job: SplitJob, result: Spli
     rep, valid = result.report, np.asarray(ent.valid, dtype=bool)
     entry = rep.get("similarity")
     col = job.entities.smiles_col
-    smiles = None
-    if col and entry and entry.get("kind") == "fingerprint_tanimoto":
-        smiles = df[col].astype(str).to_numpy()[valid].tolist()
+    molecules = bool(col and entry and entry.get("kind") == "fingerprint_tanimoto")
+    smiles = df[col].astype(str).to_numpy()[valid].tolist() if molecules and job.scaffold_baseline else None
     left = Counter(str(r) or "none" for r in result.reason[result.fold < 0])
     out = split_summary(ent.similarity, result.fold[valid], result.names, rep["certificate"], seed=job.spec.seed,
                         requested=rep.get("requested_fractions"), smiles=smiles, unassigned=dict(sorted(left.items())),
-                        words=summary_words(entry, smiles is not None), class_counts=rep.get("class_fold_counts"),
+                        words=summary_words(entry, molecules), class_counts=rep.get("class_fold_counts"),
                         stratification=rep.get("stratification"))
     if "solver_status" in rep:
         out["solver"] = solver_summary(rep, job.spec.time_limit)
@@ -581,24 +599,30 @@ def _longer_limit(rep: dict, cert: dict) -> tuple[bool, str]:
                   "bound and the refinement changed little")
 
 
+SOLVER_NAMES = {"HIGHS": "HiGHS", "GUROBI": "Gurobi", "GLPK_MI": "GLPK", "SCIP": "SCIP", "CBC": "CBC"}
+
+
 def solver_summary(rep: dict, time_limit: float | None) -> dict:
     """The solver's status in words: one bound on the split's leakage (the certificate's, over every split of
     the micro-clusters) and its gap, and whether a longer time limit is likely to help."""
     cert, status = rep.get("certificate", {}), rep["solver_status"]
     out: dict = {"status": status, "seconds": rep.get("solver_seconds"), "time_limit": time_limit,
                  "scaled_lower_bound": cert.get("scaled_lower_bound"), "gap": cert.get("gap")}
+    name = SOLVER_NAMES.get(str(rep["solver"]).upper(), rep["solver"])
     if status == "time_limit":
         head = f"stopped at the time limit ({time_limit:g} s)" if time_limit else "stopped at its limit"
     elif status == "optimal":
-        head = f"{rep['solver']} found the best assignment of the clusters in {rep.get('solver_seconds', 0):.1f} s"
+        head = f"{name} found the best assignment of the clusters in {rep.get('solver_seconds', 0):.1f} s"
     else:
-        head = f"{rep['solver']} ended with status {status}"
+        head = f"{name} ended with status {status}"
     if cert.get("gap") is not None:
-        head += (f"; the split is within {cert['gap']:.1%} of a lower bound on its leakage ({cert['scaled_lower_bound']:.4f},"
-                 " over every split of the micro-clusters)")
+        own = f", this one {cert['scaled_leakage']:.4f}" if "scaled_leakage" in cert else ""
+        head += (f". Any split of these micro-clusters leaks at least {cert['scaled_lower_bound']:.4f} (a proven lower "
+                 f"bound){own}: no other split can remove more than {cert['gap']:.1%} of its leakage (a ceiling: "
+                 "no split may reach the bound)")
     if status == "time_limit" and "scaled_leakage" in cert:
         out["longer_limit_may_help"], advice = _longer_limit(rep, cert)
-        head += "; " + advice
+        head += ". " + advice[0].upper() + advice[1:]
     out["text"] = "solver: " + head
     return out
 

@@ -1,23 +1,26 @@
-"""Stage timings and progress lines of a split (on stderr for ``benchdesign split``).
+"""Stage timings and progress lines of a split.
 
 Library functions mark their stages with ``stage`` (a context manager or decorator) and report
 intermediate progress with ``note``; both are no-ops unless a [`Progress`][] is active
 (``Progress.activate``), so the layered modules need no extra parameters. The file-level entry
-point (``pipeline``) activates one, prints its lines to stderr and stores
-``Progress.seconds`` (stage -> wall seconds, nested stages named ``outer/inner``) in the JSON
-report.
+point (``pipeline``) activates one and stores ``Progress.seconds`` (stage -> wall seconds, nested
+stages named ``outer/inner``) in the JSON report. The lines go to the ``benchdesign.progress`` logger
+at INFO (``benchdesign.logs``: silent in a Python session unless logging is configured; on stderr
+for ``benchdesign split``, which ``--quiet`` turns off).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TextIO, TypeVar
+from typing import TypeVar
+
+from benchdesign.logs import logger
 
 __all__ = ["Progress", "stage", "note", "active"]
 
@@ -26,12 +29,12 @@ _ACTIVE: ContextVar["Progress | None"] = ContextVar("benchdesign_progress", defa
 
 
 class Progress:
-    """Collects wall-clock seconds per stage and writes one line per event to ``stream`` (None: silent).
+    """Collects wall-clock and CPU seconds per stage and logs one line per event (INFO).
 
     Parameters
     ----------
-    stream : TextIO | None
-        Where the events are written (None: nowhere).
+    log : logging.Logger | None
+        Where the lines go (None: the ``benchdesign.progress`` logger; ``benchdesign.logs``).
     prefix : str
         Prefix of every line.
 
@@ -44,8 +47,8 @@ class Progress:
         fingerprint workers): independent of how busy a shared machine is.
     """
 
-    def __init__(self, stream: TextIO | None = sys.stderr, prefix: str = "benchdesign"):
-        self.stream = stream
+    def __init__(self, log: logging.Logger | None = None, prefix: str = "benchdesign"):
+        self.log = logger("progress") if log is None else log
         self.prefix = prefix
         self.seconds: dict[str, float] = {}
         self.cpu_seconds: dict[str, float] = {}
@@ -53,8 +56,8 @@ class Progress:
         self._start = time.perf_counter()
 
     def _say(self, text: str) -> None:
-        if self.stream is not None:
-            print(f"[{self.prefix} {time.perf_counter() - self._start:8.1f}s] {text}", file=self.stream, flush=True)
+        if self.log.isEnabledFor(logging.INFO):
+            self.log.info(f"[{self.prefix} {time.perf_counter() - self._start:8.1f}s] {text}")
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from benchdesign.splitting.certificate import random_baselines
-from benchdesign.splitting.leakage import leakage_summary, max_train_similarity, sampled_leakage
+from benchdesign.splitting.leakage import leakage_summary, nearest_other_fold, sampled_leakage
+from benchdesign.splitting.progress import stage
 
 __all__ = ["NN_THRESHOLDS", "SCALED_LEAKAGE_TEXT", "NN_TEXT", "random_baselines", "split_summary",
            "summary_lines", "scaled_leakage_text", "class_shares", "class_share_lines"]
@@ -39,38 +40,32 @@ def scaled_leakage_text() -> str:
 SCALED_LEAKAGE_TEXT = scaled_leakage_text()
 
 
-def _nn_values(source, folds: np.ndarray, rows: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Max similarity of each entity of ``rows`` to the assigned entities of the other folds, and its fold."""
-    values, fold_of = [], []
-    for f in range(k):
-        test = rows[folds[rows] == f]
-        train = (folds >= 0) & (folds != f)
-        if test.size == 0 or not train.any():
-            continue
-        labels = np.where(train, "train", None).astype(object)
-        labels[test] = "test"
-        values.append(max_train_similarity(source, labels, "test", "train"))
-        fold_of.append(np.full(test.size, f))
-    if not values:
-        return np.zeros(0), np.zeros(0, dtype=np.int64)
-    return np.concatenate(values), np.concatenate(fold_of)
-
-
 def _nn_stats(values: np.ndarray) -> dict:
+    values = values[~np.isnan(values)]
     return {"n_test": int(values.size), "median": float(np.median(values)) if values.size else None,
             "share_above": {f"{t:g}": float((values > t).mean()) if values.size else None for t in NN_THRESHOLDS}}
 
 
-def _nn_view(source, folds: np.ndarray, rows: np.ndarray, names: Sequence[str]) -> dict:
-    """Pooled (``all``) and per-fold nearest-neighbour statistics of one split."""
-    values, fold_of = _nn_values(source, folds, rows, len(names))
-    per = {name: _nn_stats(values[fold_of == i]) for i, name in enumerate(names) if (fold_of == i).any()}
+def _nn_view(values: np.ndarray, fold_of: np.ndarray, names: Sequence[str]) -> dict:
+    """Pooled (``all``) and per-fold statistics of the test entities' nearest-neighbour similarities
+    ``values`` (NaN = no neighbour in another fold), ``fold_of`` the fold of each."""
+    per = {name: _nn_stats(values[fold_of == i]) for i, name in enumerate(names)
+           if (~np.isnan(values[fold_of == i])).any()}
     return {"all": _nn_stats(values), "folds": per}
+
+
+def _nn_views(source, splits: list[np.ndarray], rows: np.ndarray, sampled: bool, names: Sequence[str]) -> list[dict]:
+    """``_nn_view`` of every split, from one pass over the similarities (``nearest_other_fold``)."""
+    with stage("nearest_neighbour"):
+        values = nearest_other_fold(source, splits, rows=rows if sampled else None)
+    return [_nn_view(v, split[rows], names) for v, split in zip(values, splits, strict=True)]
 
 
 def _mean_views(views: list[dict]) -> dict:
     """Mean over seeds of the medians and shares of several ``_nn_view`` results."""
     def mean(stats: list[dict]) -> dict:
+        if any(s["median"] is None for s in stats):
+            return _nn_stats(np.zeros(0))
         return {"n_test": stats[0]["n_test"], "median": float(np.mean([s["median"] for s in stats])),
                 "share_above": {t: float(np.mean([s["share_above"][t] for s in stats])) for t in stats[0]["share_above"]}}
 
@@ -102,13 +97,11 @@ def _scaffold_folds(smiles: Sequence[str], folds: np.ndarray, k: int) -> np.ndar
     return out
 
 
-def _scaffold_entry(source, smiles, folds, names, rows, seed, n_pairs: int | None) -> dict:
-    """Scaled L(pi) (sampled from ``n_pairs`` pairs when given) and the nearest-neighbour view of the scaffold
-    split of the same fractions."""
-    sc = _scaffold_folds(smiles, folds, len(names))
-    est = sampled_leakage(source, sc, n_pairs, seed=seed) if n_pairs else leakage_summary(source, [sc])[0]
-    return {"scaled_leakage": float(est.scaled), "fold_sizes": {n: int((sc == i).sum()) for i, n in enumerate(names)},
-            "nearest_neighbour": _nn_view(source, sc, rows, names)}
+def _scaffold_leakage(source, scaffold: np.ndarray, names: Sequence[str], seed: int, n_pairs: int | None) -> dict:
+    """Scaled L(pi) of the scaffold split (sampled from ``n_pairs`` pairs when given) and its fold sizes."""
+    est = sampled_leakage(source, scaffold, n_pairs, seed=seed) if n_pairs else leakage_summary(source, [scaffold])[0]
+    return {"scaled_leakage": float(est.scaled),
+            "fold_sizes": {n: int((scaffold == i).sum()) for i, n in enumerate(names)}}
 
 
 def _fold_rows(folds: np.ndarray, names: Sequence[str], cert: dict, requested: dict | None) -> dict:
@@ -179,9 +172,15 @@ def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *
     sampled = "sampled" in cert
     rows, sample = _test_rows(folds, sampled, seed)
     randoms = random_baselines(folds, seed, cert.get("random_seeds", 0))
-    nn = {"split": _nn_view(source, folds, rows, names), "sampled": sample, "thresholds": list(NN_THRESHOLDS)}
+    scaffold = None
+    if smiles is not None:
+        with stage("scaffolds"):
+            scaffold = _scaffold_folds(smiles, folds, len(names))
+    views = _nn_views(source, [folds, *randoms, *([] if scaffold is None else [scaffold])], rows, sample is not None,
+                      names)
+    nn = {"split": views[0], "sampled": sample, "thresholds": list(NN_THRESHOLDS)}
     if randoms:
-        nn["random"] = _mean_views([_nn_view(source, r, rows, names) for r in randoms])
+        nn["random"] = _mean_views(views[1:1 + len(randoms)])
     out = {
         "n_assigned": int((folds >= 0).sum()), "unassigned": dict(unassigned or {}),
         "folds": _fold_rows(folds, names, cert, requested),
@@ -195,9 +194,11 @@ def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *
     if class_counts:
         out["class_shares"] = class_shares(class_counts, {n: r["size"] for n, r in out["folds"].items()},
                                            stratification)
-    if smiles is not None:
-        out["scaffold"] = _scaffold_entry(source, smiles, folds, names, rows, seed,
-                                          cert["sampled"]["n_pairs"] if sampled else None)
+    if scaffold is not None:
+        with stage("scaffold_leakage"):
+            out["scaffold"] = _scaffold_leakage(source, scaffold, names, seed,
+                                                cert["sampled"]["n_pairs"] if sampled else None)
+        out["scaffold"]["nearest_neighbour"] = views[-1]
     out["sentence"] = _sentence(out)
     return out
 
