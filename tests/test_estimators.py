@@ -286,3 +286,79 @@ def test_holdout_trials_by_hand():
         best = min(ESTIMATORS, key=lambda e: np.mean(np.abs(loo_residuals(e, values, subset))))
         assert auto["loo_mae"] == pytest.approx(np.mean(np.abs(loo_residuals(best, values, subset))))
         assert 0.0 <= got["coverage"] <= 1.0
+
+
+# ------------------------------------------------------------------------ select --estimator, predict
+
+@pytest.fixture()
+def files(tmp_path):
+    scores = tmp_path / "scores.csv"
+    _long(CUBE).to_csv(scores, index=False)
+    feats = tmp_path / "meta.csv"
+    rows = pd.DataFrame(np.vstack([X, RNG.normal(size=(1, 3))]), columns=["f1", "f2", "f3"],
+                        index=pd.Index([f"d{d:02d}" for d in range(16)] + ["unscored"], name="dataset"))
+    rows.to_csv(feats)
+    return tmp_path, scores, feats
+
+
+def test_select_writes_the_fit_and_predict_applies_it(files, capsys):
+    from benchdesign.cli import main
+    from benchdesign.domains import read_scores_table
+
+    tmp, scores, feats = files
+    out = tmp / "chosen.txt"
+    assert main(["select", "--features", str(feats), "-k", "4", "--scores", str(scores), "--higher-is-better",
+                 "--estimator", "ridge", "--level", "0.8", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "ignoring 1 row(s)" in err and "estimator ridge fitted on 14 models and 16 datasets" in err
+    chosen = out.read_text().split()
+    assert "unscored" not in chosen
+    report = json.loads((tmp / "chosen.txt.json").read_text())
+    expected = fit_subset_estimator(read_scores_table(scores, True), chosen, True, "ridge", 0.8)
+    assert report["estimator"] == json.loads(json.dumps(expected.to_dict()))
+    new = tmp / "new.csv"  # one new model, wide, on the chosen datasets only
+    pd.DataFrame({"dataset": chosen, "newbie": [1.0, 0.2, 0.9, 0.4]}).to_csv(new, index=False)
+    assert main(["predict", "--estimator", str(tmp / "chosen.txt.json"), "--scores", str(new),
+                 "--json", str(tmp / "rank.json")]) == 0
+    printed = capsys.readouterr().out
+    table = predict_full_rank(expected, pd.DataFrame({"dataset": chosen, "model": "newbie",
+                                                      "score": [1.0, 0.2, 0.9, 0.4]}))
+    assert "newbie" in printed
+    written = pd.DataFrame(json.loads((tmp / "rank.json").read_text()))
+    pd.testing.assert_frame_equal(written, table, check_dtype=False)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--estimator", "mean"], "--estimator mean needs --scores FILE"),
+    (["--scores", "SCORES"], "--scores goes only with --estimator NAME"),
+    (["--estimator", "mean", "--scores", "SCORES", "--lower-is-better", "--out", "-"],
+     "writes the fitted estimator into the JSON report"),
+    (["--estimator", "mean", "--scores", "SCORES", "--higher-is-better", "--level", "1", "--out", "OUT"],
+     "level=1.0"),
+])
+def test_select_estimator_options_need_their_partners(files, capsys, args, message):
+    from benchdesign.cli import main
+
+    tmp, scores, feats = files
+    args = [str(scores) if a == "SCORES" else str(tmp / "c.txt") if a == "OUT" else a for a in args]
+    assert main(["select", "--features", str(feats), "-k", "3", *args]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp / "c.txt").exists()
+
+
+def test_predict_refuses_a_report_without_a_fit_and_names_a_missing_dataset(files, capsys):
+    from benchdesign.cli import main
+
+    tmp, scores, feats = files
+    assert main(["select", "--features", str(feats), "-k", "3", "--out", str(tmp / "plain.txt")]) == 0
+    new = tmp / "new.csv"
+    pd.DataFrame({"dataset": ["d00"], "model": ["a"], "score": [0.3]}).to_csv(new, index=False)
+    assert main(["predict", "--estimator", str(tmp / "plain.txt.json"), "--scores", str(new)]) == 2
+    assert "has no fitted estimator" in capsys.readouterr().err
+    assert main(["select", "--features", str(feats), "-k", "3", "--scores", str(scores), "--higher-is-better",
+                 "--estimator", "anchor", "--out", str(tmp / "fit.txt")]) == 0
+    chosen = (tmp / "fit.txt").read_text().split()
+    capsys.readouterr()
+    pd.DataFrame({"dataset": chosen[:2], "model": "a", "score": [0.3, 0.4]}).to_csv(new, index=False)
+    assert main(["predict", "--estimator", str(tmp / "fit.txt.json"), "--scores", str(new)]) == 2
+    assert f"model 'a' has no score on the chosen dataset {chosen[2]!r}" in capsys.readouterr().err
