@@ -221,8 +221,10 @@ def test_bad_inputs_are_named():
         fit_subset_estimator(scores, ["d00", "d00"], True)
     with pytest.raises(ValueError, match="level=1.5"):
         fit_subset_estimator(scores, ["d00"], True, level=1.5)
-    with pytest.raises(ValueError, match="at least 3 seen models"):
-        fit_subset_estimator(_long(CUBE[:, :, :2]), ["d00"], True, "ridge")
+    with pytest.raises(ValueError, match="'ridge' needs at least 4 seen models, the scores have 3"):
+        fit_subset_estimator(_long(CUBE[:, :, :3]), ["d00"], True, "ridge")
+    for name, fewest in (("auto", 4), ("ridge", 4), ("gaussian", 3), ("mean", 2), ("anchor", 2)):
+        assert fit_subset_estimator(_long(CUBE[:, :, :fewest]), ["d00", "d03"], True, name).estimator in ESTIMATORS
     fitted = fit_subset_estimator(scores, ["d00", "d01"], True, "mean")
     partial = pd.DataFrame({"dataset": ["d00"], "model": ["new"], "score": [0.5]})
     with pytest.raises(ValueError, match="model 'new' has no score on the chosen dataset 'd01'"):

@@ -270,7 +270,9 @@ def _ridge_loo(X: NDArray[np.float64], y: NDArray[np.float64], alphas: Sequence[
         shrink = s**2 / (s**2 + alpha)
         fitted = y.mean() + U @ (shrink * Uy)
         hat = 1.0 / len(y) + (U**2) @ shrink
-        errors.append(np.mean(((y - fitted) / (1.0 - hat)) ** 2))
+        with np.errstate(divide="ignore", invalid="ignore"):  # a model the fit passes through: no LOO estimate
+            error = np.mean(((y - fitted) / (1.0 - hat)) ** 2)
+        errors.append(error if np.isfinite(error) else np.inf)
     return np.array(errors)
 
 
@@ -557,8 +559,8 @@ def fit_subset_estimator(
     Parameters
     ----------
     scores : pd.DataFrame
-        Scores of the seen models in the long layout: ``dataset``, ``model``, [``fold``], ``score``; at least 3
-        models for ``ridge`` and ``auto``.
+        Scores of the seen models in the long layout: ``dataset``, ``model``, [``fold``], ``score``; at least 2
+        models (3 for ``gaussian``, 4 for ``ridge`` and ``auto``: the leave-one-model-out refits need one less).
     subset : Sequence[str]
         The chosen datasets, each once.
     higher_is_better : bool
@@ -607,7 +609,7 @@ def fit_subset_estimator(
     if twice:
         raise ValueError(f"subset lists dataset(s) {twice} more than once")
     M = wide.shape[1]
-    need = 3 if estimator in ("auto", "ridge") else 2
+    need = {"auto": 4, "ridge": 4, "gaussian": 3}.get(estimator, 2)  # its leave-one-model-out refits need M - 1
     if M < need:
         raise ValueError(f"estimator {estimator!r} needs at least {need} seen models, the scores have {M}")
     values = win_shares(wide.to_numpy(dtype=float), higher_is_better)
