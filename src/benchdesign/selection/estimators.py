@@ -706,10 +706,10 @@ def predict_full_rank(estimate: SubsetEstimator | Mapping[str, Any], scores: pd.
                        fit.higher_is_better)
     share = fit.intercept + x @ np.asarray(fit.weights, dtype=float)
     half = fit.half_width
-    lo, hi = np.clip(share - half, 0.0, 1.0), np.clip(share + half, 0.0, 1.0)
     full = np.asarray(fit.full_shares, dtype=float)
-    return pd.DataFrame({"model": models, "share": share, "share_lo": lo, "share_hi": hi,
-                         "rank": slots(full, share), "rank_lo": slots(full, hi), "rank_hi": slots(full, lo)})
+    return pd.DataFrame({"model": models, "share": share, "share_lo": np.clip(share - half, 0.0, 1.0),
+                         "share_hi": np.clip(share + half, 0.0, 1.0), "rank": slots(full, share),
+                         "rank_lo": slots(full, share + half), "rank_hi": slots(full, share - half)})
 
 
 # --------------------------------------------------------------------- judged on held-out models
