@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import sys
 from pathlib import Path
 
-__all__ = ["add_select_parser", "add_evaluate_parser", "add_agreement_parser", "SELECTION_SUBCOMMANDS"]
+__all__ = ["add_select_parser", "add_evaluate_parser", "add_agreement_parser", "add_predict_parser",
+           "SELECTION_SUBCOMMANDS"]
 
 
 OUTPUT_RULE = (
@@ -91,12 +93,15 @@ def _select_command(args: argparse.Namespace) -> int:
     from benchdesign.selection.api import select_datasets
 
     out = None if is_stdout(args.out) else args.out  # `--out -`: the list to stdout, as without --out
-    check_output_paths({"--out": out, "--report": args.report or (f"{out}.json" if out else None)},
-                       {"--features": args.features})
+    report_path = args.report or (f"{out}.json" if out else None)
+    check_output_paths({"--out": out, "--report": report_path}, {"--features": args.features, "--scores": args.scores})
     _refuse_duplicates(args.include or (), "--include")
     _refuse_duplicates(args.exclude or (), "--exclude")
+    scores = _estimator_scores(args, report_path)
 
     features = read_feature_table(args.features)
+    if scores is not None:  # the scores define the benchmark: only scored datasets can be chosen
+        features = _only_scored(features, set(scores["dataset"]), args.features, "select")
     result = select_datasets(
         features, args.k, strategy=args.strategy, include=args.include or (),
         exclude=args.exclude or (), seed=args.seed, standardize=not args.no_standardize,
@@ -105,6 +110,12 @@ def _select_command(args: argparse.Namespace) -> int:
     report = {"features": args.features, **result.report(), "seed": args.seed}
     if args.strategy.startswith("fafi"):
         report["fafi_start"] = args.fafi_start
+    if scores is not None:
+        from benchdesign.selection.estimators import fit_subset_estimator
+
+        fitted = fit_subset_estimator(scores, result.datasets, args.higher_is_better, args.estimator, args.level)
+        report["scores"] = args.scores
+        report["estimator"] = fitted.to_dict()
     listing = "".join(f"{name}\n" for name in result.datasets)
     if out:
         write_atomic(out, listing)
@@ -117,12 +128,45 @@ def _select_command(args: argparse.Namespace) -> int:
           f"(pool diameter {result.diameter:.4g}); {len(result.random_radii)} random subsets of {args.k} from the "
           f"same pool: median {result.random_median_radius:.4g}, {result.share_random_worse:.0%} of them cover the "
           "pool worse (a larger radius)", file=sys.stderr)
+    if scores is not None:
+        half = fitted.half_width
+        print(f"estimator {fitted.estimator} fitted on {len(fitted.models)} models and {fitted.n_datasets} datasets: "
+              f"a new model's full-benchmark win share within ±{half:.3g} at level {fitted.level:g} (leave-one-model-"
+              f"out); `benchdesign predict --estimator {report_path} --scores NEW.csv` ranks new models"
+              if math.isfinite(half) else
+              f"estimator {fitted.estimator} fitted on {len(fitted.models)} models: too few models for an interval "
+              f"at level {fitted.level:g} (need (M + 1) x level <= M); lower --level", file=sys.stderr)
     return 0
+
+
+def _estimator_scores(args: argparse.Namespace, report_path: str | None):
+    """select's scores (long frame) when ``--estimator`` asks for a fit, else None; errors for options without
+    their partners."""
+    if args.estimator is None:
+        given = [name for name, value in (("--scores", args.scores), ("--level", args.level),
+                                          ("--higher-is-better/--lower-is-better", args.higher_is_better))
+                 if value is not None]
+        if given:
+            raise ValueError(f"{' and '.join(given)} {'goes' if len(given) == 1 else 'go'} only with --estimator NAME "
+                             "(fit an estimator on the scores)")
+        return None
+    if args.scores is None or args.higher_is_better is None:
+        raise ValueError(f"--estimator {args.estimator} needs --scores FILE (the models already run) and "
+                         "--higher-is-better or --lower-is-better")
+    if report_path is None:
+        raise ValueError(f"--estimator {args.estimator} writes the fitted estimator into the JSON report: give --out "
+                         "FILE (report FILE.json) or --report FILE.json")
+    from benchdesign.domains import read_scores_table
+    from benchdesign.selection.options import ESTIMATOR_LEVEL
+
+    args.level = ESTIMATOR_LEVEL if args.level is None else args.level
+
+    return read_scores_table(args.scores, args.higher_is_better)
 
 
 def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign select``: k datasets of a feature table, in selection order."""
-    from benchdesign.selection.options import FAFI_STARTS, SELECT_STRATEGY
+    from benchdesign.selection.options import ESTIMATOR_LEVEL, ESTIMATOR_NAMES, FAFI_STARTS, SELECT_STRATEGY
     from benchdesign.selection.strategies import STRATEGIES
 
     p = subparsers.add_parser(
@@ -150,14 +194,27 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="write the list here (default: stdout) and the report to OUT.json (an existing "
                                  "file is replaced)")
     p.add_argument("--report", help="JSON report path (default OUT.json; without --out: none)")
+    est = p.add_argument_group("estimator", "fit an estimator from the chosen datasets' scores to the full benchmark "
+                                            "on the models already run; written into the report's 'estimator' entry "
+                                            "for `benchdesign predict`")
+    est.add_argument("--estimator", choices=list(ESTIMATOR_NAMES),
+                     help="auto: of mean (the paper's unweighted mean rank), anchor (each dataset weighted by the "
+                          "share of the benchmark it stands for), ridge (regression on the seen models) and gaussian "
+                          "(conditional mean of the other datasets), the one with the least leave-one-model-out "
+                          "error")
+    est.add_argument("--scores", help="scores CSV of the models already run (long or wide); its datasets are the "
+                                      "full benchmark and only they can be chosen")
+    est.add_argument("--level", type=float, default=None,
+                     help=f"coverage level of the interval (default {ESTIMATOR_LEVEL})")
+    _add_direction(est, required=False, default=None)
     p.set_defaults(func=_select_command)
 
 
-def _add_direction(p: argparse.ArgumentParser, required: bool) -> None:
-    """--higher-is-better / --lower-is-better: the direction of the scores (default higher unless required)."""
+def _add_direction(p: argparse.ArgumentParser, required: bool, default: bool | None = True) -> None:
+    """--higher-is-better / --lower-is-better: the direction of the scores (unless required, ``default``)."""
     direction = p.add_mutually_exclusive_group(required=required)
     direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_true",
-                           default=None if required else True, help="scores: higher is better")
+                           default=None if required else default, help="scores: higher is better")
     direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_false",
                            help="scores: lower is better (errors, losses)")
 
@@ -325,4 +382,64 @@ def add_agreement_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_agreement_command)
 
 
-SELECTION_SUBCOMMANDS = [add_select_parser, add_evaluate_parser, add_agreement_parser]
+def _predict_command(args: argparse.Namespace) -> int:
+    from benchdesign.domains import read_scores_table
+    from benchdesign.files import check_output_paths, write_atomic
+    from benchdesign.selection.estimators import predict_full_rank
+    from benchdesign.selection.markdown import to_markdown
+
+    check_output_paths({"--json": args.json}, {"--estimator": args.estimator, "--scores": args.scores})
+    fit = _read_estimator(args.estimator)
+    scores = read_scores_table(args.scores, fit.higher_is_better, min_models=1, min_datasets=1)
+    table = predict_full_rank(fit, scores)
+    print(f"estimator {fit.estimator} on {len(fit.datasets)} datasets ({', '.join(fit.datasets)}); rank = slot among "
+          f"the {len(fit.models)} models it was fitted on (1 = ahead of all, {len(fit.models) + 1} = behind all); "
+          f"share = predicted share of them beaten on a dataset of the full benchmark ({fit.n_datasets} datasets); "
+          f"interval at level {fit.level:g}", file=sys.stderr)
+    print(to_markdown(table, floatfmt=".3f"))
+    if args.json:
+        write_atomic(args.json, table.to_json(orient="records", indent=2) + "\n")
+    return 0
+
+
+def _read_estimator(path: str):
+    """The fitted estimator of ``select --estimator``'s report (its 'estimator' entry) or of a bare entry."""
+    from benchdesign.selection.estimators import SubsetEstimator
+
+    if not Path(path).is_file():
+        raise ValueError(f"estimator file {path!r} does not exist (write it with `benchdesign select --estimator NAME "
+                         "--scores FILE ... --out chosen.txt`: chosen.txt.json)")
+    try:
+        data = json.loads(Path(path).read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"estimator file {path!r} is not JSON: {err}") from None
+    entry = data.get("estimator") if isinstance(data, dict) and isinstance(data.get("estimator"), dict) else data
+    if not isinstance(entry, dict) or "weights" not in entry:
+        raise ValueError(f"estimator file {path!r} has no fitted estimator; a report of `benchdesign select` without "
+                         "--estimator? Run select with --estimator NAME --scores FILE")
+    try:
+        return SubsetEstimator.from_dict(entry)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"estimator file {path!r}: {err}") from None
+
+
+def add_predict_parser(subparsers: argparse._SubParsersAction) -> None:
+    """``benchdesign predict``: where new models rank on the full benchmark, from their scores on the subset."""
+    p = subparsers.add_parser(
+        "predict", help="predict new models' full-benchmark rank from their scores on the chosen datasets",
+        description=(
+            "Apply the estimator `select --estimator` fitted (the 'estimator' entry of its JSON report) to new "
+            "models' scores on the chosen datasets: each model's predicted full-benchmark win share (the share of "
+            "the models already run it beats on a dataset of the benchmark), its rank among those models and the "
+            "interval of both (leave-one-model-out jackknife). Scores of other datasets are ignored."
+        ),
+    )
+    p.add_argument("--estimator", required=True, help="JSON report of `select --estimator` (or its 'estimator' entry)")
+    p.add_argument("--scores", required=True,
+                   help="scores CSV of the new models (long or wide, one model is enough) on every chosen dataset; "
+                        "direction as the estimator's")
+    p.add_argument("--json", help="also write the table as JSON (an existing file is replaced)")
+    p.set_defaults(func=_predict_command)
+
+
+SELECTION_SUBCOMMANDS = [add_select_parser, add_evaluate_parser, add_agreement_parser, add_predict_parser]

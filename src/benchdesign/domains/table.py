@@ -71,7 +71,8 @@ def _numeric(column: pd.Series, path: str | os.PathLike, frame: pd.DataFrame, wh
 
 
 def read_scores_table(
-    path: str | os.PathLike, higher_is_better: bool, models: Sequence[str] | None = None
+    path: str | os.PathLike, higher_is_better: bool, models: Sequence[str] | None = None, min_models: int = 2,
+    min_datasets: int = 2,
 ) -> pd.DataFrame:
     """Long scores frame (dataset, model, fold, score) of a scores CSV in the long or wide layout.
 
@@ -86,6 +87,10 @@ def read_scores_table(
         Direction of the scores, kept in the frame's ``attrs``.
     models : Sequence[str] | None
         Models to keep (None: all).
+    min_models : int
+        Fewest models the file may hold (2: a ranking; 1 for new models' scores, ``benchdesign predict``).
+    min_datasets : int
+        Fewest datasets the file may hold.
 
     Returns
     -------
@@ -96,7 +101,7 @@ def read_scores_table(
     ------
     ValueError
         Naming the file and line: a non-numeric score, a duplicate row, an unknown model, a missing score,
-        fewer than two models or datasets.
+        fewer than ``min_models`` models or ``min_datasets`` datasets.
 
     Examples
     --------
@@ -158,10 +163,12 @@ def read_scores_table(
             raise ValueError(f"scores file {str(path)!r}: unknown model(s) {unknown}; available: {available}")
         long = long[long["model"].isin(list(models))]
         available = list(models)
-    if len(available) < 2:
-        raise ValueError(f"scores file {str(path)!r}: {len(available)} model(s) {available}; need at least 2")
-    if long["dataset"].nunique() < 2:
-        raise ValueError(f"scores file {str(path)!r}: {long['dataset'].nunique()} dataset(s); need at least 2")
+    if len(available) < min_models:
+        raise ValueError(f"scores file {str(path)!r}: {len(available)} model(s) {available}; need at least "
+                         f"{min_models}")
+    if long["dataset"].nunique() < min_datasets:
+        raise ValueError(f"scores file {str(path)!r}: {long['dataset'].nunique()} dataset(s); need at least "
+                         f"{min_datasets}")
     counts = long.groupby(["dataset", "fold"])["model"].nunique()
     short = counts[counts < len(available)]
     if len(short):

@@ -19,6 +19,7 @@ importing only the ones above it (none imports ``benchdesign.domains``, which bu
 * ``verdicts``    which strategy for k: share of pools meeting the target vs random;
 * ``guarantee``   covering radius and its bound (Appendix A.2, A.5), p_eff, coverage curves;
 * ``conclusions`` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
+* ``estimators``  from a subset's scores to the full benchmark: a new model's predicted rank, with an interval;
 * ``api``         select / evaluate / agreement on a user's benchmark;
 * ``synthetic``   the synthetic oracle-vs-broken benchmark (section 6.4);
 * ``plotting``    figures (not exported here: it loads matplotlib).
@@ -54,6 +55,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "tables": ("reference_auc", "table1", "table2", "table3", "table3_summary", "table4"),
     "markdown": ("table1_markdown", "table2_markdown", "table3_markdown", "table4_markdown", "to_markdown"),
     "guarantee": ("covering_bound", "covering_radii", "covering_radius", "diameter", "fit_p_eff"),
+    "estimators": ("ESTIMATORS", "RIDGE_ALPHAS", "LinearEstimate", "SubsetEstimator", "estimator_holdout_fits",
+                   "estimator_holdout_trials", "fit_anchor", "fit_gaussian", "fit_mean", "fit_ridge",
+                   "fit_subset_estimator", "loo_residuals", "predict_full_rank", "shares_against", "slots",
+                   "win_shares"),
     "conclusions": ("conclusion_stability", "dataset_scores", "pairwise_verdicts", "plot_critical_difference",
                     "wilcoxon_holm_matrix"),
 }

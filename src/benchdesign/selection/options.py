@@ -25,3 +25,8 @@ RANDOM_SUBSETS = 200
 """Random subsets of the same size (and the same forced datasets) a selection's covering radius is compared with."""
 HOLDOUT_FRACTION = 0.3
 """Default share of the models the model-holdout variation sets aside to judge the selections."""
+ESTIMATOR_NAMES: tuple[str, ...] = ("auto", "mean", "anchor", "ridge", "gaussian")
+"""Estimators from a subset's scores to the full benchmark (``selection.estimators``): ``auto`` takes, of the
+four others, the one with the least leave-one-model-out error on the seen models."""
+ESTIMATOR_LEVEL = 0.9
+"""Default coverage level of an estimator's interval (jackknife over the seen models)."""
