@@ -908,7 +908,7 @@ def nearest_other_fold(
     sim : SimilaritySource | np.ndarray | sp.spmatrix
         (n, n) similarities in [0, 1].
     codes_list : Sequence[np.ndarray]
-        Splits as integer fold codes (n,), -1 = in no fold ([`encode_folds`][]).
+        Splits as integer fold codes (n,), -1 = in no fold (``encode_folds``).
     rows : np.ndarray | None
         The entities to report (e.g. a seeded sample); None = every entity assigned in some split.
     block_size : int
