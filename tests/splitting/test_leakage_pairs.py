@@ -159,6 +159,33 @@ def test_named_fraction_split_uses_the_pair_labels(pair_files, tmp_path, capsys)
     assert "in several folds 1 (leakage by identity" in out
 
 
+def test_console_counts_distinct_entities_per_side_and_fold(pair_files, tmp_path, capsys):
+    """Without --test every fold is a test fold: one line per fold with its distinct entities (not its pairs,
+    not the entities of all folds pooled), then the pooled line, each entity once."""
+    inter, _, paths = pair_files
+    table, _ = split(paths, tmp_path, capsys, "--splits", "0.8", "0.2", "--names", "train", "test")
+    rep, out = leakage(paths, tmp_path / "split.tsv", tmp_path / "leak.json", capsys)
+    for sd, ent_col in (("a", "drug"), ("b", "target")):
+        distinct = {f: inter[ent_col][table["split"] == f].nunique() for f in ("test", "train")}
+        pairs = {f: int((table["split"] == f).sum()) for f in ("test", "train")}
+        assert distinct["test"] < pairs["test"] or sd == "b"  # the drugs' test pairs repeat drugs
+        side = rep["sides"][sd]
+        assert side["fold_sizes"] == distinct
+        folds = side["nearest_neighbour"]["split"]["folds"]
+        assert {f: folds[f]["n_test"] for f in folds} == distinct
+        assert side["nearest_neighbour"]["split"]["all"]["n_test"] == sum(distinct.values())
+        no_fold = inter[ent_col].nunique() - inter[ent_col][table["split"] != "unassigned"].nunique()
+        assert side["n_without_fold"] == no_fold
+        block = out.split(f"side {sd} (")[1]
+        assert f"entities per fold (from split): test {distinct['test']}, train {distinct['train']}; " in block
+        assert f"; with no pair in a fold {no_fold}\n" in block
+        test_line = f"    fold test ({distinct['test']} entities) against train: median "
+        train_line = f"    fold train ({distinct['train']} entities) against test: median "
+        pooled = f"    all 2 folds ({sum(distinct.values())} entities, each once) against their training folds: "
+        assert test_line in block and train_line in block and pooled in block
+    assert f"pairs per split label: test {pairs['test']}, train {pairs['train']}" in out
+
+
 def test_kfold_same_fold_scheme_counts_only_kept_pairs(pair_files, tmp_path, capsys):
     inter, sims, paths = pair_files
     table, split_rep = split(paths, tmp_path, capsys, "--folds", "3", "--pair-scheme", "same_fold")
