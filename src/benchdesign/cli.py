@@ -65,16 +65,9 @@ def _run_split_job(job) -> int:
 
 def _pair_table_job(args: argparse.Namespace, spec):
     """The split job of ``--pairs FILE --a-col ... --b-col ...``: one long table, entities by value (or id)."""
-    from benchdesign.splitting.pipeline import SplitJob, pair_table_inputs
+    from benchdesign.splitting.pipeline import SplitJob
 
-    given = [flag for flag, value in (("--input", args.input), ("--input-b", args.input_b),
-                                      ("--interactions", args.interactions)) if value]
-    if given:
-        raise ValueError(f"--pairs is one table of pairs; do not combine it with {', '.join(given)}")
-    if not (args.a_col and args.b_col):
-        raise ValueError("--pairs needs the columns of the two entities of a pair: --a-col and --b-col")
-    side_a, side_b = pair_table_inputs(args.pairs, args.a_col, args.b_col, args.a_id_col, args.b_id_col,
-                                       (args.a_kind, args.b_kind), args.sequence_similarity)
+    side_a, side_b = _pair_table_sides(args)
     return SplitJob(
         task=args.task, entities=side_a, out=args.out, spec=spec, interactions=args.pairs,
         inter_a_col=side_a.id_col, inter_b_col=side_b.id_col, inter_id_col=args.inter_id_col, entities_b=side_b,
@@ -83,6 +76,42 @@ def _pair_table_job(args: argparse.Namespace, spec):
         entity_folds_out=args.entity_folds, sep=_sep(args.sep), summary=args.summary,
         scaffold_baseline=args.scaffold_baseline,
     )
+
+
+# options that name the tables of the other 2-D route, or how to read them: not with --pairs
+_NOT_WITH_PAIRS = ("input", "input_b", "interactions", "id_col", "id_col_b", "smiles_col", "smiles_col_b",
+                   "sequence_col", "sequence_col_b", "feature_cols", "feature_cols_b", "matrix", "matrix_b")
+
+
+def _pair_table_sides(args: argparse.Namespace):
+    """The two ``EntityInput``s of ``--pairs FILE --a-col ... --b-col ...`` (``split`` and ``leakage``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options: ``pairs``, ``a_col``, ``b_col``, ``a_id_col``, ``b_id_col``, ``a_kind``,
+        ``b_kind``, ``sequence_similarity``.
+
+    Returns
+    -------
+    tuple[EntityInput, EntityInput]
+        Side a and side b, both read from the one table.
+
+    Raises
+    ------
+    ValueError
+        When an option of the three-table route (an entity table, the interaction table, a column or a matrix
+        of one) is also given, or --a-col / --b-col is missing.
+    """
+    from benchdesign.splitting.pipeline import pair_table_inputs
+
+    given = ["--" + name.replace("_", "-") for name in _NOT_WITH_PAIRS if getattr(args, name, None)]
+    if given:
+        raise ValueError(f"--pairs is one table of pairs; do not combine it with {', '.join(given)}")
+    if not (args.a_col and args.b_col):
+        raise ValueError("--pairs needs the columns of the two entities of a pair: --a-col and --b-col")
+    return pair_table_inputs(args.pairs, args.a_col, args.b_col, args.a_id_col, args.b_id_col,
+                             (args.a_kind, args.b_kind), args.sequence_similarity)
 
 
 def _split_options(args: argparse.Namespace) -> dict:
@@ -180,9 +209,26 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
                                  "header line, else tab for .tsv/.txt and comma otherwise)")
 
 
+def _add_pair_table_arguments(g: argparse._ArgumentGroup, why: str) -> None:
+    """The options of one long table of pairs (``--pairs``, ``--a-col`` ...), shared by `split` and `leakage`;
+    ``why`` ends the help of --pairs."""
+    from benchdesign.splitting.options import STRING_KINDS
+
+    g.add_argument("--pairs", metavar="FILE",
+                   help="one table with a row per pair (e.g. ligand SMILES, target sequence, affinity); each side's "
+                        f"entities are the distinct values of --a-col / --b-col (or of --a-id-col / --b-id-col), so {why}")
+    g.add_argument("--a-col", help="--pairs: column of side a (SMILES or sequences)")
+    g.add_argument("--b-col", help="--pairs: column of side b (SMILES or sequences)")
+    g.add_argument("--a-id-col", help="--pairs: id column of side a (default: the values of --a-col)")
+    g.add_argument("--b-id-col", help="--pairs: id column of side b (default: the values of --b-col)")
+    for side in ("a", "b"):
+        g.add_argument(f"--{side}-kind", choices=STRING_KINDS, default="auto",
+                       help=f"--pairs: read --{side}-col as SMILES or protein sequences (default auto: by the alphabet)")
+
+
 def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign split``: leakage-reduced data splitting (DataSAIL tasks R, I1, I2, S1, S2)."""
-    from benchdesign.splitting.options import GROUP_TASKS, STRING_KINDS, TASK_TABLE, TASKS
+    from benchdesign.splitting.options import GROUP_TASKS, TASK_TABLE, TASKS
 
     p = subparsers.add_parser(
         "split",
@@ -216,17 +262,7 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     _add_crossval_arguments(p)
     _add_split_options(p)
     g2 = p.add_argument_group("2-D data: one long table of pairs, or an interaction table and two entity tables")
-    g2.add_argument("--pairs", metavar="FILE",
-                    help="one table with a row per pair (e.g. ligand SMILES, target sequence, affinity); each side's "
-                         "entities are the distinct values of --a-col / --b-col (or of --a-id-col / --b-id-col), so "
-                         "a molecule or sequence in many rows is one entity in one fold")
-    g2.add_argument("--a-col", help="--pairs: column of side a (SMILES or sequences)")
-    g2.add_argument("--b-col", help="--pairs: column of side b (SMILES or sequences)")
-    g2.add_argument("--a-id-col", help="--pairs: id column of side a (default: the values of --a-col)")
-    g2.add_argument("--b-id-col", help="--pairs: id column of side b (default: the values of --b-col)")
-    for side in ("a", "b"):
-        g2.add_argument(f"--{side}-kind", choices=STRING_KINDS, default="auto",
-                        help=f"--pairs: read --{side}-col as SMILES or protein sequences (default auto: by the alphabet)")
+    _add_pair_table_arguments(g2, "a molecule or sequence in many rows is one entity in one fold")
     g2.add_argument("--interactions", help="interaction table with one row per (id_a, id_b) pair")
     g2.add_argument("--inter-a-col", default="id_a", help="column of side-a ids (default id_a)")
     g2.add_argument("--inter-b-col", default="id_b", help="column of side-b ids (default id_b)")
@@ -278,10 +314,13 @@ def _leakage_command(args: argparse.Namespace) -> int:
     from benchdesign.splitting.leakage_report import evaluate_split_files, format_report, leakage_shard_files
 
     check_output_paths({"--json": args.json, "--shard-out": args.shard_out},
-                       {"--input": args.input, "--split": args.split, "--matrix": args.matrix,
+                       {"--input": args.input, "--split": args.split, "--matrix": args.matrix, "--pairs": args.pairs,
                         "--interactions": args.interactions, "--input-b": args.input_b, "--matrix-b": args.matrix_b})
-    if args.interactions or args.input_b:
+    if args.pairs or args.interactions or args.input_b:
         return _leakage_pairs_command(args)
+    if not args.input:
+        raise ValueError("give the entity table (--input), or for 2-D data one long table of pairs (--pairs)")
+    _require_similarity(args, "")
     if args.compare:
         return _leakage_compare_command(args)
     read = dict(
@@ -311,41 +350,31 @@ def _leakage_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _require_similarity(args: argparse.Namespace, suffix: str) -> None:
+    """Refuse an entity table without a representation: ``suffix`` '' for --input, '_b' for --input-b."""
+    options = ("smiles_col", "sequence_col", "feature_cols", "matrix")
+    if not any(getattr(args, name + suffix) for name in options):
+        flags = ["--" + (name + suffix).replace("_", "-") for name in options]
+        what = "side b" if suffix else ("side a" if args.input_b or args.interactions else "--input")
+        raise ValueError(f"{what} needs a similarity: give {', '.join(flags[:-1])} or {flags[-1]}")
+
+
 def _leakage_pairs_command(args: argparse.Namespace) -> int:
-    """``benchdesign leakage --interactions ...``: per-side leakage of a 2-D split (the per-pair `split` TSV)."""
+    """``benchdesign leakage --pairs ... | --interactions ...``: per-side leakage of a 2-D split (the per-pair
+    `split` TSV)."""
     import json
 
     from benchdesign.files import write_atomic
     from benchdesign.splitting.leakage_report import evaluate_pair_split_files, format_pair_report
-    from benchdesign.splitting.pipeline import EntityInput, PairInputs
 
-    if not (args.interactions and args.input_b):
-        raise ValueError("2-D data needs the interaction table (--interactions) and an entity table per side "
-                         "(--input and --input-b)")
     refused = [opt for opt, given in (("--compare", args.compare), ("--sample", args.sample is not None),
                                       ("--shard", args.shard is not None)) if given]
     if refused:
         raise ValueError(f"{', '.join(refused)}: 1-D data only; a 2-D split is scored exactly per side")
-    if not (args.smiles_col_b or args.sequence_col_b or args.feature_cols_b or args.matrix_b):
-        raise ValueError("side b needs a similarity: give --smiles-col-b, --sequence-col-b, --feature-cols-b or "
-                         "--matrix-b")
+    inputs = _pair_table_inputs(args) if args.pairs else _pair_files_inputs(args)
     if args.fp_radius < 0 or args.fp_bits < 8 or args.kmer < 1:
         raise ValueError(f"need --fp-radius >= 0, --fp-bits >= 8 and --kmer >= 1; got {args.fp_radius}, "
                          f"{args.fp_bits}, {args.kmer}")
-    side = dict(sequence_similarity=args.sequence_similarity)
-    inputs = PairInputs(
-        interactions=args.interactions, inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col,
-        inter_id_col=args.inter_id_col, drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits,
-        kmer=args.kmer, sep=_sep(args.sep),
-        entities=EntityInput(
-            path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
-            feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
-            metric=args.metric, **side),
-        entities_b=EntityInput(
-            path=args.input_b, id_col=args.id_col_b, smiles_col=args.smiles_col_b, sequence_col=args.sequence_col_b,
-            feature_cols=tuple(args.feature_cols_b or ()), matrix=args.matrix_b, matrix_kind=args.matrix_kind_b,
-            metric=args.metric_b, **side),
-    )
     report = evaluate_pair_split_files(
         inputs, args.split, split_id_col=args.split_id_col, split_col=args.split_col, pair_scheme=args.pair_scheme,
         seed=args.seed, test=args.test, train=args.train, quantiles=args.quantiles, folds=args.folds,
@@ -356,17 +385,60 @@ def _leakage_pairs_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pair_reading(args: argparse.Namespace) -> dict:
+    """How `leakage` reads 2-D inputs: the ``PairInputs`` fields other than the tables and their columns."""
+    return dict(inter_id_col=args.inter_id_col, drop_invalid=args.drop_invalid, radius=args.fp_radius,
+                n_bits=args.fp_bits, kmer=args.kmer, sep=_sep(args.sep))
+
+
+def _pair_table_inputs(args: argparse.Namespace):
+    """The ``PairInputs`` of ``--pairs FILE --a-col ... --b-col ...``: the interactions are the table's rows,
+    whose row numbers (or --inter-id-col) are the ids of `split --pairs` output."""
+    from benchdesign.splitting.pipeline import PairInputs
+
+    side_a, side_b = _pair_table_sides(args)
+    return PairInputs(interactions=args.pairs, entities=side_a, entities_b=side_b, inter_a_col=side_a.id_col,
+                      inter_b_col=side_b.id_col, **_pair_reading(args))
+
+
+def _pair_files_inputs(args: argparse.Namespace):
+    """The ``PairInputs`` of ``--interactions ... --input ... --input-b ...`` (an entity table per side)."""
+    from benchdesign.splitting.pipeline import EntityInput, PairInputs
+
+    if not (args.interactions and args.input and args.input_b):
+        raise ValueError("2-D data needs the interaction table (--interactions) and an entity table per side "
+                         "(--input and --input-b), or one long table of pairs (--pairs)")
+    _require_similarity(args, "")
+    _require_similarity(args, "_b")
+    side = dict(sequence_similarity=args.sequence_similarity)
+    return PairInputs(
+        interactions=args.interactions, inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col,
+        **_pair_reading(args),
+        entities=EntityInput(
+            path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
+            feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
+            metric=args.metric, **side),
+        entities_b=EntityInput(
+            path=args.input_b, id_col=args.id_col_b, smiles_col=args.smiles_col_b, sequence_col=args.sequence_col_b,
+            feature_cols=tuple(args.feature_cols_b or ()), matrix=args.matrix_b, matrix_kind=args.matrix_kind_b,
+            metric=args.metric_b, **side),
+    )
+
+
 def _add_pair_leakage_arguments(p: argparse.ArgumentParser) -> None:
-    """The 2-D options of `leakage`: those of `split` (interaction table, side-b table and representation)."""
+    """The 2-D options of `leakage`: those of `split` (one long table of pairs, or the interaction table,
+    side-b table and representation)."""
     from benchdesign.splitting.options import PAIR_SCHEMES
 
     g = p.add_argument_group(
-        "2-D data", "score the per-pair TSV of `split --interactions` per side (a = --input, b = --input-b): "
-                    "entity folds from fold_a/fold_b when present, else from the pairs' split labels")
+        "2-D data", "score the per-pair TSV of `split --pairs` or `split --interactions` per side (a = --a-col or "
+                    "--input, b = --b-col or --input-b): entity folds from fold_a/fold_b when present, else from "
+                    "the pairs' split labels")
+    _add_pair_table_arguments(g, "every fold counts distinct entities; give the --pairs, --a-col ... given to split")
     g.add_argument("--interactions", help="interaction table with one row per (id_a, id_b) pair, as given to split")
     g.add_argument("--inter-a-col", default="id_a", help="column of side-a ids (default id_a)")
     g.add_argument("--inter-b-col", default="id_b", help="column of side-b ids (default id_b)")
-    g.add_argument("--inter-id-col", help="interaction id column (default: row number, as in split)")
+    g.add_argument("--inter-id-col", help="id column of --interactions or --pairs (default: row number, as in split)")
     g.add_argument("--input-b", help="entity table of side b")
     g.add_argument("--id-col-b", help="id column of --input-b (default: row number)")
     rep_b = g.add_mutually_exclusive_group()
@@ -422,11 +494,12 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
             "L(pi) (eq. 2), scaled L(pi) (eq. 20) and, per test fold, statistics of the maximum similarity "
             "of each test sample to the training folds (eq. 1: their mean). Computed tile by tile, no n x n "
             "matrix. Entities missing from the split file, or labelled 'unassigned' or empty, are left out. "
-            "2-D data (--interactions, --input-b): the per-pair TSV of `split` is scored per side (entity folds "
-            "from fold_a/fold_b, else from the pairs' labels) against a random split of the same entity fold sizes."
+            "2-D data (--pairs, or --interactions and --input-b): the per-pair TSV of `split` is scored per side "
+            "(entity folds from fold_a/fold_b, else from the pairs' labels) against a random split of the same "
+            "entity fold sizes; every count is of distinct entities per side and fold."
         ),
     )
-    p.add_argument("--input", required=True, help="entity table (CSV/TSV, may be gzipped)")
+    p.add_argument("--input", help="entity table (CSV/TSV, may be gzipped); side a of 2-D data (or --pairs)")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--split", help="split table (CSV/TSV) with an id and a fold column")
     which.add_argument("--compare", nargs="+", metavar="SPLIT",
@@ -434,7 +507,7 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--id-col", help="id column of --input (default: 0-based row number, as in `split`)")
     p.add_argument("--split-id-col", default="id", help="id column of --split (default id)")
     p.add_argument("--split-col", default="split", help="fold column of --split (default split)")
-    _add_similarity_arguments(p, required=True)
+    _add_similarity_arguments(p, required=False)
     p.add_argument("--drop-invalid", action="store_true",
                    help="leave rows with invalid SMILES/sequences/features out even when the split puts them in a "
                         "fold (those the split leaves out, e.g. `split --drop-invalid` output, always are)")

@@ -159,6 +159,33 @@ def test_named_fraction_split_uses_the_pair_labels(pair_files, tmp_path, capsys)
     assert "in several folds 1 (leakage by identity" in out
 
 
+def test_console_counts_distinct_entities_per_side_and_fold(pair_files, tmp_path, capsys):
+    """Without --test every fold is a test fold: one line per fold with its distinct entities (not its pairs,
+    not the entities of all folds pooled), then the pooled line, each entity once."""
+    inter, _, paths = pair_files
+    table, _ = split(paths, tmp_path, capsys, "--splits", "0.8", "0.2", "--names", "train", "test")
+    rep, out = leakage(paths, tmp_path / "split.tsv", tmp_path / "leak.json", capsys)
+    for sd, ent_col in (("a", "drug"), ("b", "target")):
+        distinct = {f: inter[ent_col][table["split"] == f].nunique() for f in ("test", "train")}
+        pairs = {f: int((table["split"] == f).sum()) for f in ("test", "train")}
+        assert distinct["test"] < pairs["test"] or sd == "b"  # the drugs' test pairs repeat drugs
+        side = rep["sides"][sd]
+        assert side["fold_sizes"] == distinct
+        folds = side["nearest_neighbour"]["split"]["folds"]
+        assert {f: folds[f]["n_test"] for f in folds} == distinct
+        assert side["nearest_neighbour"]["split"]["all"]["n_test"] == sum(distinct.values())
+        no_fold = inter[ent_col].nunique() - inter[ent_col][table["split"] != "unassigned"].nunique()
+        assert side["n_without_fold"] == no_fold
+        block = out.split(f"side {sd} (")[1]
+        assert f"entities per fold (from split): test {distinct['test']}, train {distinct['train']}; " in block
+        assert f"; with no pair in a fold {no_fold}\n" in block
+        test_line = f"    fold test ({distinct['test']} entities) against train: median "
+        train_line = f"    fold train ({distinct['train']} entities) against test: median "
+        pooled = f"    all 2 folds ({sum(distinct.values())} entities, each once) against their training folds: "
+        assert test_line in block and train_line in block and pooled in block
+    assert f"pairs per split label: test {pairs['test']}, train {pairs['train']}" in out
+
+
 def test_kfold_same_fold_scheme_counts_only_kept_pairs(pair_files, tmp_path, capsys):
     inter, sims, paths = pair_files
     table, split_rep = split(paths, tmp_path, capsys, "--folds", "3", "--pair-scheme", "same_fold")
@@ -235,3 +262,118 @@ def test_bad_input_clear_error_no_report(pair_files, tmp_path, capsys, edit, swa
     assert code == 2
     assert message.format(split=split_path, pairs=paths["pairs.csv"], targets=paths["targets.csv"]) in err
     assert not report.exists()
+
+
+# --------------------------------------------------------------------------- one long table of pairs (--pairs)
+TABLE = ["--a-col", "smiles", "--b-col", "sequence", "--sequence-similarity", "kmer"]
+
+
+def long_table(fixtures, path) -> pd.DataFrame:
+    """The fixture's interactions as one long table (SMILES, sequence, value), as a user holds them."""
+    inter = pd.read_csv(fixtures / "interactions.csv")
+    drugs = pd.read_csv(fixtures / "drugs.csv").set_index("drug")["smiles"]
+    targets = pd.read_csv(fixtures / "targets.tsv", sep="\t").set_index("target")["sequence"]
+    df = pd.DataFrame({"smiles": inter["id_a"].map(drugs), "sequence": inter["id_b"].map(targets),
+                       "value": inter["value"]})
+    df.to_csv(path, index=False)
+    return df
+
+
+def three_tables(df: pd.DataFrame, tmp_path) -> list:
+    """The same pairs as an interaction table and one entity table per side (ids = the values, entities in the
+    order they first appear, as --pairs reads them): the options of the --interactions route."""
+    paths = {name: tmp_path / name for name in ("inter.csv", "drugs.csv", "targets.csv")}
+    df[["smiles", "sequence"]].to_csv(paths["inter.csv"], index=False)
+    df[["smiles"]].drop_duplicates().to_csv(paths["drugs.csv"], index=False)
+    df[["sequence"]].drop_duplicates().to_csv(paths["targets.csv"], index=False)
+    return ["--interactions", paths["inter.csv"], "--inter-a-col", "smiles", "--inter-b-col", "sequence",
+            "--input", paths["drugs.csv"], "--id-col", "smiles", "--smiles-col", "smiles",
+            "--input-b", paths["targets.csv"], "--id-col-b", "sequence", "--sequence-col-b", "sequence",
+            "--sequence-similarity", "kmer"]
+
+
+def test_pairs_table_scores_the_split_of_split_pairs_as_the_three_tables(fixtures, tmp_path, capsys):
+    df = long_table(fixtures, tmp_path / "p.csv")
+    out = tmp_path / "s.tsv"
+    code, _, err = run(["split", "--task", "S2", "--pairs", tmp_path / "p.csv", *TABLE, "--folds", "3",
+                        "--clusters", "4", "--epsilon", "0.5", "--certificate-seeds", "0", "--out", out], capsys)
+    assert code == 0, err
+    table = pd.read_csv(out, sep="\t")
+    assert table["id"].tolist() == list(range(len(df)))  # the row numbers of the pairs table
+    code, text, err = run(["leakage", "--pairs", tmp_path / "p.csv", *TABLE, "--split", out,
+                           "--json", tmp_path / "pairs.json"], capsys)
+    assert code == 0, err
+    rep = json.loads((tmp_path / "pairs.json").read_text())
+    assert rep["interactions"] == str(tmp_path / "p.csv") and rep["n_rows"] == rep["n_in_split"] == len(df)
+    for sd, col, fold_col in (("a", "smiles", "fold_a"), ("b", "sequence", "fold_b")):
+        distinct = {f"fold{f}": df[col][table[fold_col] == f].nunique() for f in range(3)}
+        assert rep["sides"][sd]["fold_sizes"] == distinct and sum(distinct.values()) == df[col].nunique()
+        assert rep["sides"][sd]["fold_source"] == fold_col
+        assert f"entities per fold (from {fold_col}): " + ", ".join(f"{f} {n}" for f, n in distinct.items()) in text
+    # the same split through --interactions, --input and --input-b: the same figures on each side
+    code, text3, err = run(["leakage", *three_tables(df, tmp_path), "--split", out, "--json", tmp_path / "three.json"],
+                           capsys)
+    assert code == 0, err
+    three = json.loads((tmp_path / "three.json").read_text())
+    for sd in ("a", "b"):
+        ours, theirs = dict(rep["sides"][sd]), dict(three["sides"][sd])
+        assert ours.pop("input") == str(tmp_path / "p.csv") and theirs.pop("input") != str(tmp_path / "p.csv")
+        assert ours == theirs
+    skip = ("interactions", "split", "sides")
+    assert {k: v for k, v in rep.items() if k not in skip} == {k: v for k, v in three.items() if k not in skip}
+    assert text.split("\n", 3)[:3] == text3.split("\n", 3)[:3]
+
+
+def test_pairs_table_entity_counts_by_hand(tmp_path, capsys):
+    """A tiny long table and a hand-written split: 9 train pairs of 2 drugs and 2 targets, 4 test pairs of 2 drugs
+    and 1 target, 2 unassigned pairs (one of them the only pair of a fifth drug)."""
+    m = ["CCO", "CCCO", "c1ccccc1O", "CC(=O)O", "CCN"]
+    p = ["MKTAYIAKQRQISFVKSHFSRQ", "MKTAYIAKQRQISFVKSHFSRL", "GSHMLEDPVDAFQLGSTV"]
+    rows = [(0, 0, "train"), (0, 1, "train"), (1, 0, "train"), (1, 1, "train"), (0, 0, "train"), (1, 1, "train"),
+            (0, 1, "train"), (1, 0, "train"), (0, 0, "train"), (2, 2, "test"), (3, 2, "test"), (3, 2, "test"),
+            (2, 2, "test"), (0, 2, "unassigned"), (4, 0, "unassigned")]
+    pd.DataFrame({"ligand": [m[i] for i, _, _ in rows], "target": [p[j] for _, j, _ in rows]}).to_csv(
+        tmp_path / "p.csv", index=False)
+    pd.DataFrame({"id": range(len(rows)), "split": [s for _, _, s in rows]}).to_csv(tmp_path / "s.tsv", sep="\t",
+                                                                                     index=False)
+    code, out, err = run(["leakage", "--pairs", tmp_path / "p.csv", "--a-col", "ligand", "--b-col", "target",
+                          "--b-kind", "sequence", "--sequence-similarity", "kmer", "--split", tmp_path / "s.tsv",
+                          "--json", tmp_path / "l.json"], capsys)
+    assert code == 0, err
+    rep = json.loads((tmp_path / "l.json").read_text())
+    assert rep["pair_fold_sizes"] == {"test": 4, "train": 9} and rep["n_unassigned"] == 2
+    a, b = rep["sides"]["a"], rep["sides"]["b"]
+    assert (a["n_entities"], a["fold_sizes"], a["n_without_fold"]) == (5, {"test": 2, "train": 2}, 1)
+    assert (b["n_entities"], b["fold_sizes"], b["n_without_fold"]) == (3, {"test": 1, "train": 2}, 0)
+    assert "pairs per split label: test 4, train 9" in out
+    side_a, side_b = out.split("side a (")[1].split("side b (")
+    assert "entities per fold (from split): test 2, train 2; in several folds 0; with no pair in a fold 1" in side_a
+    assert "entities per fold (from split): test 1, train 2; in several folds 0; with no pair in a fold 0" in side_b
+    assert "fold test (2 entities) against train" in side_a and "fold train (2 entities) against test" in side_a
+    assert "all 2 folds (4 entities, each once)" in side_a
+    assert "fold test (1 entity) against train" in side_b and "all 2 folds (3 entities, each once)" in side_b
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--input", "x.csv"], "--pairs is one table of pairs; do not combine it with --input"),
+    (["--interactions", "x.csv"], "--pairs is one table of pairs; do not combine it with --interactions"),
+    (["--smiles-col", "smiles", "--matrix-b", "b.npy"],
+     "--pairs is one table of pairs; do not combine it with --smiles-col, --matrix-b"),
+    (["--b-col", ""], "--pairs needs the columns of the two entities of a pair: --a-col and --b-col"),
+    (["--sample", "100"], "--sample: 1-D data only"),
+])
+def test_pairs_table_option_errors(fixtures, tmp_path, capsys, extra, message):
+    long_table(fixtures, tmp_path / "p.csv")
+    pd.DataFrame({"id": range(50), "split": ["train", "test"] * 25}).to_csv(tmp_path / "s.tsv", sep="\t", index=False)
+    code, _, err = run(["leakage", "--pairs", tmp_path / "p.csv", *TABLE, "--split", tmp_path / "s.tsv",
+                        "--json", tmp_path / "l.json", *extra], capsys)
+    assert code == 2 and message in err and not (tmp_path / "l.json").exists()
+
+
+@pytest.mark.parametrize("argv,message", [
+    ([], "give the entity table (--input), or for 2-D data one long table of pairs (--pairs)"),
+    (["--input", "x.csv"], "--input needs a similarity: give --smiles-col, --sequence-col, --feature-cols or --matrix"),
+])
+def test_without_a_table_or_a_similarity(tmp_path, capsys, argv, message):
+    code, _, err = run(["leakage", "--split", tmp_path / "s.tsv", *argv], capsys)
+    assert code == 2 and message in err

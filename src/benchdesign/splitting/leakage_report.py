@@ -736,7 +736,9 @@ def _check_fold_choice(names: list[str], chosen: Sequence[str] | None, what: str
 
 
 def _side_entities(ent: EntitySet, fold: np.ndarray, count: np.ndarray, source: str) -> dict:
-    """Counts of one side's entities by how the split places them."""
+    """Counts of one side's distinct entities by how the split places them: with a fold, in several folds, valid
+    with no pair in a fold (``n_without_fold``: their pairs are unassigned or not in the split file), invalid
+    with a pair in a fold."""
     valid = np.asarray(ent.valid, dtype=bool)
     several = np.flatnonzero(fold == SEVERAL_FOLDS)
     return {
@@ -744,7 +746,7 @@ def _side_entities(ent: EntitySet, fold: np.ndarray, count: np.ndarray, source: 
         "n_with_fold": int((fold >= 0).sum()), "n_in_several_folds": int(several.size),
         "in_several_folds": [str(ent.ids[i]) for i in several[:20]],
         "n_pairs_of_entities_in_several_folds": int(count[several].sum()),
-        "n_without_pair": int((valid & (fold == -1)).sum()), "n_invalid_with_pair": int((~valid & (fold != -1)).sum()),
+        "n_without_fold": int((valid & (fold == -1)).sum()), "n_invalid_with_pair": int((~valid & (fold != -1)).sum()),
     }
 
 
@@ -817,7 +819,9 @@ def evaluate_pair_split(
     and nearest-neighbour view against a random split of the same entity fold sizes (seeded by ``seed``), plus
     the pairs' fold usage of a k-fold file. Entity folds come from fold_a / fold_b when present, else from the
     pairs' split labels (an entity whose pairs are in several folds is counted as such: leakage by identity).
-    Unassigned pairs are left out (cold_both: a pair tested in no fold keeps its entity folds) and counted."""
+    Unassigned pairs are left out (cold_both: a pair tested in no fold keeps its entity folds) and counted.
+    Every entity count is of distinct entities of one side: ``fold_sizes`` per fold, and the nearest-neighbour
+    view's ``n_test`` per test fold (``folds``) and over the test folds (``all``, each entity once)."""
     if pair_scheme not in ("cold_both", "same_fold"):
         raise ValueError(f"pair_scheme must be 'cold_both' or 'same_fold', got {pair_scheme!r}")
     check_fold_names(split.labels[split.listed], folds)
@@ -878,13 +882,29 @@ def _pair_lines(rep: dict) -> list[str]:
     return [line, f"pairs per split label: {sizes}", *_usage_lines(rep)]
 
 
-def _nn_text(nn: dict) -> str:
-    ours, rand = nn["split"]["all"], nn["random"]["all"]
-    if ours is None or rand is None:
-        return "no test fold with training entities"
+def _entities(n: int) -> str:
+    return f"{n} {'entity' if n == 1 else 'entities'}"
+
+
+def _nn_stats_text(label: str, ours: dict, rand: dict) -> str:
     shares = "; ".join(f"above {t}: {_pct(ours['share_above'][t])} vs {_pct(rand['share_above'][t])}"
                        for t in ours["share_above"])
-    return (f"{ours['n_test']} test entities, ours median {ours['median']:.3f} vs {rand['median']:.3f} random; {shares}")
+    return f"    {label}: median {ours['median']:.3f} vs {rand['median']:.3f} random; {shares}"
+
+
+def _nn_lines(nn: dict) -> list[str]:
+    """One line per test fold (its distinct test entities and training folds), then, over several test folds,
+    one for all of them; ours vs the random split of the same entity fold sizes."""
+    ours, rand = nn["split"], nn["random"]
+    if ours["all"] is None or rand["all"] is None:
+        return ["    no test fold with training entities"]
+    lines = [_nn_stats_text(f"fold {name} ({_entities(st['n_test'])}) against {'+'.join(st['train_folds'])}",
+                            st, rand["folds"][name])
+             for name, st in ours["folds"].items() if name in rand["folds"]]
+    if len(ours["folds"]) > 1:
+        lines.append(_nn_stats_text(f"all {len(ours['folds'])} folds ({ours['all']['n_test']} entities, each once) "
+                                    "against their training folds", ours["all"], rand["all"]))
+    return lines
 
 
 def _side_lines(sd: str, side: dict, seed: int) -> list[str]:
@@ -892,11 +912,11 @@ def _side_lines(sd: str, side: dict, seed: int) -> list[str]:
              f"{describe_text(side.get('similarity'))}"]
     sizes = ", ".join(f"{k} {v}" for k, v in side["fold_sizes"].items())
     several = side["n_in_several_folds"]
-    text = f"  entity folds from {side['fold_source']}: {sizes}; in several folds {several}"
+    text = f"  entities per fold (from {side['fold_source']}): {sizes}; in several folds {several}"
     if several:
         text += (f" (leakage by identity, left out of the figures below; {side['n_pairs_of_entities_in_several_folds']}"
                  f" pairs; e.g. {', '.join(side['in_several_folds'][:5])})")
-    lines.append(text + f"; without a pair {side['n_without_pair']}")
+    lines.append(text + f"; with no pair in a fold {side['n_without_fold']}")
     if "note" in side:
         return [*lines, f"  note: {side['note']}"]
     red = side["leakage_reduction"]
@@ -904,9 +924,8 @@ def _side_lines(sd: str, side: dict, seed: int) -> list[str]:
                  f"a random split of the same entity fold sizes (seed {seed})"
                  + (f": {_pct(red)} less" if red is not None else "")
                  + f"; weighted by pairs per entity {side['scaled_leakage_pair_weighted']:.4f}")
-    lines.append(f"  nearest neighbour (each test entity's maximum similarity to the training entities, eq. 1 summand): "
-                 f"{_nn_text(side['nearest_neighbour'])}")
-    return lines
+    lines.append("  nearest neighbour (each test entity's maximum similarity to the training entities, eq. 1 summand):")
+    return lines + _nn_lines(side["nearest_neighbour"])
 
 
 def format_pair_report(report: dict) -> str:
