@@ -112,7 +112,7 @@ def test_one_d_kfold_splits_a_cluster_too_large_for_a_fold():
     fit = cv.report_["fold_fit"]
     assert fit["largest_cluster_fraction_before"] == pytest.approx(0.4) and fit["n_clusters_split"] >= 1
     assert fit["splits"][0]["share"] == pytest.approx(0.4) and fit["splits"][0]["split_into"] == "micro_clusters"
-    assert "split before the ILP" in fit["text"] and not fit["targets_changed"]
+    assert "before the ILP" in fit["text"] and not fit["targets_changed"]
     assert np.unique(cv.folds_[:12]).size == 2  # the ILP keeps the two pieces whole: 6 + 6
     again = LeakageKFold(5, similarity=sim, clusters=5, refine=False, certificate_seeds=0)
     list(again.split(np.zeros((30, 1))))
@@ -176,4 +176,15 @@ def test_cli_kfold_states_the_split_clusters(fixtures, tmp_path, capsys):
     assert code == 0, err
     table = pd.read_csv(out, sep="\t")
     assert sorted(table.loc[table["fold"] >= 0, "fold"].unique()) == [0, 1, 2, 3, 4]
-    assert "note: k-fold: " in err and "cluster(s) split before the ILP" in err
+    assert "note: k-fold: " in err and "split 5 time(s) before the ILP" in err
+
+
+def test_a_tight_epsilon_caps_the_splits_and_states_the_fold_targets():
+    """31 samples in 5 folds with epsilon 0: no exact packing exists, so after at most K + k splits the folds
+    take the sizes of the largest-first packing (7, 6, 6, 6, 6), stated in the report."""
+    sim = block_similarity(31, list(range(10)), high=0.8, low=0.05)
+    res = split_entities("S1", side(sim, "x"), kfold_spec(5, SplitSpec(clusters=4, epsilon=0.0, certificate_seeds=0)))
+    fit = res.report["fold_fit"]
+    assert fit["targets_changed"] and fit["n_clusters"] <= 2 * 4 + 5
+    assert sorted(np.bincount(res.fold).tolist()) == [6, 6, 6, 6, 7]
+    assert sorted(round(t * 31) for t in fit["fold_targets"]) == [6, 6, 6, 6, 7]

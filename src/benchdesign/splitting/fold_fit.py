@@ -16,9 +16,10 @@ of the data, so for k-fold splits ([`fit_clusters_to_folds`][]):
    into its members (identical members stay together), ordered by their similarity to a member drawn from the
    seed, and the micro-cluster sums are recomputed. Then the clusters are packed again;
 3. when nothing can be split further (every cluster is one set of identical entities, e.g. one drug with 45 %
-   of the pairs) and the packing still misses the bounds, the fold targets s_i become the sizes of that packing:
-   k folds all the same, whose sizes the report states. Fewer than k distinct entities cannot fill k folds
-   (an error naming the counts).
+   of the pairs), or K + k splits did not make the packing fit (a tight epsilon such as 0, which would
+   otherwise split every cluster down to single entities and an ILP of n clusters), the fold targets s_i become
+   the sizes of the last packing: k folds all the same, whose sizes the report states. Fewer than k distinct
+   entities cannot fill k folds (an error naming the counts).
 
 The pieces are units of objective (12) like any cluster, so the ILP may still put pieces of one cluster in one
 fold; what a split costs is the similarity between pieces that end in different folds. The report says which
@@ -185,13 +186,18 @@ class _Units:
     def kappa(self) -> np.ndarray:
         return np.bincount(self.parent, weights=self.micro.kappa, minlength=int(self.parent.max()) + 1)
 
+    def within(self) -> np.ndarray:
+        """Per cluster: the weighted similarity sum over its unordered member pairs (as ``coarsen``'s)."""
+        same = self.parent[:, None] == self.parent[None, :]
+        inner = np.bincount(self.parent, weights=(self.micro.cross * same).sum(axis=1), minlength=self.kappa().size)
+        return inner / 2.0 + np.bincount(self.parent, weights=self.micro.within, minlength=inner.size)
+
     def split_next(self, target: float, capacity: float) -> dict | None:
         """Split one cluster into pieces of about ``target``: the largest one above ``capacity`` (too large for any
         fold) that can be split, else the one of the least mean similarity within (the cheapest to cut; ties: the
         larger); the event, or None when no cluster can be split."""
         kappa = self.kappa()
-        within = coarsen(self.micro, self.parent).within
-        cohesion = within / np.maximum(kappa * kappa / 2.0, 1e-300)
+        cohesion = self.within() / np.maximum(kappa * kappa / 2.0, 1e-300)
         over = kappa > capacity
         order = np.lexsort((np.arange(kappa.size), -kappa, np.where(over, -kappa, cohesion), ~over))
         for c in order:
@@ -291,12 +297,13 @@ def fit_text(report: dict, epsilon: float) -> str:
     parts = []
     if report["n_clusters_split"]:
         parts.append(
-            f"{report['n_clusters_split']} cluster(s) split before the ILP so that k folds within epsilon={epsilon:g} "
+            f"clusters split {report['n_clusters_split']} time(s) before the ILP so that k folds within epsilon={epsilon:g} "
             f"exist (largest cluster {report['largest_cluster_fraction_before']:.1%} of the weight, a fold holds at "
             f"most {report['fold_capacity_fraction']:.1%}): {report['n_clusters_before']} -> {report['n_clusters']} "
             f"clusters, largest now {report['largest_cluster_fraction']:.1%}")
     if report["targets_changed"]:
-        parts.append("whole identical entities cannot make equal folds: fold targets "
+        parts.append(f"no packing of the clusters into folds within epsilon={epsilon:g} was found (whole identical "
+                     "entities too coarse, or the splits capped at K + k): fold targets "
                      + ", ".join(f"{t:.1%}" for t in report["fold_targets"]))
     return "; ".join(parts)
 
@@ -342,12 +349,12 @@ def fit_clusters_to_folds(clustering: Clustering, source: SimilaritySource, weig
     target = float(s.min() * before.sum())
     capacity = float(upper_bounds(float(before.sum()), s, epsilon).max())
     events = []
-    while packed_within(units.kappa(), s, epsilon) is None:
+    while packed_within(units.kappa(), s, epsilon) is None and len(events) < before.size + s.size:
         event = units.split_next(target, capacity)
         if event is None:
             break
         events.append(event)
-    kappa = units.kappa()
+    kappa = units.kappa()  # fewer units than folds only when every unit is one set of identical entities
     targets = s if packed_within(kappa, s, epsilon) is not None else _targets(kappa, s, what, source.n)
     out = units.clustering() if events else clustering
     return FoldFit(out, targets, fit_report(events, before, kappa, s, targets, epsilon))
