@@ -21,7 +21,7 @@ Exit status 1 when a check fails.
 With ``--sample N`` a seeded draw (``--seed``) of N pairs replaces the full table. With ``--interface python``
 our side is the library call ``LeakageKFold(k, similarity=drug SMILES, task="S2", random_state=seed)
 .split_pairs(drug index, target index, similarity_b=target sequences)`` with every other option at its default
-(alignment identity of the sequences, K = min(50, n), epsilon 0.1), in a child process; the checks are the same.
+(alignment identity of the sequences, K = min(50, n)) but ``--epsilon``, in a child process; the checks are the same.
 
     python benchmarks/pair_cv.py --datasets davis kiba --peer --json pair_cv.json
     python benchmarks/pair_cv.py --datasets davis --merge-identical   # one entity per unique sequence / SMILES
@@ -81,7 +81,7 @@ import numpy as np
 from benchdesign.splitting import LeakageKFold
 job = json.load(open(sys.argv[1]))
 start = time.perf_counter()
-cv = LeakageKFold(job["folds"], similarity=job["smiles"], task="S2", random_state=job["seed"])
+cv = LeakageKFold(job["folds"], similarity=job["smiles"], task="S2", random_state=job["seed"], epsilon=job["epsilon"])
 folds = list(cv.split_pairs(job["ia"], job["ib"], similarity_b=job["sequences"]))
 out = {"n_folds": len(folds), "fold_a": cv.pair_folds_["a"].tolist(), "fold_b": cv.pair_folds_["b"].tolist(),
        "report": cv.report_, "inner_seconds": time.perf_counter() - start}
@@ -177,13 +177,14 @@ def run_ours(work: Path, args, k: int) -> tuple[dict, pd.DataFrame, pd.DataFrame
 
 def run_ours_python(work: Path, args, k: int, drugs: dict, targets: dict,
                     pairs: pd.DataFrame) -> tuple[dict, np.ndarray, np.ndarray, dict]:
-    """``LeakageKFold(k, task="S2").split_pairs`` with the library's defaults in a child: (timing, fold_a,
+    """``LeakageKFold(k, task="S2", epsilon=...).split_pairs``, else the library's defaults, in a child: (timing, fold_a,
     fold_b, report); every drug and target of the tables is an entity, indexed in table order."""
     drug_pos = {d: i for i, d in enumerate(drugs)}
     target_pos = {t: i for i, t in enumerate(targets)}
     job = work / "python_job.json"
     job.write_text(json.dumps({
-        "folds": k, "seed": args.seed, "smiles": list(drugs.values()), "sequences": list(targets.values()),
+        "folds": k, "seed": args.seed, "epsilon": args.epsilon, "smiles": list(drugs.values()),
+        "sequences": list(targets.values()),
         "ia": [drug_pos[d] for d in pairs["drug"]], "ib": [target_pos[t] for t in pairs["target"]],
         "out": str(work / "python_out.json")}))
     res = run_limited([sys.executable, "-c", OURS_PYTHON_CHILD, str(job)], work / "python.log")
@@ -203,7 +204,10 @@ def _side_lines(report: dict) -> list[str]:
         side = report.get(f"side_{sd}", {})
         fit = side.get("fold_fit", {})
         weights = side.get("fold_weights", {})
-        lines.append(f"side {sd}: {side.get('n_entities')} entities, {side.get('n_clusters')} clusters; "
+        cert = side.get("certificate", {})
+        leak = (f"scaled L(pi) {cert['scaled_leakage']:.4f} (random {cert['random_scaled_leakage']:.4f}); "
+                if "random_scaled_leakage" in cert else "")
+        lines.append(f"side {sd}: {side.get('n_entities')} entities, {side.get('n_clusters')} clusters; {leak}"
                      + (fit.get("text") or "no cluster split") + "; folds (entities, share of the pairs): "
                      + ", ".join(f"{f} {w['entities']} {w['row_share']:.1%}" for f, w in weights.items()))
     return lines
@@ -259,7 +263,8 @@ def one_dataset(name: str, args, k: int) -> tuple[dict, bool]:
     pairs.to_csv(work / "pairs.csv", index=False)
     print(f"\n== {name}: {len(pairs)} pairs, {pairs['drug'].nunique()} drugs ({len(set(drugs.values()))} unique SMILES)"
           f" x {pairs['target'].nunique()} targets ({len(set(targets.values()))} unique sequences); {k} folds, "
-          + (f"K={args.clusters}, epsilon={args.epsilon}" if args.interface == "cli" else "library defaults")
+          + (f"K={args.clusters}, epsilon={args.epsilon}" if args.interface == "cli"
+             else f"library defaults, epsilon={args.epsilon}")
           + f"; workdir {work}", flush=True)
     ours, fa, fb, report, consistent = _ours(work, args, k, drugs, targets, pairs)
     rows, cover = cold_checks(pairs, drugs, targets, fa, fb, k)
@@ -268,6 +273,7 @@ def one_dataset(name: str, args, k: int) -> tuple[dict, bool]:
     counts_match = all((usage[f"fold{f}"]["train"], usage[f"fold{f}"]["test"]) == (r["train"], r["test"])
                        for f, r in enumerate(rows))
     cold = all(not any(r["shared"].values()) for r in rows)
+    what = "entity file and report" if args.interface == "cli" else "report's counts"
     m = len(pairs)
     print(f"benchdesign S2 cold_both ({args.interface}): wall {ours['wall_s']:.1f} s, CPU {ours['cpu_s']:.1f} s, "
           f"peak RSS {ours['peak_mb']:.0f} MB; solver {report.get('solver_status')}")
@@ -282,7 +288,7 @@ def one_dataset(name: str, args, k: int) -> tuple[dict, bool]:
     print(f"mean training share {mean_train:.1%} (goal >= 55 %: {'met' if mean_train >= 0.55 else 'NOT met'}), "
           f"mean test share {mean_test:.1%}; cold on both sides in every fold: {'yes' if cold else 'NO'}; "
           f"each pair tested at most once: {'yes' if max_tested <= 1 else 'NO'} ({cover['n_tested']} tested in "
-          f"some fold, {cover['n_used']} in some train or test set); entity file and report consistent: "
+          f"some fold, {cover['n_used']} in some train or test set); {what} consistent: "
           f"{'yes' if consistent and counts_match else 'NO'}")
     out = {"n_pairs": m, "n_drugs": int(pairs["drug"].nunique()), "n_targets": int(pairs["target"].nunique()),
            "benchdesign": {**ours, "folds": rows, **cover, "mean_train_share": mean_train, "mean_test_share": mean_test,
