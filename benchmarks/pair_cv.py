@@ -18,8 +18,14 @@ most once, and the report's per-fold counts equal the recount. It prints per fol
 unused pairs and shares, the mean training share (goal >= 55 %), and the peer's figures side by side.
 Exit status 1 when a check fails.
 
+With ``--sample N`` a seeded draw (``--seed``) of N pairs replaces the full table. With ``--interface python``
+our side is the library call ``LeakageKFold(k, similarity=drug SMILES, task="S2", random_state=seed)
+.split_pairs(drug index, target index, similarity_b=target sequences)`` with every other option at its default
+(alignment identity of the sequences, K = min(50, n)) but ``--epsilon``, in a child process; the checks are the same.
+
     python benchmarks/pair_cv.py --datasets davis kiba --peer --json pair_cv.json
     python benchmarks/pair_cv.py --datasets davis --merge-identical   # one entity per unique sequence / SMILES
+    python benchmarks/pair_cv.py --datasets davis --sample 3000 --interface python   # library defaults
 """
 
 from __future__ import annotations
@@ -69,6 +75,20 @@ json.dump({"labels": labels, "inner_seconds": time.perf_counter() - start}, open
 '''
 
 
+OURS_PYTHON_CHILD = r'''
+import json, sys, time
+import numpy as np
+from benchdesign.splitting import LeakageKFold
+job = json.load(open(sys.argv[1]))
+start = time.perf_counter()
+cv = LeakageKFold(job["folds"], similarity=job["smiles"], task="S2", random_state=job["seed"], epsilon=job["epsilon"])
+folds = list(cv.split_pairs(job["ia"], job["ib"], similarity_b=job["sequences"]))
+out = {"n_folds": len(folds), "fold_a": cv.pair_folds_["a"].tolist(), "fold_b": cv.pair_folds_["b"].tolist(),
+       "report": cv.report_, "inner_seconds": time.perf_counter() - start}
+json.dump(out, open(job["out"], "w"), default=lambda o: o.tolist() if hasattr(o, "tolist") else str(o))
+'''
+
+
 def run_limited(cmd: list[str], log: Path, timeout: float | None = None) -> dict:
     """Run ``cmd`` as a child in its own session: wall, CPU, peak RSS (MB); killed after ``timeout`` s."""
     start = time.perf_counter()
@@ -90,14 +110,21 @@ def run_limited(cmd: list[str], log: Path, timeout: float | None = None) -> dict
             "peak_mb": usage.ru_maxrss / 1024.0}
 
 
-def load_dataset(name: str, merge_identical: bool) -> tuple[dict, dict, pd.DataFrame]:
-    """Drug SMILES and target sequences by id, and the pairs (columns drug, target) of one mirror dataset."""
+def load_dataset(name: str, merge_identical: bool, sample: int | None = None,
+                 seed: int = 0) -> tuple[dict, dict, pd.DataFrame]:
+    """Drug SMILES and target sequences by id, and the pairs (columns drug, target) of one mirror dataset
+    (``sample``: a draw of that many pairs without replacement from ``seed``, in file order)."""
     folder, pairs_file = DATASETS[name]
     root = mirror_root() / "mol" / folder
     drugs = {str(k): v for k, v in json.loads((root / "ligands_can.txt").read_text()).items()}
     targets = json.loads((root / "proteins.txt").read_text())
     raw = pd.read_csv(root / pairs_file, dtype={"drug_id": str, "target_id": str})
     pairs = pd.DataFrame({"drug": raw["drug_id"], "target": raw["target_id"]})
+    if sample is not None:
+        if not 0 < sample <= len(pairs):
+            raise ValueError(f"--sample must lie in [1, {len(pairs)}], got {sample}")
+        keep = np.sort(np.random.default_rng(seed).choice(len(pairs), size=sample, replace=False))
+        pairs = pairs.iloc[keep].reset_index(drop=True)
     if merge_identical:  # ids sharing a SMILES / sequence become one entity (the first id)
         (canon_d, drugs), (canon_t, targets) = _merge(drugs), _merge(targets)
         pairs = pd.DataFrame({"drug": pairs["drug"].map(canon_d), "target": pairs["target"].map(canon_t)})
@@ -148,6 +175,44 @@ def run_ours(work: Path, args, k: int) -> tuple[dict, pd.DataFrame, pd.DataFrame
     return res, table, entities, json.loads((work / "report.json").read_text())
 
 
+def run_ours_python(work: Path, args, k: int, drugs: dict, targets: dict,
+                    pairs: pd.DataFrame) -> tuple[dict, np.ndarray, np.ndarray, dict]:
+    """``LeakageKFold(k, task="S2", epsilon=...).split_pairs``, else the library's defaults, in a child: (timing, fold_a,
+    fold_b, report); every drug and target of the tables is an entity, indexed in table order."""
+    drug_pos = {d: i for i, d in enumerate(drugs)}
+    target_pos = {t: i for i, t in enumerate(targets)}
+    job = work / "python_job.json"
+    job.write_text(json.dumps({
+        "folds": k, "seed": args.seed, "epsilon": args.epsilon, "smiles": list(drugs.values()),
+        "sequences": list(targets.values()),
+        "ia": [drug_pos[d] for d in pairs["drug"]], "ib": [target_pos[t] for t in pairs["target"]],
+        "out": str(work / "python_out.json")}))
+    res = run_limited([sys.executable, "-c", OURS_PYTHON_CHILD, str(job)], work / "python.log")
+    if res["returncode"] != 0:
+        raise RuntimeError(f"LeakageKFold failed (exit {res['returncode']}):\n"
+                           + (work / "python.log").read_text()[-2000:])
+    out = json.loads((work / "python_out.json").read_text())
+    if out["n_folds"] != k:
+        raise RuntimeError(f"LeakageKFold yielded {out['n_folds']} folds, not {k}")
+    return res, np.asarray(out["fold_a"]), np.asarray(out["fold_b"]), out["report"]
+
+
+def _side_lines(report: dict) -> list[str]:
+    """Per side: what was split to fit the folds, and each fold's entities and share of the pairs."""
+    lines = []
+    for sd in ("a", "b"):
+        side = report.get(f"side_{sd}", {})
+        fit = side.get("fold_fit", {})
+        weights = side.get("fold_weights", {})
+        cert = side.get("certificate", {})
+        leak = (f"scaled L(pi) {cert['scaled_leakage']:.4f} (random {cert['random_scaled_leakage']:.4f}); "
+                if "random_scaled_leakage" in cert else "")
+        lines.append(f"side {sd}: {side.get('n_entities')} entities, {side.get('n_clusters')} clusters; {leak}"
+                     + (fit.get("text") or "no cluster split") + "; folds (entities, share of the pairs): "
+                     + ", ".join(f"{f} {w['entities']} {w['row_share']:.1%}" for f, w in weights.items()))
+    return lines
+
+
 def run_peer(work: Path, args, k: int, drugs: dict, targets: dict, pairs: pd.DataFrame) -> dict:
     from benchdesign.splitting.similarity import KmerSimilarity, dense_similarity
 
@@ -174,8 +239,21 @@ def run_peer(work: Path, args, k: int, drugs: dict, targets: dict, pairs: pd.Dat
             "mean_test_share": float(np.mean([p["test"] for p in per]) / m), "folds": per}
 
 
+def _ours(work: Path, args, k: int, drugs: dict, targets: dict, pairs: pd.DataFrame):
+    """Our split by ``--interface``: (timing, fold_a, fold_b, report, entity file consistent with the pairs)."""
+    if args.interface == "python":
+        res, fa, fb, report = run_ours_python(work, args, k, drugs, targets, pairs)
+        return res, fa, fb, report, True
+    res, table, entities, report = run_ours(work, args, k)
+    fa, fb = table["fold_a"].to_numpy(), table["fold_b"].to_numpy()
+    lookup = {(s, i): f for s, i, f in entities[["side", "id", "fold"]].itertuples(index=False)}
+    consistent = (fa.tolist() == [lookup["a", d] for d in pairs["drug"]]
+                  and fb.tolist() == [lookup["b", t] for t in pairs["target"]])
+    return res, fa, fb, report, consistent
+
+
 def one_dataset(name: str, args, k: int) -> tuple[dict, bool]:
-    drugs, targets, pairs = load_dataset(name, args.merge_identical)
+    drugs, targets, pairs = load_dataset(name, args.merge_identical, args.sample, args.seed)
     work = Path(args.workdir or tempfile.mkdtemp(prefix="pair_cv_")) / name
     work.mkdir(parents=True, exist_ok=True)
     pd.DataFrame({"drug": list(drugs), "smiles": list(drugs.values())}).to_csv(
@@ -185,21 +263,21 @@ def one_dataset(name: str, args, k: int) -> tuple[dict, bool]:
     pairs.to_csv(work / "pairs.csv", index=False)
     print(f"\n== {name}: {len(pairs)} pairs, {pairs['drug'].nunique()} drugs ({len(set(drugs.values()))} unique SMILES)"
           f" x {pairs['target'].nunique()} targets ({len(set(targets.values()))} unique sequences); {k} folds, "
-          f"K={args.clusters}, epsilon={args.epsilon}; workdir {work}", flush=True)
-    ours, table, entities, report = run_ours(work, args, k)
-    fa, fb = table["fold_a"].to_numpy(), table["fold_b"].to_numpy()
-    lookup = {(s, i): f for s, i, f in entities[["side", "id", "fold"]].itertuples(index=False)}
-    consistent = (fa.tolist() == [lookup["a", d] for d in pairs["drug"]]
-                  and fb.tolist() == [lookup["b", t] for t in pairs["target"]])
+          + (f"K={args.clusters}, epsilon={args.epsilon}" if args.interface == "cli"
+             else f"library defaults, epsilon={args.epsilon}")
+          + f"; workdir {work}", flush=True)
+    ours, fa, fb, report, consistent = _ours(work, args, k, drugs, targets, pairs)
     rows, cover = cold_checks(pairs, drugs, targets, fa, fb, k)
     max_tested = cover["max_tested"]
     usage = report["fold_usage"]["folds"]
     counts_match = all((usage[f"fold{f}"]["train"], usage[f"fold{f}"]["test"]) == (r["train"], r["test"])
                        for f, r in enumerate(rows))
     cold = all(not any(r["shared"].values()) for r in rows)
+    what = "entity file and report" if args.interface == "cli" else "report's counts"
     m = len(pairs)
-    print(f"benchdesign S2 cold_both: wall {ours['wall_s']:.1f} s, CPU {ours['cpu_s']:.1f} s, peak RSS "
-          f"{ours['peak_mb']:.0f} MB; solver {report.get('solver_status')}")
+    print(f"benchdesign S2 cold_both ({args.interface}): wall {ours['wall_s']:.1f} s, CPU {ours['cpu_s']:.1f} s, "
+          f"peak RSS {ours['peak_mb']:.0f} MB; solver {report.get('solver_status')}")
+    print("\n".join(_side_lines(report)))
     print(f"{'fold':6s}{'train':>9s}{'share':>8s}{'test':>8s}{'share':>8s}{'unused':>9s}{'share':>8s}  "
           "shared train/test (drugs, targets, SMILES, sequences)")
     for f, r in enumerate(rows):
@@ -210,12 +288,14 @@ def one_dataset(name: str, args, k: int) -> tuple[dict, bool]:
     print(f"mean training share {mean_train:.1%} (goal >= 55 %: {'met' if mean_train >= 0.55 else 'NOT met'}), "
           f"mean test share {mean_test:.1%}; cold on both sides in every fold: {'yes' if cold else 'NO'}; "
           f"each pair tested at most once: {'yes' if max_tested <= 1 else 'NO'} ({cover['n_tested']} tested in "
-          f"some fold, {cover['n_used']} in some train or test set); entity file and report consistent: "
+          f"some fold, {cover['n_used']} in some train or test set); {what} consistent: "
           f"{'yes' if consistent and counts_match else 'NO'}")
     out = {"n_pairs": m, "n_drugs": int(pairs["drug"].nunique()), "n_targets": int(pairs["target"].nunique()),
            "benchdesign": {**ours, "folds": rows, **cover, "mean_train_share": mean_train, "mean_test_share": mean_test,
                            "cold": cold, "solver_status": report.get("solver_status"),
-                           "stage_seconds": report.get("stage_seconds")}}
+                           "stage_seconds": report.get("stage_seconds"),
+                           "fold_fit": {sd: report.get(f"side_{sd}", {}).get("fold_fit") for sd in ("a", "b")},
+                           "fold_weights": {sd: report.get(f"side_{sd}", {}).get("fold_weights") for sd in ("a", "b")}}}
     if args.peer:
         peer = run_peer(work, args, k, drugs, targets, pairs)
         out["datasail"] = peer
@@ -250,6 +330,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=10.0, help="benchdesign's ILP time limit")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sequence-similarity", choices=("kmer", "alignment"), default="kmer")
+    ap.add_argument("--sample", type=int, help="a seeded draw (--seed) of this many pairs instead of all")
+    ap.add_argument("--interface", choices=("cli", "python"), default="cli",
+                    help="our side through `benchdesign split` (with the options above) or LeakageKFold.split_pairs "
+                         "(library defaults)")
     ap.add_argument("--merge-identical", action="store_true",
                     help="treat ids with identical SMILES / sequences as one entity")
     ap.add_argument("--peer", action="store_true", help="also run the datasail package's C2")

@@ -219,6 +219,10 @@ def test_cli_writes_fold_a_fold_b_and_entity_folds(fixtures, tmp_path, capsys):
         assert (usage[f"fold{f}"]["train"], usage[f"fold{f}"]["test"]) == (n_train, n_test)
         assert f"fold{f}: train {n_train} ({n_train / len(table):.1%}), test {n_test}" in err
     assert "fold usage (cold both sides" in err and "tested in no fold" in err
+    for sd in ("a", "b"):  # every side's entity folds and their share of the pairs, recounted from the files
+        line = ", ".join(f"fold{f} {int(((folds['side'] == sd) & (folds['fold'] == f)).sum())} "
+                         f"{(table[f'fold_{sd}'] == f).mean():.1%}" for f in (0, 1))
+        assert f"side {sd} folds (entities, share of the rows): {line}" in err
     again = tmp_path / "again.tsv"
     assert run(s2_args(fixtures, again), capsys)[0] == 0 and again.read_text() == out.read_text()
 

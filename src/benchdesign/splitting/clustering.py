@@ -49,6 +49,7 @@ __all__ = [
     "linkage_similarity",
     "cluster_groups",
     "cluster_entities",
+    "micro_similarity",
     "kmeans",
     "spectral_labels",
 ]
@@ -525,6 +526,53 @@ def cluster_groups(
     return labels.astype(np.int64)
 
 
+def micro_similarity(
+    source: SimilaritySource,
+    labels: np.ndarray,
+    weights: np.ndarray | None,
+    linkage: Linkage,
+    rng: np.random.Generator,
+    block_size: int = DEFAULT_BLOCK,
+    max_pairs: float = DEFAULT_MAX_PAIRS,
+    group_sample: int = DEFAULT_GROUP_SAMPLE,
+) -> GroupSimilarity:
+    """The aggregates of the micro-clusters ``labels`` as [`cluster_entities`][] computes them.
+
+    Exact ([`group_similarity`][]) up to ``max_pairs`` entity pairs, else estimated from a stratified sample of
+    ``group_sample`` entities drawn from ``rng`` ([`sampled_group_similarity`][]); with the member-pair maxima
+    and minima that single and complete linkage need.
+
+    Parameters
+    ----------
+    source : SimilaritySource
+        Similarity over the n entities.
+    labels : np.ndarray
+        (n,) micro-cluster of each entity, in [0, M).
+    weights : np.ndarray | None
+        (n,) entity weights (None: 1).
+    linkage : Linkage
+        ``'average'``, ``'single'`` or ``'complete'``.
+    rng : np.random.Generator
+        Draws the sample beyond ``max_pairs``.
+    block_size : int
+        Tile edge of the n x n pass.
+    max_pairs : float
+        Above this many entity pairs the sums are estimated.
+    group_sample : int
+        Entities of that sample.
+
+    Returns
+    -------
+    GroupSimilarity
+        The aggregates over the M micro-clusters.
+    """
+    n = source.n
+    extremes = linkage != "average"
+    if n * (n - 1) / 2 > max_pairs and group_sample < n:
+        return sampled_group_similarity(source, labels, group_sample, rng, weights, extremes, block_size)
+    return group_similarity(source, labels, weights, extremes=extremes, block_size=block_size)
+
+
 def cluster_entities(
     source: SimilaritySource,
     n_clusters: int = 50,
@@ -575,11 +623,7 @@ def cluster_entities(
     rng = np.random.default_rng(seed)
     n_leaders = max(n_micro, 2 * n_clusters)
     micro = leader_labels(source, n_leaders, rng, sketch=max(sketch, n_leaders) if n > sketch else None)
-    extremes = linkage != "average"
-    if n * (n - 1) / 2 > max_pairs and group_sample < n:
-        groups = sampled_group_similarity(source, micro, group_sample, rng, weights, extremes, block_size)
-    else:
-        groups = group_similarity(source, micro, weights, extremes=extremes, block_size=block_size)
+    groups = micro_similarity(source, micro, weights, linkage, rng, block_size, max_pairs, group_sample)
     method = "agglomerative" if source.is_distance else "spectral"
     k = min(n_clusters, groups.m)
     parent = cluster_groups(groups, k, method, linkage, seed=seed)

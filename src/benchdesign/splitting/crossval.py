@@ -324,7 +324,8 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         fold f tests on the pairs with both entities in f and trains on the pairs with neither in f;
         the others sit that fold out. With ``pair_scheme='same_fold'`` (and in [`LeakageSplit`][])
         a pair whose entities are in different folds is dropped. ``pair_folds_`` holds each pair's
-        entity folds, ``report_["fold_usage"]`` the train / test / unused counts per fold.
+        entity folds, ``report_["fold_usage"]`` the train / test / unused counts per fold, and
+        ``report_["side_a"]["fold_weights"]`` (and ``side_b``) every entity fold's entities and share of the pairs.
 
         Parameters
         ----------
@@ -363,7 +364,9 @@ class LeakageKFold(_LeakageSplitter):
     """K-fold cross-validation with similarity-reduced leakage: k equal folds from one ILP.
 
     Every sample is in exactly one test fold (unless ``max_similarity`` drops it); each fold is the
-    test set once, the other k - 1 folds its training set. A scikit-learn cross-validator: it can be
+    test set once, the other k - 1 folds its training set. There are always k folds when there are at least k
+    distinct samples (per cold side of 2-D data): clusters too large for a fold are split before the ILP, and
+    ``report_["fold_fit"]`` (2-D: ``report_["side_a"]["fold_fit"]``) says which and why. A scikit-learn cross-validator: it can be
     passed as ``cv=`` to ``cross_val_score`` or ``GridSearchCV``. The split options (``clusters`` to
     ``pair_scheme``) have their defaults in one place, ``benchdesign.splitting.options.SPLIT_OPTIONS``,
     shared with the command line and the pipeline.

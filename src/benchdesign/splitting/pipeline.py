@@ -723,6 +723,20 @@ def _usage_lines(rep: dict) -> list[str]:
     return lines
 
 
+def _fit_lines(rep: dict) -> list[str]:
+    """Console lines of a k-fold split's ``fold_fit`` (clusters split to fit the folds, changed fold targets) and,
+    for 2-D data, each side's entity folds with their share of the rows."""
+    lines = [f"note: k-fold: {rep['fold_fit']['text']}"] if rep.get("fold_fit", {}).get("text") else []
+    for sd in ("a", "b"):
+        side = rep.get(f"side_{sd}", {})
+        if side.get("fold_fit", {}).get("text"):
+            lines.append(f"note: side {sd}: {side['fold_fit']['text']}")
+        if "fold_weights" in side:
+            lines.append(f"side {sd} folds (entities, share of the rows): " + ", ".join(
+                f"{name} {f['entities']} {f['row_share']:.1%}" for name, f in side["fold_weights"].items()))
+    return lines
+
+
 def _certificate_lines(rep: dict, verbose: bool) -> list[str]:
     """The summary block and the solver's line when the split has them, else the certificate's line."""
     from benchdesign.splitting.summary import summary_lines
@@ -750,7 +764,7 @@ def summarize(result: SplitResult, verbose: bool = False) -> str:
         line += f"; dropped interactions {rep['n_dropped']}"
     if "solver_status" in rep and not block:
         line += f"; solver {rep['solver']} {rep['solver_status']}"
-    lines = [line, *([] if block else _fraction_lines(rep, result)), *_usage_lines(rep)]
+    lines = [line, *([] if block else _fraction_lines(rep, result)), *_usage_lines(rep), *_fit_lines(rep)]
     if not block and rep.get("class_fold_counts"):
         from benchdesign.splitting.summary import class_share_lines, class_shares
 

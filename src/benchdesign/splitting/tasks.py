@@ -33,6 +33,7 @@ import numpy as np
 
 from benchdesign.splitting.certificate import random_baselines, split_certificate, star_lower_bound
 from benchdesign.splitting.clustering import LINKAGES, cluster_entities, group_similarity, leader_labels
+from benchdesign.splitting.fold_fit import fit_clusters_to_folds, fit_weights_to_folds
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     available_milp_solvers,
@@ -441,8 +442,15 @@ def _identity_folds(
     fractions: np.ndarray,
     spec: SplitSpec,
     rng: np.random.Generator,
+    report: dict | None = None,
+    what: str = "the data",
 ) -> np.ndarray:
-    """Random assignment of entities to folds honouring eqs. (14)/(15) (I1/I2)."""
+    """Random assignment of entities to folds honouring eqs. (14)/(15) (I1/I2); for k-fold specs with fold
+    targets that whole entities can meet ([`fit_weights_to_folds`][], noted in ``report['fold_fit']``)."""
+    if spec.balanced:
+        fractions, fit = fit_weights_to_folds(weights, fractions, spec.epsilon, what)
+        if report is not None:
+            report["fold_fit"] = fit
     group, rep = _signature_groups(weights, classes)
     sizes = np.bincount(group, minlength=rep.size)
     counts = solve_group_counts(
@@ -486,12 +494,21 @@ def _similarity_instance(
     fractions: np.ndarray,
     spec: SplitSpec,
     seed: int,
+    what: str = "the data",
 ):
+    """Clusters of ``source`` and their ILP instance (for k-fold specs split until k folds fit, [`fit_clusters_to_folds`][];
+    the instance's fractions are then the fold targets used); returns (clustering, instance, micro-cluster class
+    counts, report part)."""
     start = time.perf_counter()
     clustering = cluster_entities(
         source, cluster_count(spec.clusters, source.n), weights=weights, linkage=spec.linkage,
         n_micro=spec.micro_clusters, seed=seed, block_size=spec.block_size,
     )
+    fit = None
+    if spec.balanced:
+        fit = fit_clusters_to_folds(clustering, source, weights, fractions, spec.epsilon, seed=seed,
+                                    block_size=spec.block_size, what=what)
+        clustering, fractions = fit.clustering, fit.fractions
     g = clustering.clusters
     pair_w = np.outer(g.kappa, g.kappa) * clustering.similarity
     np.fill_diagonal(pair_w, 0.0)
@@ -506,6 +523,8 @@ def _similarity_instance(
         "largest_cluster_fraction": float(g.kappa.max() / g.kappa.sum()),
         "clustering_seconds": round(time.perf_counter() - start, 3),
     }
+    if fit is not None:
+        info["fold_fit"] = fit.report
     return clustering, inst, micro_classes, info
 
 
@@ -614,7 +633,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
     if kind.is_random:
         sub = _random_folds(valid_idx.size, s, rng)
     elif not kind.by_similarity:
-        sub = _identity_folds(w, classes, entities.class_names, s, spec, rng)
+        sub = _identity_folds(w, classes, entities.class_names, s, spec, rng, report)
     else:
         if entities.similarity is None:
             raise ValueError("task S1 needs a similarity: give SMILES, sequences, feature vectors or a matrix")
@@ -625,7 +644,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
             [inst], spec.epsilon, spec.delta, spec.solver, spec.time_limit, spec.seed, spec.node_limit, spec.mip_gap,
             spec.verbose, spec.balanced, spec.stratification,
         )
-        sub, leak_info = _finish_clusters(clustering, micro_classes, res.assignments[0], s, spec)
+        sub, leak_info = _finish_clusters(clustering, micro_classes, res.assignments[0], inst.fractions, spec)
         cluster_valid = clustering.labels
         report.update(info)
         report.update(_ilp_report(res))
@@ -638,7 +657,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
             entities.similarity, sub, entities.ids[valid_idx], spec
         )
     if kind.by_similarity:
-        report["certificate"] = _certificate(entities.similarity, sub, res, clustering.micro, s, spec)
+        report["certificate"] = _certificate(entities.similarity, sub, res, clustering.micro, inst.fractions, spec)
         if spec.max_similarity is not None:  # the leakage figures above are those before the threshold step
             report["leakage"] = report["certificate"]["leakage"]
             report["scaled_leakage"] = report["certificate"]["scaled_leakage"]
@@ -889,17 +908,19 @@ def _side_folds(task: str, sides: list, ok: np.ndarray, frac: np.ndarray, spec: 
         w = weights_all[active]
         classes = None if ent.classes is None else np.asarray(ent.classes, dtype=bool)[active]
         if not TASK_TABLE[task].by_similarity:
-            entity_fold[sd] = (active, _identity_folds(w, classes, ent.class_names, frac, spec, rng))
+            report[f"side_{sd}"] = {"n_entities": int(active.size)}
+            entity_fold[sd] = (active, _identity_folds(w, classes, ent.class_names, frac, spec, rng,
+                                                       report[f"side_{sd}"], f"side {sd}"))
             continue
         if ent.similarity is None:
             raise ValueError(f"task {task} needs a similarity for side {sd}")
         valid_pos = np.cumsum(np.asarray(ent.valid)) - 1  # row -> position among valid entities
         source = ent.similarity.subset(valid_pos[active])
         clustering, inst, micro_classes, info = _similarity_instance(
-            source, w, classes, ent.class_names, frac, spec, int(rng.integers(2**31))
+            source, w, classes, ent.class_names, frac, spec, int(rng.integers(2**31)), f"side {sd}"
         )
         instances.append(inst)
-        prepared.append((sd, ent, active, clustering, micro_classes, w, source))
+        prepared.append((sd, ent, active, clustering, micro_classes, w, source, inst.fractions))
         report[f"side_{sd}"] = info
     side_clusters = {}
     if instances:
@@ -908,15 +929,29 @@ def _side_folds(task: str, sides: list, ok: np.ndarray, frac: np.ndarray, spec: 
             spec.mip_gap, spec.verbose, spec.balanced, spec.stratification,
         )
         report.update(_ilp_report(res))
-        for (sd, ent, active, clustering, micro_classes, w, source), assign in zip(prepared, res.assignments,
-                                                                                   strict=True):
-            folds, leak_info = _finish_clusters(clustering, micro_classes, assign, frac, spec)
+        for (sd, ent, active, clustering, micro_classes, w, source, targets), assign in zip(
+                prepared, res.assignments, strict=True):
+            folds, leak_info = _finish_clusters(clustering, micro_classes, assign, targets, spec)
             entity_fold[sd] = (active, folds)
             report[f"side_{sd}"].update(leak_info)
-            report[f"side_{sd}"]["certificate"] = _certificate(source, folds, None, clustering.micro, frac, spec, w)
+            report[f"side_{sd}"]["certificate"] = _certificate(source, folds, None, clustering.micro, targets, spec, w)
             side_clusters[sd] = _on_entities(len(ent.ids), active, clustering.labels)
+    if spec.balanced:
+        for sd, ent, idx in sides:
+            report[f"side_{sd}"]["fold_weights"] = _fold_weights(*entity_fold[sd], idx[ok], spec.names)
     lookup = {sd: _on_entities(len(ent.ids), *entity_fold[sd]) for sd, ent, _ in sides}
     return lookup, side_clusters
+
+
+def _fold_weights(active: np.ndarray, folds: np.ndarray, idx: np.ndarray, names: Sequence[str]) -> dict:
+    """Per fold of one side: its entities, and the valid rows (interactions) whose entity of this side it holds
+    with their share; ``idx`` is the side's entity of every valid row."""
+    fold_of = np.full(int(max(active.max(initial=-1), idx.max(initial=-1))) + 1, -1, dtype=np.int64)
+    fold_of[active] = folds
+    rows = np.bincount(fold_of[idx], minlength=len(names))
+    ents = np.bincount(folds, minlength=len(names))
+    return {name: {"entities": int(e), "rows": int(r), "row_share": float(r / max(idx.size, 1))}
+            for name, e, r in zip(names, ents, rows, strict=True)}
 
 
 def _on_entities(n: int, active: np.ndarray, values: np.ndarray) -> np.ndarray:
