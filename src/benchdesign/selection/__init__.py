@@ -6,6 +6,8 @@ strategies, ranks, metrics, protocol, covering radius, conclusion checks and the
 importing only the ones above it (none imports ``benchdesign.domains``, which builds on this package):
 
 * ``options``     the protocol's option values (no heavy imports);
+* ``classes``     the two classes of methods, a priori (dataset features only) and informed (also the seen
+                  models' scores; the oracle is one): ``selection_class``;
 * ``strategies``  the six selection strategies (section 4);
 * ``ranking``     model ranks from scores (section 3);
 * ``metrics``     rank-agreement metrics of R_S against R_D (section 5.2);
@@ -35,6 +37,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "api": ("select_datasets", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures",
             "recommendation", "subset_agreement"),
     "options": ("FAFI_STARTS", "HOLDOUT_FRACTION", "STANDARDIZATIONS", "VARIATIONS"),
+    "classes": ("A_PRIORI", "INFORMED", "CLASS_LABELS", "class_label", "selection_class"),
     "strategies": (
         "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order", "d_optimal_order",
         "fafi_cosine_order", "fafi_euclidean_order", "farthest_first_order", "kmeans", "random_order",

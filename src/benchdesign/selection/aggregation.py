@@ -23,6 +23,7 @@ from benchdesign.selection.frames import (
     KSTAR_COLUMNS,
     SHARE_COLUMNS,
     check_metrics,
+    class_column,
     config_name,
     require_columns,
     select_variation,
@@ -214,7 +215,8 @@ def kstar_per_config(
     *,
     domain_order: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """Smallest k meeting each target, per (domain, metric, strategy, representation).
+    """Smallest k meeting each target, per (domain, metric, strategy, representation), with the configuration's
+    class (``classes.selection_class``).
 
     ``kstar_mean`` uses the mean curve, ``kstar_conservative`` the worst side of the band
     (``hi`` for lower-is-better metrics, ``lo`` otherwise); NaN when the target is never met.
@@ -253,5 +255,7 @@ def kstar_per_config(
     for crit in CRITERION_ORDER:
         ok = sub[sub[f"ok_{crit}"]]
         out[f"kstar_{crit}"] = ok.groupby(keys)["k"].min().astype(float)
-    return sort_frame(out.reset_index()[KSTAR_COLUMNS], ["domain", "metric", "strategy", "representation"],
+    out = out.reset_index()
+    out["class"] = class_column(out)
+    return sort_frame(out[KSTAR_COLUMNS], ["domain", "metric", "strategy", "representation"],
                       domain_order)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from benchdesign.selection.classes import CLASS_LABELS, CLASSES, INFORMED, selection_class
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
 from benchdesign.selection.options import VARIATIONS
 from benchdesign.selection.strategies import STRATEGIES, STRATEGY_REGISTRY
@@ -21,13 +22,12 @@ STRATEGY_ORDER = tuple(STRATEGIES)
 REPRESENTATION_ORDER = ("interaction", "metadata", "oracle", "none")
 METRIC_ORDER = ("mae", "spearman", "kendall", "ndcg5", "mrr", "ndcg5_paper")
 REGIME_ORDER = ("oracle", "broken")
-REFERENCE_REPRESENTATIONS = ("oracle",)
-"""Representations built from the benchmark's own model scores: shown apart, never "best"; an a-priori
-strategy can beat them."""
-ORACLE_LABEL = "oracle (built from the benchmark's scores)"
-"""How every table, verdict and caption names the oracle: true under both protocols (the paper's, where all
-models build it, and model holdout, where only the seen models do)."""
+INFORMED_LABEL = f"best {CLASS_LABELS[INFORMED]}"
+"""How Table 1, Table 3 and the figures name the best informed configuration (the oracle is one), shown apart from
+the a-priori contenders, never as "best" or "upper bound": true under both protocols (the paper's, where all
+models build it and judge it, and model holdout, where only the seen models build it)."""
 CRITERION_ORDER = ("mean", "conservative")
+CLASS_ORDER = CLASSES
 # Column order of the paper's Table 1.
 PAPER_METRIC_ORDER = ("mae", "spearman", "ndcg5", "kendall", "mrr", "ndcg5_paper")
 
@@ -59,31 +59,31 @@ TRIAL_COLUMNS = [*CONFIG, "trial", "k", "metric", "value"]
 CURVE_COLUMNS = [*CONFIG, "metric", "k", "mean", "lo", "hi", "n_trials"]
 AUC_COLUMNS = [*CONFIG, "metric", "trial", "auc"]
 TABLE1_COLUMNS = [
-    "domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
+    "domain", "strategy", "representation", "class", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
 ]
 SHARE_COLUMNS = [*CONFIG, "metric", "k", "threshold", "share", "n_trials"]
 VERDICT_COLUMNS = [
     "domain", "k", "pool_size", "n_datasets", "metric", "threshold", "best_strategy", "best_representation", "best_share",
-    "random_share", "n_trials", "wins", "losses", "p_raw", "p_holm", "significant", "n_contenders",
-    "oracle_strategy", "oracle_share",
+    "random_share", "n_trials", "n_judges", "wins", "losses", "p_raw", "p_holm", "significant", "n_contenders",
+    "class", "informed_strategy", "informed_representation", "informed_share", "informed_p_holm",
 ]
 KSTAR_COLUMNS = [
-    "domain", "metric", "strategy", "representation", "threshold", "kstar_mean", "kstar_conservative",
+    "domain", "metric", "strategy", "representation", "class", "threshold", "kstar_mean", "kstar_conservative",
 ]
 TABLE2_COLUMNS = [
     "domain", "metric", "threshold", "criterion", "best", "median", "worst", "n_reached", "n_configs",
-    "best_configs",
+    "best_configs", "best_classes",
 ]
 TABLE3_COLUMNS = [
-    "domain", "metric", "best_strategy", "best_representation", "other_strategy",
+    "domain", "metric", "class", "best_strategy", "best_representation", "other_strategy",
     "other_representation", "best_auc", "other_auc", "p_raw", "p_holm", "significant",
 ]
 TABLE3_SUMMARY_COLUMNS = [
-    "domain", "metric", "best_strategy", "best_representation", "best_auc", "random_auc",
+    "domain", "metric", "class", "best_strategy", "best_representation", "best_auc", "random_auc",
     "gain_vs_random", "p_holm_vs_random", "closest_strategy", "closest_representation",
-    "closest_auc", "closest_p_holm", "oracle_strategy", "oracle_auc",
+    "closest_auc", "closest_p_holm", "informed_strategy", "informed_representation", "informed_auc",
 ]
-REFERENCE_COLUMNS = ["domain", "metric", "oracle_strategy", "oracle_auc"]
+REFERENCE_COLUMNS = ["domain", "metric", "informed_strategy", "informed_representation", "informed_auc"]
 SYNTHETIC_AUC_COLUMNS = ["regime", "strategy", "seed", "metric", "auc"]
 TABLE4_COLUMNS = ["regime", "strategy", "metric", "auc_mean", "auc_sd"]
 
@@ -96,6 +96,7 @@ _ORDERS: dict[str, Sequence[str]] = {
     "criterion": CRITERION_ORDER,
     "other_strategy": STRATEGY_ORDER,
     "other_representation": REPRESENTATION_ORDER,
+    "class": CLASS_ORDER,
 }
 
 
@@ -190,6 +191,13 @@ def representation_label(representation: str) -> str:
     'my_features'
     """
     return REPRESENTATION_LABELS.get(representation, representation)
+
+
+def class_column(df: pd.DataFrame, strategy: str = "strategy", representation: str = "representation") -> pd.Series:
+    """The class (``classes.selection_class``) of every row's (strategy, representation), e.g. for a ``class``
+    column."""
+    return pd.Series([selection_class(s, r) for s, r in zip(df[strategy], df[representation])], index=df.index,
+                     dtype=object)
 
 
 def config_label(strategy: str, representation: str) -> str:

@@ -17,6 +17,9 @@ task selection) is meant for the ``oracle`` representation."""
 VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")
 """Protocol variations: the paper's two (section 5.1) and model holdout, where the selection sees only part of the
 models and the others judge it (``benchdesign evaluate``'s default)."""
+RANDOM_BASELINES: tuple[str, ...] = ("random", "stratified")
+"""The random baselines (uniform and stratified random): they ignore the representation, so they are a priori
+(``classes.selection_class``)."""
 SELECT_STRATEGY = "kmedoids"
 """``benchdesign select``'s and ``select_datasets``' strategy: k-medoids on the
 kernel of the features beat random selection on the models the selection never saw on NLP and TSC at k = 5 and 10
