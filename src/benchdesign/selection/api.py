@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchdesign.logs import logger
 from benchdesign.selection import aggregation, tables
 from benchdesign.selection import markdown as md
+from benchdesign.selection.classes import SEEN_RANKS_SUFFIX, seen_ranks_name
 from benchdesign.selection.conclusions import (
     STABILITY_KS,
     VerdictCache,
@@ -61,7 +63,7 @@ from benchdesign.selection.protocol import (
 from benchdesign.selection.ranking import mean_ranks, rank_scores, with_fold
 from benchdesign.selection.representations import check_representation, oracle_representation
 from benchdesign.selection.strategies import (
-    DEFAULT_STRATEGIES,
+    EVALUATE_STRATEGIES,
     PREFIX_ORDERS,
     STRATEGIES,
     STRATEGY_REGISTRY,
@@ -70,6 +72,8 @@ from benchdesign.selection.strategies import (
 from benchdesign.selection.verdicts import (
     FULL_REFERENCE,
     HOLDOUT_REFERENCE,
+    MIN_JUDGES_VERDICT,
+    MIN_JUDGES_WARN,
     check_k_targets,
     strategy_verdicts,
     verdict_text,
@@ -78,6 +82,7 @@ from benchdesign.selection.verdicts import (
 __all__ = [
     "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
     "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
+    "held_out_warning",
 ]
 
 FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
@@ -384,20 +389,20 @@ class Evaluation:
 
 
 def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout):
-    """(trial, pool, {k: rows}, ranks that judge them) of the dataset-pool trials (``holdout`` None: all models
-    judge) or of the model-holdout trials (``holdout = (cube, higher_is_better, fraction, oracle, with_seen)``:
-    the held-out models judge, ranked among themselves; ``oracle`` rebuilds X from the seen models in every trial,
-    ``with_seen`` appends their ranks to X)."""
+    """(trial, pool, {k: rows}, ranks that judge them, the judging models' columns or None for all) of the
+    dataset-pool trials (``holdout`` None: all models judge) or of the model-holdout trials (``holdout = (cube,
+    higher_is_better, fraction, oracle, with_seen)``: the held-out models judge, ranked among themselves;
+    ``oracle`` rebuilds X from the seen models in every trial, ``with_seen`` appends their ranks to X)."""
     if holdout is None:
         for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
                                                           standardize):
-            yield trial, pool, subsets, ranks
+            yield trial, pool, subsets, ranks, None
         return
     cube, higher_is_better, fraction, oracle, with_seen = holdout
     for trial, pool, held, subsets in model_holdout_subsets(cube, higher_is_better, None if oracle else X, strategy,
                                                             ks, n_trials, alpha, seed, fraction, options, standardize,
                                                             with_seen):
-        yield trial, pool, subsets, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1)
+        yield trial, pool, subsets, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1), held
 
 
 def run_configuration(
@@ -410,22 +415,27 @@ def run_configuration(
     metrics (as ``dataset_pool_trials``, or with ``holdout = (cube,
     higher_is_better, holdout_fraction, oracle, with_seen_ranks)`` as
     ``model_holdout_trials``),
-    the conclusion stability (all models) at ``stability_ks`` and the covering radii of the selections in every
-    representation of ``coverage`` (name -> raw features; z-scored over all datasets). ``standardize``:
-    z-score X over all datasets ("all") or over each trial's pool rows ("pool", the paper's code)."""
-    cache = VerdictCache(S, higher_is_better)
+    the conclusion stability at ``stability_ks`` (Wilcoxon-Holm verdicts on the pairs of the models that judge:
+    all models, or under model holdout the trial's held-out models, on the subset against on all datasets) and
+    the covering radii of the selections in every representation of ``coverage`` (name -> raw features; z-scored
+    over all datasets). ``standardize``: z-score X over all datasets ("all") or over each trial's pool rows
+    ("pool", the paper's code)."""
+    caches: dict[bytes, VerdictCache] = {}
     Zs = {rep: standardize_rows(Xc) for rep, Xc in (coverage or {}).items()}
     metric_rows, stability = [], []
     radius_by_rep: dict[str, list] = {rep: [] for rep in Zs}
     full_reference = mean_ranks(ranks)
-    for trial, pool, subsets, judge in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options,
-                                                          standardize, holdout):
+    for trial, pool, subsets, judge, models in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed,
+                                                                  options, standardize, holdout):
         reference = full_reference if judge is ranks else mean_ranks(judge)
+        key = b"all" if models is None else np.asarray(models, dtype=np.intp).tobytes()
+        if key not in caches and any(k in stability_ks for k in subsets):
+            caches[key] = VerdictCache(S if models is None else S[:, models], higher_is_better)
         for k, chosen in subsets.items():
             values = rank_metrics(mean_ranks(judge, chosen), reference)
             metric_rows += [(trial, k, m, float(values[m])) for m in METRICS]
             if k in stability_ks:
-                stability.append((trial, k, cache.stability(chosen)))
+                stability.append((trial, k, caches[key].stability(chosen)))
         for rep, Z in Zs.items():
             radius_by_rep[rep] += radius_rows(strategy, Z, pool, subsets, trial)
     return (pd.DataFrame(metric_rows, columns=["trial", "k", "metric", "value"]),
@@ -461,6 +471,37 @@ def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: M
     return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
 
 
+def held_out_warning(n_held: int, n_models: int, holdout_fraction: float) -> str:
+    """The warning of [`evaluate_benchmark`][] when each held-out ρ is computed on fewer than ``MIN_JUDGES_WARN``
+    models (and, below ``MIN_JUDGES_VERDICT``, that the recommendation gives no ρ-based verdict).
+
+    Parameters
+    ----------
+    n_held : int
+        Held-out models per trial.
+    n_models : int
+        Models of the benchmark.
+    holdout_fraction : float
+        The share of the models held out.
+
+    Returns
+    -------
+    str
+        The warning.
+
+    Examples
+    --------
+    >>> held_out_warning(3, 12, 0.3)[:80]
+    'warning: each held-out ρ is computed on 3 held-out models (holdout fraction 0.3 '
+    """
+    text = (f"warning: each held-out ρ is computed on {n_held} held-out models (holdout fraction "
+            f"{holdout_fraction:g} of {n_models}); below {MIN_JUDGES_WARN}, ρ ≥ 0.9 demands their exact order")
+    if n_held < MIN_JUDGES_VERDICT:
+        text += (f", and below {MIN_JUDGES_VERDICT} ρ takes at most 4 values: recommendation.txt gives no ρ-based "
+                 "verdict")
+    return text + " (raise --holdout-fraction, or --variation dataset_pool)"
+
+
 MIN_SEEN_MODELS = 2
 """Models a model-holdout selection of [`evaluate_benchmark`][] sees at least: the oracle ranks them (one
 model's ranks are all 1, an oracle without information)."""
@@ -490,16 +531,20 @@ def evaluate_benchmark(
 ) -> Evaluation:
     """The selection protocol on a user's benchmark: which strategy and features choose datasets that rank models right.
 
-    Trials of every strategy on every feature table (and the oracle, which uses the models' scores), Tables 1-3,
-    the covering radii and p_eff of farthest-first, random and k-means, the conclusion stability of every
-    strategy, and the verdict "which strategy for k" at every ``k_targets`` entry. This is the function behind
-    ``benchdesign evaluate``.
+    Trials of every strategy on every feature table (a priori: the features only) and the oracle (informed: it
+    uses the models' scores; ``classes.selection_class``), Tables 1-3 with a ``class`` column, the covering radii
+    and p_eff of farthest-first, random and k-means, the conclusion stability of every strategy (under model
+    holdout: the Wilcoxon-Holm verdicts on the pairs of each trial's held-out models), and the verdict "which
+    strategy for k" at every ``k_targets`` entry: the a-priori class's answer, the informed class's beside it, the
+    number of models each ρ is computed on. This is the function behind ``benchdesign evaluate``.
 
     ``variation="model_holdout"`` (default): every trial also sets ``max(2, floor(holdout_fraction * M))``
     models aside (at least ``MIN_SEEN_MODELS`` stay seen, else ValueError); the selection sees only the others
     (the oracle is rebuilt from their ranks) and the held-out models judge it -- will the subset rank models not
-    run yet as the full benchmark would? ``variation="dataset_pool"``: the paper's protocol, where the models
-    that judge a selection are those whose scores the oracle used.
+    run yet as the full benchmark would? Fewer than ``MIN_JUDGES_WARN`` (5) held-out models log a warning
+    ([`held_out_warning`][]); fewer than ``MIN_JUDGES_VERDICT`` (4) give no ρ-based verdict.
+    ``variation="dataset_pool"``: the paper's protocol, where the models that judge a selection are those whose
+    scores the oracle used.
 
     Parameters
     ----------
@@ -511,8 +556,8 @@ def evaluate_benchmark(
     higher_is_better : bool
         Whether a higher score is a better model.
     strategies : Sequence[str] | None
-        Strategies to evaluate (None: the paper's six, random, k-means, cosine and Euclidean farthest-first,
-        A- and D-optimal).
+        Strategies to evaluate (None: ``EVALUATE_STRATEGIES``, the paper's six -- random, k-means, cosine and
+        Euclidean farthest-first, A- and D-optimal -- and ``select_datasets``' default, k-medoids).
     n_trials : int
         Random pools (trials) per configuration, at least 1.
     alpha : float
@@ -546,7 +591,7 @@ def evaluate_benchmark(
         Share of the models held out per trial (model holdout).
     with_seen_ranks : bool
         Model holdout only: add, for every feature table ``name``, the representation ``name+seen``, the
-        features with the seen models' ranks appended.
+        features with the seen models' ranks appended (informed: it uses the seen models' scores).
 
     Returns
     -------
@@ -572,12 +617,12 @@ def evaluate_benchmark(
     >>> sorted(result.frames)  # doctest: +NORMALIZE_WHITESPACE
     ['conclusion_stability', 'coverage', 'curves', 'p_eff', 'recommendation', 'table1_auc',
      'table2_kstar', 'table3_summary', 'table3_wilcoxon_holm', 'trials']
-    >>> print(result.recommendation.splitlines()[1])
-    benchmark: 5 trials, pools of 8 of the 10 datasets.
+    >>> print(result.recommendation.splitlines()[1][:87])
+    benchmark: 5 trials, pools of 8 of the 10 datasets. Each ρ is computed on all 4 models.
     """
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"the number of trials (--trials, n_trials) must be an integer >= 1, got {n_trials!r}")
-    strategies = list(strategies or DEFAULT_STRATEGIES)  # the curator baselines when named
+    strategies = list(strategies or EVALUATE_STRATEGIES)  # the other curator baselines when named
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown:
         raise ValueError(f"unknown strategy(ies) {unknown}; choose from {list(STRATEGIES)}")
@@ -600,15 +645,17 @@ def evaluate_benchmark(
     if with_seen_ranks and variation != "model_holdout":
         raise ValueError("with_seen_ranks needs variation='model_holdout' (the seen models are those not held out)")
     if with_seen_ranks:
-        reps.update({f"{rep}+seen": X for rep, X in list(reps.items())})
+        reps.update({seen_ranks_name(rep): X for rep, X in list(reps.items())})
     if oracle:
         reps["oracle"] = oracle_representation(ranks).to_numpy(dtype=float)
     n_ranks = ranks.to_numpy(dtype=float)
     S = dataset_scores(scores).loc[ranks.index].to_numpy(dtype=float)
-    cube = None
+    cube, n_judges = None, ranks.shape[1]
     if variation == "model_holdout":
-        holdout_size(ranks.shape[1], holdout_fraction, MIN_SEEN_MODELS)
+        n_judges = holdout_size(ranks.shape[1], holdout_fraction, MIN_SEEN_MODELS)
         cube = score_cube(scores, ranks.index, ranks.columns)
+        if n_judges < MIN_JUDGES_WARN:
+            logger("evaluate").warning(held_out_warning(n_judges, ranks.shape[1], holdout_fraction))
     jobs = []
     for strategy in strategies:
         uses = STRATEGY_REGISTRY[strategy].uses_representation
@@ -616,7 +663,7 @@ def evaluate_benchmark(
             # random ignores X, so its subsets are the same on every representation
             cover = {} if strategy not in COVERAGE_STRATEGIES else (reps if not uses else {rep: X})
             holdout = None if cube is None else (cube, higher_is_better, holdout_fraction, rep == "oracle",
-                                                 rep.endswith("+seen"))
+                                                 rep.endswith(SEEN_RANKS_SUFFIX))
             jobs.append((strategy, rep, (n_ranks, X, strategy, ks, n_trials, alpha, seed, options, S,
                                          higher_is_better, STABILITY_KS, cover, standardize, holdout)))
     say(f"{len(jobs)} configurations x {n_trials} trials, k = {ks[0]}..{ks[-1]}, {n_jobs} process(es)")
@@ -650,7 +697,7 @@ def evaluate_benchmark(
                        for rep, block in coverage.groupby("representation", sort=False)], ignore_index=True) \
         if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "representation"])
     verdicts = strategy_verdicts(trials, {name: len(ranks)}, alpha, "spearman", thresholds.get("spearman", 0.90),
-                                 targets)
+                                 targets, n_judges=n_judges)
     reference = HOLDOUT_REFERENCE if variation == "model_holdout" else FULL_REFERENCE
     advice = verdict_text(verdicts, reference=reference)
     frames = {"recommendation": verdicts, "trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS
+from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS, SELECT_STRATEGY
 
 __all__ = [
     "Strategy",
@@ -70,6 +70,7 @@ __all__ = [
     "select_a_optimal",
     "select_d_optimal",
     "DEFAULT_STRATEGIES",
+    "EVALUATE_STRATEGIES",
     "rbf_kernel",
     "kernel_distance",
     "kmedoids_cost",
@@ -1137,6 +1138,12 @@ STRATEGY_REGISTRY: dict[str, Strategy] = {
 
 DEFAULT_STRATEGIES: tuple[str, ...] = tuple(name for name, s in STRATEGY_REGISTRY.items() if s.default)
 """The strategies a run without a strategy list evaluates: the paper's six (the baselines only when named)."""
+
+EVALUATE_STRATEGIES: tuple[str, ...] = tuple(
+    name for name, s in STRATEGY_REGISTRY.items() if s.default or name == SELECT_STRATEGY
+)
+"""The strategies ``benchdesign evaluate`` (``evaluate_benchmark``) runs without a list: ``DEFAULT_STRATEGIES`` and
+``benchdesign select``'s default (``options.SELECT_STRATEGY``), so the evaluation judges what ``select`` uses."""
 
 STRATEGIES: dict[str, Callable[..., IntArray]] = {name: s.select for name, s in STRATEGY_REGISTRY.items()}
 PREFIX_ORDERS: dict[str, Callable[..., IntArray]] = {
