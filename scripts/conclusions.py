@@ -39,7 +39,8 @@ for strategy, protocol in params.protocols.items():
         _, stability, _ = run_configuration(ranks.to_numpy(), X, strategy, protocol["ks"], protocol["n_trials"],
                                             protocol["alpha"], params.seed, protocol["options"], S.to_numpy(),
                                             params.higher_is_better, stability_ks=ks,
-                                            standardize=protocol.get("standardize", "all"))
+                                            standardize=protocol.get("standardize", "all"),
+                                            random_draws=1)  # stability uses a random baseline's first draw only
         frames.append(stability.assign(strategy=strategy, representation=rep))
         log.info("%s/%s: stability at k=%s", strategy, rep, ks)
 stability = pd.concat(frames, ignore_index=True)

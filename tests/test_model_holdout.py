@@ -17,6 +17,7 @@ from benchdesign.selection.metrics import rank_metrics
 from benchdesign.selection.protocol import (
     HOLDOUT_FRACTION,
     holdout_size,
+    model_holdout_draws,
     model_holdout_subsets,
     model_holdout_trials,
 )
@@ -64,18 +65,21 @@ def test_seen_ranks_are_appended_to_the_features():
 
 
 def test_metrics_use_the_held_out_ranks_among_themselves():
-    trials = model_holdout_trials(CUBE, True, X, "random", [2, 4], 5, 0.75, 11)
-    for t, pool, held, subsets in model_holdout_subsets(CUBE, True, X, "random", [2, 4], 5, 0.75, 11):
+    trials = model_holdout_trials(CUBE, True, X, "random", [2, 4], 5, 0.75, 11)  # 20 draws per trial
+    assert set(trials["draw"]) == set(range(20))
+    for t, pool, held, by_draw in model_holdout_draws(CUBE, True, X, "random", [2, 4], 5, 0.75, 11, draws=20):
         # by hand: rank the held-out models on every (dataset, fold), 1 = best, then average
         ranks = np.empty((12, len(held)))
         for d in range(12):
             ranks[d] = np.mean([rankdata(-CUBE[d, f, held]) for f in range(2)], axis=0)
         assert ranks.max() <= len(held)
-        for k, chosen in subsets.items():
-            expected = rank_metrics(ranks[chosen].mean(axis=0), ranks.mean(axis=0))
-            got = trials[(trials["trial"] == t) & (trials["k"] == k)].set_index("metric")["value"]
-            for metric, value in expected.items():
-                assert got[metric] == pytest.approx(value)
+        for draw, subsets in enumerate(by_draw):
+            for k, chosen in subsets.items():
+                expected = rank_metrics(ranks[chosen].mean(axis=0), ranks.mean(axis=0))
+                at = (trials["trial"] == t) & (trials["draw"] == draw) & (trials["k"] == k)
+                got = trials[at].set_index("metric")["value"]
+                for metric, value in expected.items():
+                    assert got[metric] == pytest.approx(value)
 
 
 def test_holdout_draws_are_seeded_and_sized():
@@ -216,6 +220,8 @@ def test_evaluate_on_12_models_warns_about_3_held_out_models(caplog):
     assert "Each ρ is computed on the 3 held-out models. No ρ-based verdict" in result.recommendation
     assert "- k = " not in result.recommendation and not result.frames["recommendation"]["significant"].any()
     assert result.frames["recommendation"]["n_judges"].tolist() == [3, 3]
+    trials = result.frames["trials"]  # random draws RANDOM_DRAWS subsets per trial, k-means one
+    assert trials.groupby("strategy")["draw"].nunique().to_dict() == {"kmeans": 1, "random": 20}
     caplog.clear()
     with caplog.at_level("WARNING", logger="benchdesign"):  # 0.4 x 12: 4 held out, a warning and a verdict
         result = evaluate_benchmark(_long_scores(cube), features, True, holdout_fraction=0.4, **settings)

@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import binomtest
 
 from benchdesign.selection import aggregation, frames
-from benchdesign.selection.statistics import holm, mcnemar_exact
+from benchdesign.selection.statistics import holm, mcnemar_exact, paired_share_test
 from benchdesign.selection.verdicts import HOLDOUT_REFERENCE, default_k_targets, strategy_verdicts, verdict_text
 
 
@@ -28,6 +28,34 @@ def test_mcnemar_exact_is_the_sign_test_on_discordant_pairs():
     assert mcnemar_exact(a, a) == (0, 0, 1.0)
     with pytest.raises(ValueError, match="paired outcomes need equal 1-d non-empty shapes"):
         mcnemar_exact(a, b[:3])
+
+
+def test_paired_share_test_generalises_mcnemar_to_a_random_baselines_share_of_draws():
+    a = np.array([1, 1, 1, 1, 1, 0, 1, 0, 0, 1], dtype=bool)
+    b = np.array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0], dtype=bool)
+    assert paired_share_test(a, b) == mcnemar_exact(a, b)  # pass/fail on both sides: the same test
+    # shares: differences 0.5, 1, 0, -0.5; of the 8 sign flips of (0.5, 1, 0.5) three sum to >= 1 (hand count)
+    assert paired_share_test([1, 1, 1, 0], [0.5, 0, 1, 0.5]) == (2, 1, 0.375)
+    # 20 nonzero differences of one size: random flips estimate the sign test's P(Bin(20, 1/2) >= 15)
+    wins, losses, p = paired_share_test([1.0] * 15 + [0.0] * 5, [0.5] * 20)
+    assert (wins, losses) == (15, 5)
+    assert p == pytest.approx(binomtest(15, 20, 0.5, alternative="greater").pvalue, abs=0.005)
+    assert paired_share_test([1.0] * 15 + [0.0] * 5, [0.5] * 20) == (wins, losses, p)  # seeded: deterministic
+    with pytest.raises(ValueError, match="pass shares must lie in"):
+        paired_share_test([1.5], [0.0])
+
+
+def test_a_random_baseline_with_draws_counts_each_pool_by_its_share_of_draws():
+    """Random draws twice per trial: pass shares 0.5, 0, 1, 0.5 against k-means' 1, 1, 1, 0 (the hand count
+    above: p = 3/8)."""
+    rows = [("bench", "dataset_pool", "random", "none", t, d, 3, "spearman", v)
+            for t, draws in enumerate([[0.95, 0.5], [0.5, 0.5], [0.95, 0.95], [0.95, 0.5]]) for d, v in enumerate(draws)]
+    rows += [("bench", "dataset_pool", "kmeans", "meta", t, 0, 3, "spearman", v)
+             for t, v in enumerate([0.95, 0.95, 0.95, 0.5])]
+    trials = pd.DataFrame(rows, columns=[*frames.TRIAL_COLUMNS[:5], "draw", *frames.TRIAL_COLUMNS[5:]])
+    v = strategy_verdicts(trials, {"bench": 10}, 0.8, k_targets=[3]).iloc[0]
+    assert (v["random_share"], v["best_share"], v["n_trials"]) == (0.5, 0.75, 4)
+    assert (v["wins"], v["losses"], v["p_raw"]) == (2, 1, 0.375)
 
 
 def test_meets_target_is_inclusive_in_the_metric_direction():
@@ -68,7 +96,7 @@ def test_the_best_configuration_against_random_with_holm():
     assert "share of pools with ρ ≥ 0.9" in text and "one-sided exact McNemar (sign) test" in text
     assert "bench: 12 trials, pools of 8 of the 10 datasets." in text
     assert ("- k = 3, a priori (dataset features only): K-Means (kmeans) on the features 'meta' has the highest share, "
-            "92% of pools, against 0% for random (only it / only random met the target in 11 / 0 trials, p < 0.001 "
+            "92% of pools, against 0% for random (ahead of / behind random in 11 / 0 trials, p < 0.001 "
             "Holm over 2 configurations): significantly higher: use it for k = 3. Informed (also the seen models' "
             "scores): K-Means (kmeans) on the oracle (the seen models' ranks), 100% of pools (p < 0.001 against "
             "random, Holm over the informed configurations: significantly higher than random's) -- judged by the "

@@ -28,7 +28,7 @@ from benchdesign.selection.conclusions import (
     dataset_scores,
     plot_critical_difference,
 )
-from benchdesign.selection.frames import TRIAL_COLUMNS
+from benchdesign.selection.frames import DRAW, TRIAL_COLUMNS, draws_of
 from benchdesign.selection.guarantee import (
     COVERAGE_COLUMNS,
     COVERAGE_STRATEGIES,
@@ -45,16 +45,18 @@ from benchdesign.selection.metrics import METRICS, rank_metrics
 from benchdesign.selection.options import (
     FAFI_STARTS,
     HOLDOUT_FRACTION,
+    RANDOM_DRAWS,
     RANDOM_SUBSETS,
     SELECT_STRATEGY,
     STANDARDIZATIONS,
 )
 from benchdesign.selection.protocol import (
     check_k_grid,
-    dataset_pool_subsets,
+    dataset_pool_draws,
     fold_ranks,
     holdout_size,
-    model_holdout_subsets,
+    model_holdout_draws,
+    n_draws,
     pool_size,
     score_cube,
     standardize_rows,
@@ -388,57 +390,62 @@ class Evaluation:
     recommendation: str
 
 
-def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout):
-    """(trial, pool, {k: rows}, ranks that judge them, the judging models' columns or None for all) of the
-    dataset-pool trials (``holdout`` None: all models judge) or of the model-holdout trials (``holdout = (cube,
+def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout, draws):
+    """(trial, pool, [{k: rows} per draw], ranks that judge them, the judging models' columns or None for all) of
+    the dataset-pool trials (``holdout`` None: all models judge) or of the model-holdout trials (``holdout = (cube,
     higher_is_better, fraction, oracle, with_seen)``: the held-out models judge, ranked among themselves;
     ``oracle`` rebuilds X from the seen models in every trial, ``with_seen`` appends their ranks to X)."""
     if holdout is None:
-        for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
-                                                          standardize):
-            yield trial, pool, subsets, ranks, None
+        for trial, pool, by_draw in dataset_pool_draws(X, strategy, ks, n_trials, alpha, seed, options, standardize,
+                                                       draws):
+            yield trial, pool, by_draw, ranks, None
         return
     cube, higher_is_better, fraction, oracle, with_seen = holdout
-    for trial, pool, held, subsets in model_holdout_subsets(cube, higher_is_better, None if oracle else X, strategy,
-                                                            ks, n_trials, alpha, seed, fraction, options, standardize,
-                                                            with_seen):
-        yield trial, pool, subsets, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1), held
+    for trial, pool, held, by_draw in model_holdout_draws(cube, higher_is_better, None if oracle else X, strategy,
+                                                          ks, n_trials, alpha, seed, fraction, options, standardize,
+                                                          with_seen, draws):
+        yield trial, pool, by_draw, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1), held
 
 
 def run_configuration(
     ranks: np.ndarray, X: np.ndarray, strategy: str, ks: Sequence[int], n_trials: int, alpha: float,
     seed: int, options: Mapping[str, Any] | None, S: np.ndarray, higher_is_better: bool,
     stability_ks: Sequence[int] = STABILITY_KS, coverage: Mapping[str, np.ndarray] | None = None,
-    standardize: str = "all", holdout: tuple | None = None,
+    standardize: str = "all", holdout: tuple | None = None, random_draws: int = RANDOM_DRAWS,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
     """One (strategy, representation) in one pass over the trials (each selection made once): the trial
     metrics (as ``dataset_pool_trials``, or with ``holdout = (cube,
     higher_is_better, holdout_fraction, oracle, with_seen_ranks)`` as
-    ``model_holdout_trials``),
+    ``model_holdout_trials``; a random baseline's ``random_draws`` draws per trial each, column ``draw``),
     the conclusion stability at ``stability_ks`` (Wilcoxon-Holm verdicts on the pairs of the models that judge:
     all models, or under model holdout the trial's held-out models, on the subset against on all datasets) and
     the covering radii of the selections in every representation of ``coverage`` (name -> raw features; z-scored
-    over all datasets). ``standardize``: z-score X over all datasets ("all") or over each trial's pool rows
-    ("pool", the paper's code)."""
+    over all datasets); stability and radii of a random baseline are those of its first draw. ``standardize``:
+    z-score X over all datasets ("all") or over each trial's pool rows ("pool", the paper's code)."""
     caches: dict[bytes, VerdictCache] = {}
     Zs = {rep: standardize_rows(Xc) for rep, Xc in (coverage or {}).items()}
     metric_rows, stability = [], []
     radius_by_rep: dict[str, list] = {rep: [] for rep in Zs}
     full_reference = mean_ranks(ranks)
-    for trial, pool, subsets, judge, models in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed,
-                                                                  options, standardize, holdout):
+    draws = n_draws(strategy, random_draws)
+    for trial, pool, by_draw, judge, models in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed,
+                                                                  options, standardize, holdout, draws):
         reference = full_reference if judge is ranks else mean_ranks(judge)
+        for draw, subsets in enumerate(by_draw):
+            for k, chosen in subsets.items():
+                values = rank_metrics(mean_ranks(judge, chosen), reference)
+                metric_rows += [(trial, draw, k, m, float(values[m])) for m in METRICS]
+        subsets = by_draw[0]
         key = b"all" if models is None else np.asarray(models, dtype=np.intp).tobytes()
         if key not in caches and any(k in stability_ks for k in subsets):
             caches[key] = VerdictCache(S if models is None else S[:, models], higher_is_better)
         for k, chosen in subsets.items():
-            values = rank_metrics(mean_ranks(judge, chosen), reference)
-            metric_rows += [(trial, k, m, float(values[m])) for m in METRICS]
             if k in stability_ks:
                 stability.append((trial, k, caches[key].stability(chosen)))
         for rep, Z in Zs.items():
             radius_by_rep[rep] += radius_rows(strategy, Z, pool, subsets, trial)
-    return (pd.DataFrame(metric_rows, columns=["trial", "k", "metric", "value"]),
+    metrics = pd.DataFrame(metric_rows, columns=["trial", "draw", "k", "metric", "value"])
+    return (metrics if draws > 1 else metrics.drop(columns="draw"),
             pd.DataFrame(stability, columns=["trial", "k", "stability"]),
             {rep: pd.DataFrame(rows, columns=RADIUS_COLUMNS) for rep, rows in radius_by_rep.items()})
 
@@ -528,6 +535,7 @@ def evaluate_benchmark(
     variation: str = "model_holdout",
     holdout_fraction: float = HOLDOUT_FRACTION,
     with_seen_ranks: bool = False,
+    random_draws: int = RANDOM_DRAWS,
 ) -> Evaluation:
     """The selection protocol on a user's benchmark: which strategy and features choose datasets that rank models right.
 
@@ -592,6 +600,9 @@ def evaluate_benchmark(
     with_seen_ranks : bool
         Model holdout only: add, for every feature table ``name``, the representation ``name+seen``, the
         features with the seen models' ranks appended (informed: it uses the seen models' scores).
+    random_draws : int
+        Subsets the random baselines (random, stratified random) draw per trial: a trial's value is their mean,
+        its pass share the share of them meeting the target (``protocol.n_draws``).
 
     Returns
     -------
@@ -622,6 +633,7 @@ def evaluate_benchmark(
     """
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"the number of trials (--trials, n_trials) must be an integer >= 1, got {n_trials!r}")
+    n_draws("random", random_draws)  # ValueError unless an integer >= 1
     strategies = list(strategies or EVALUATE_STRATEGIES)  # the other curator baselines when named
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown:
@@ -665,7 +677,8 @@ def evaluate_benchmark(
             holdout = None if cube is None else (cube, higher_is_better, holdout_fraction, rep == "oracle",
                                                  rep.endswith(SEEN_RANKS_SUFFIX))
             jobs.append((strategy, rep, (n_ranks, X, strategy, ks, n_trials, alpha, seed, options, S,
-                                         higher_is_better, STABILITY_KS, cover, standardize, holdout)))
+                                         higher_is_better, STABILITY_KS, cover, standardize, holdout,
+                                         random_draws)))
     say(f"{len(jobs)} configurations x {n_trials} trials, k = {ks[0]}..{ks[-1]}, {n_jobs} process(es)")
     if n_jobs > 1:
         with ProcessPoolExecutor(max_workers=n_jobs) as pool:
@@ -678,7 +691,11 @@ def evaluate_benchmark(
         trial_frames.append(t.assign(domain=name, variation=variation, strategy=strategy, representation=rep))
         stability_frames.append(s.assign(strategy=strategy, representation=rep))
         radius_frames += [(r_rep, frame, reps[r_rep].shape[1]) for r_rep, frame in r.items()]
-    trials = pd.concat(trial_frames, ignore_index=True)[TRIAL_COLUMNS]
+    trials = pd.concat(trial_frames, ignore_index=True)
+    if DRAW in trials.columns:  # a random baseline's draws; the other strategies draw once
+        trials = trials.assign(**{DRAW: draws_of(trials)})[[*TRIAL_COLUMNS[:-3], DRAW, *TRIAL_COLUMNS[-3:]]]
+    else:
+        trials = trials[TRIAL_COLUMNS]
     curves = aggregation.curves(trials)
     trial_auc = aggregation.trial_auc(trials)
     t1 = tables.table1(trials, {name: len(ranks)})

@@ -56,6 +56,9 @@ DASH = "–"
 
 CONFIG = ["domain", "variation", "strategy", "representation"]
 TRIAL_COLUMNS = [*CONFIG, "trial", "k", "metric", "value"]
+DRAW = "draw"
+"""Optional column of a trials frame: a random baseline's draw within the trial (0, 1, ...; absent or NaN: one
+draw).  ``trial_means`` averages a trial's draws."""
 CURVE_COLUMNS = [*CONFIG, "metric", "k", "mean", "lo", "hi", "n_trials"]
 AUC_COLUMNS = [*CONFIG, "metric", "trial", "auc"]
 TABLE1_COLUMNS = [
@@ -136,9 +139,46 @@ def config_name(keys: Sequence[str], values: Iterable[object]) -> str:
     return ", ".join(f"{k}={v}" for k, v in zip(keys, values))
 
 
+def draws_of(trials: pd.DataFrame) -> pd.Series:
+    """The ``DRAW`` of every row: 0 where the column is absent or empty (a single draw)."""
+    if DRAW not in trials.columns:
+        return pd.Series(0, index=trials.index, dtype=int)
+    return trials[DRAW].fillna(0).astype(int)
+
+
+def trial_means(trials: pd.DataFrame) -> pd.DataFrame:
+    """``trials`` with one row per (configuration, trial, k, metric): a random baseline's draws averaged (its
+    expected value on the trial's pool, estimated from the draws); a frame without several draws is returned as
+    it is, without a ``DRAW`` column.
+
+    Parameters
+    ----------
+    trials : pd.DataFrame
+        Long trial rows (``TRIAL_COLUMNS``, optionally ``DRAW``).
+
+    Returns
+    -------
+    pd.DataFrame
+        Columns ``TRIAL_COLUMNS`` (and any other columns of a frame without draws).
+
+    Examples
+    --------
+    >>> rows = [("b", "model_holdout", "random", "none", 0, d, 5, "spearman", v) for d, v in enumerate([0.8, 1.0])]
+    >>> trial_means(pd.DataFrame(rows, columns=[*CONFIG, "trial", DRAW, "k", "metric", "value"]))["value"].tolist()
+    [0.9]
+    """
+    if DRAW not in trials.columns:
+        return trials
+    if (draws_of(trials) == 0).all():
+        return trials.drop(columns=DRAW)
+    keys = TRIAL_COLUMNS[:-1]
+    return trials.groupby(keys, sort=False, dropna=False)["value"].mean().reset_index()[TRIAL_COLUMNS]
+
+
 def validate_trials(trials: pd.DataFrame) -> None:
     """ValueError on a trials frame without the ``TRIAL_COLUMNS``, empty, with an unknown metric, a
-    non-finite value or a repeated (configuration, trial, k, metric), naming the first bad row."""
+    non-finite value, a repeated (configuration, trial, draw, k, metric) or a configuration whose trials hold
+    different numbers of draws, naming the first bad row."""
     require_columns(trials, TRIAL_COLUMNS, "trials")
     if trials.empty:
         raise ValueError("trials frame is empty")
@@ -151,12 +191,18 @@ def validate_trials(trials: pd.DataFrame) -> None:
             f"non-finite value {row['value']!r} at "
             + config_name(TRIAL_COLUMNS[:-1], row[TRIAL_COLUMNS[:-1]])
         )
-    dup = trials.duplicated(TRIAL_COLUMNS[:-1])
+    keyed = trials.assign(**{DRAW: draws_of(trials)})
+    keys = [*TRIAL_COLUMNS[:-3], DRAW, *TRIAL_COLUMNS[-3:-1]]
+    dup = keyed.duplicated(keys)
     if dup.any():
-        row = trials.loc[dup].iloc[0]
-        raise ValueError(
-            "duplicate trial row " + config_name(TRIAL_COLUMNS[:-1], row[TRIAL_COLUMNS[:-1]])
-        )
+        row = keyed.loc[dup].iloc[0]
+        raise ValueError("duplicate trial row " + config_name(keys, row[keys]))
+    if DRAW in trials.columns:
+        counts = keyed.groupby([*CONFIG, "trial"], sort=False)[DRAW].nunique()
+        uneven = counts.groupby(level=list(range(len(CONFIG)))).nunique() > 1
+        if uneven.any():
+            raise ValueError(f"trials of configuration ({config_name(CONFIG, uneven.index[uneven][0])}) hold "
+                             "different numbers of draws; every trial needs the same")
 
 
 def select_variation(df: pd.DataFrame, variation: str | None) -> pd.DataFrame:

@@ -19,7 +19,10 @@ VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")
 models and the others judge it (``benchdesign evaluate``'s default)."""
 RANDOM_BASELINES: tuple[str, ...] = ("random", "stratified")
 """The random baselines (uniform and stratified random): they ignore the representation, so they are a priori
-(``classes.selection_class``)."""
+(``classes.selection_class``), and the protocol draws ``RANDOM_DRAWS`` subsets of them per trial."""
+RANDOM_DRAWS = 20
+"""Subsets a random baseline draws from every trial's pool (the protocol's ``random_draws``): its value in the
+trial is their mean, and its share of pools meeting a target the mean share of draws meeting it."""
 SELECT_STRATEGY = "kmedoids"
 """``benchdesign select``'s and ``select_datasets``' strategy: k-medoids on the
 kernel of the features beat random selection on the models the selection never saw on NLP and TSC at k = 5 and 10

@@ -4,8 +4,10 @@ meet the target, random's share at the same k, and an exact paired test of the t
 The *share of pools* of a configuration at k is [`pool_shares`][]: the
 fraction of the dataset-pool trials (each a random pool of floor(alpha * n) datasets, the same pools for
 every strategy) whose k selected datasets pass [`meets_target`][], the
-target test of Table 2's k*.  The test is the one-sided exact McNemar (sign) test on the paired trials
-([`mcnemar_exact`][]), Holm-corrected over the a-priori configurations at
+target test of Table 2's k*; a random baseline counts each trial by the share of its draws that pass.  The
+test is the one-sided exact McNemar (sign) test on the paired trials ([`mcnemar_exact`][]; against a random
+baseline's shares its generalisation, the paired sign-flip test [`paired_share_test`][]), Holm-corrected over
+the a-priori configurations at
 that k, as Table 3 corrects over its contenders.  The answer comes from the a-priori class
 (``classes.selection_class``); the best informed configuration (the oracle, features with the seen models' ranks)
 is reported beside it with its own test against random.
@@ -36,7 +38,7 @@ from benchdesign.selection.frames import (
 from benchdesign.selection.markdown import METRIC_SYMBOLS
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
 from benchdesign.selection.protocol import pool_size
-from benchdesign.selection.statistics import holm, mcnemar_exact
+from benchdesign.selection.statistics import holm, paired_share_test
 
 __all__ = ["N_DEFAULT_TARGETS", "MIN_JUDGES_WARN", "MIN_JUDGES_VERDICT", "TEST_NAME", "default_k_targets",
            "check_k_targets", "strategy_verdicts", "verdict_text"]
@@ -48,7 +50,9 @@ m < 5 models meets ρ ≥ 0.9 only with the exact order (ρ = 1 - 6 Σd² / (m (
 MIN_JUDGES_VERDICT = 4
 """Below this many models per value there is no ρ-based verdict: over 3 models ρ takes 4 values (±1, ±0.5), over
 2 only ±1."""
-TEST_NAME = "one-sided exact McNemar (sign) test on the paired trials"
+TEST_NAME = ("one-sided exact McNemar (sign) test on the paired trials (with random's pass in a trial the share of "
+             "its draws that meet the target: the paired sign-flip permutation test on the pass shares, "
+             "statistics.paired_share_test)")
 
 
 def _span(ks: Sequence[int]) -> str:
@@ -105,7 +109,7 @@ def _against_random(ok: pd.DataFrame, shares: pd.Series, means: pd.Series, metri
     best = _pick(shares[candidates], means[candidates], metric)
     out = {"best": best, "share": float(shares[best]), "wins": 0, "losses": 0, "p_raw": np.nan, "p_holm": np.nan}
     if random:
-        tests = [mcnemar_exact(ok[c].to_numpy(), ok[random[0]].to_numpy()) for c in candidates]
+        tests = [paired_share_test(ok[c].to_numpy(), ok[random[0]].to_numpy()) for c in candidates]
         adjusted = holm([p for _, _, p in tests])
         i = candidates.index(best)
         out.update(wins=tests[i][0], losses=tests[i][1], p_raw=tests[i][2], p_holm=float(adjusted[i]))
@@ -144,8 +148,9 @@ def strategy_verdicts(
 ) -> pd.DataFrame:
     """One row per (domain, k target) of the dataset-pool or model-holdout ``trials`` (``variation``: None = the
     single one present): the a-priori configuration (class ``'a priori'``, the ``class`` column) with the
-    highest share of pools meeting ``metric``'s ``threshold``, random's share, the exact McNemar test of
-    the two (wins / losses: trials where only one of them meets it), and beside it the informed configuration
+    highest share of pools meeting ``metric``'s ``threshold``, random's share (each trial counted by the share
+    of random's draws that meet it), the paired test of the two (``paired_share_test``: the exact McNemar test on
+    pass/fail; wins / losses: trials where the configuration's share is higher / lower), and beside it the informed configuration
     with the highest share (``classes.selection_class``: the oracle, features with the seen models' ranks) with
     its own test against random, Holm-corrected over the informed configurations (``informed_p_holm``).
 
@@ -197,7 +202,8 @@ def strategy_verdicts(
         here = shares[shares["domain"] == domain].set_index(["k", "strategy", "representation"])
         for k in targets:
             at = block[block["k"] == k]
-            ok = at.pivot(index="trial", columns=["strategy", "representation"], values="ok")[configs]
+            ok = at.groupby(["trial", "strategy", "representation"], sort=False)["ok"].mean().unstack(
+                ["strategy", "representation"])[configs]  # a random baseline: the share of its draws that pass
             means = at.groupby(["strategy", "representation"], sort=False)["value"].mean()[configs]
             row = _verdict_at(ok, here.loc[k]["share"][configs], means, metric)
             judges = n_judges.get(domain) if isinstance(n_judges, Mapping) else n_judges
@@ -265,8 +271,8 @@ def _line(r: pd.Series, held_out: bool, level: float) -> str:
     else:
         n = r["n_contenders"]
         text = (f"k = {r['k']}, {apriori}: {_label(r['best_strategy'], r['best_representation'])} has the highest "
-                f"share, {share} of pools, against {r['random_share']:.0%} for random (only it / only random met "
-                f"the target in {r['wins']} / {r['losses']} trials, {_p(r['p_holm'])} Holm over {n} "
+                f"share, {share} of pools, against {r['random_share']:.0%} for random (ahead of / behind random in "
+                f"{r['wins']} / {r['losses']} trials, {_p(r['p_holm'])} Holm over {n} "
                 f"configuration{'s' if n > 1 else ''}): {_conclusion(r)}.")
     return text + _informed(r, held_out, level)
 
