@@ -230,7 +230,9 @@ def test_evaluate_writes_everything_or_nothing(bench, capsys):
     assert set(t1["strategy"]) == {"random", "fafi_cosine", "kmeans"} and (t1["n_trials"] == 4).all()
     assert set(pd.read_csv(out / "p_eff.csv")["representation"]) == {"meta", "oracle"}
     prov = json.loads((out / "provenance.json").read_text())
-    assert (prov["fafi_start"], prov["standardize"]) == ("nearest", "all")
+    assert (prov["fafi_start"], prov["standardize"], prov["random_draws"]) == ("nearest", "all", 20)
+    trials = pd.read_csv(out / "trials.csv")  # random: 20 draws per trial, the others one (draw 0)
+    assert trials.groupby("strategy")["draw"].nunique().to_dict() == {"fafi_cosine": 1, "kmeans": 1, "random": 20}
     assert len(prov["scores"]["sha256"]) == 64 and prov["features"][0]["path"] == str(feats)
     assert "benchdesign evaluate:" in capsys.readouterr().err
     bad = tmp / "bad"

@@ -66,7 +66,14 @@ def test_other_tables_and_figures(tiny_run):
                                                                                  ("tsc", "recsys", "nlp")}
     assert (verdicts.k < verdicts.pool_size).all()
     advice = (tables / "recommendation.txt").read_text()
-    assert "RecSys: 6 trials, pools of 24 of the 30 datasets." in advice and "upper bound" not in advice
+    assert "RecSys: 6 trials, pools of 24 of the 30 datasets. Each ρ is computed on all 9 models." in advice
+    assert "upper bound" not in advice and "- k = 2, a priori (dataset features only): " in advice
+    assert verdicts["n_judges"].tolist() == [6] * 3 + [9] * 3 + [31] * 3
+    # the tiny run draws random RANDOM_DRAWS times per trial (no random_draws in .test/config/config.yaml)
+    random = pd.read_csv(tiny_run / "results/trials/dataset_pool/nlp/none/random.csv")
+    assert random["draw"].nunique() == 20 and random.groupby(["trial", "k", "metric"]).size().eq(20).all()
+    holdout = (tiny_run / "results/tables/model_holdout/recommendation.txt").read_text()
+    assert "TSC: 6 trials" in holdout and "Each ρ is computed on the 2 held-out models. No ρ-based verdict" in holdout
     for name in ["curves_tsc_dataset_pool", "curves_nlp_model_pool", "synthetic"]:
         for ext in ("png", "pdf"):
             assert (tiny_run / "results/figures" / f"{name}.{ext}").stat().st_size > 1000

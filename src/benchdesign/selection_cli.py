@@ -200,6 +200,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         fafi_start=args.fafi_start, standardize=args.standardize, k_targets=args.k_target,
         options=_strata_option(args.strata, rank_scores(scores, args.higher_is_better).index, args.strategies),
         variation=args.variation, holdout_fraction=args.holdout_fraction, with_seen_ranks=args.with_seen_ranks,
+        random_draws=args.random_draws,
     )
     progress("figures")
     figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
@@ -216,7 +217,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     provenance = {"scores": file_provenance([args.scores])[0], "features": file_provenance(args.features),
                   "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,
                   "k": [k_min, k_max], "seed": args.seed, "fafi_start": args.fafi_start,
-                  "standardize": args.standardize, "variation": args.variation,
+                  "standardize": args.standardize, "variation": args.variation, "random_draws": args.random_draws,
                   **({"holdout_fraction": args.holdout_fraction, "with_seen_ranks": args.with_seen_ranks}
                      if args.variation == "model_holdout" else {}),
                   **({"strata": args.strata} if args.strata else {}),
@@ -230,7 +231,13 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
 def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign evaluate``: the selection protocol on a user's benchmark (model holdout or the paper's)."""
-    from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS
+    from benchdesign.selection.options import (
+        BASELINE_STRATEGIES,
+        FAFI_STARTS,
+        HOLDOUT_FRACTION,
+        RANDOM_DRAWS,
+        STANDARDIZATIONS,
+    )
     from benchdesign.selection.strategies import EVALUATE_STRATEGIES, STRATEGIES
 
     p = subparsers.add_parser(
@@ -268,6 +275,9 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="model_holdout: also run every feature table NAME as NAME+seen, the features with the seen "
                         "models' ranks appended (informed: it uses the seen models' scores, never the held-out ones)")
     p.add_argument("--trials", type=int, default=200, help="number of trials T (default 200)")
+    p.add_argument("--random-draws", type=int, default=RANDOM_DRAWS,
+                   help=f"random subsets random / stratified draw per trial (default {RANDOM_DRAWS}): a trial's value "
+                        "is their mean, its pass share the share of them meeting the target (1: the paper's protocol)")
     p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),
                    help="subset sizes (default 2 20)")
