@@ -213,10 +213,10 @@ def test_evaluate_on_12_models_warns_about_3_held_out_models(caplog):
     with caplog.at_level("WARNING", logger="benchdesign"):
         result = evaluate_benchmark(_long_scores(cube), features, True, **settings)
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert warnings == ["warning: each held-out ρ is computed on 3 held-out models (holdout fraction 0.3 of 12); "
-                        "below 5, ρ ≥ 0.9 demands their exact order, and below 4 ρ takes at most 4 values: "
-                        "recommendation.txt gives no ρ-based verdict (raise --holdout-fraction, or --variation "
-                        "dataset_pool)"]
+    assert warnings == ["warning: each held-out ρ is computed on 3 held-out models (holdout fraction 0.3 of 12): "
+                        "over 3 models ρ moves in steps of 0.5 (no ties), so ρ ≥ 0.9 demands their exact order; "
+                        "below 4 models recommendation.txt gives no ρ-based verdict (raise --holdout-fraction, or "
+                        "--variation dataset_pool)"]
     assert "Each ρ is computed on the 3 held-out models. No ρ-based verdict" in result.recommendation
     assert "- k = " not in result.recommendation and not result.frames["recommendation"]["significant"].any()
     assert result.frames["recommendation"]["n_judges"].tolist() == [3, 3]
@@ -228,7 +228,7 @@ def test_evaluate_on_12_models_warns_about_3_held_out_models(caplog):
     messages = [r.getMessage() for r in caplog.records]
     assert len(messages) == 1 and messages[0].startswith("warning: each held-out ρ is computed on 4 held-out models")
     assert "no ρ-based verdict" not in messages[0]
-    assert "Each ρ is computed on the 4 held-out models. Warning: over fewer than 5 models" in result.recommendation
+    assert "Each ρ is computed on the 4 held-out models. Warning: over 4 models ρ moves" in result.recommendation
     assert "- k = 2, a priori (dataset features only): " in result.recommendation
     caplog.clear()
     with caplog.at_level("WARNING", logger="benchdesign"):  # 0.5 x 12: 6 held out, no warning

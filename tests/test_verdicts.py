@@ -134,14 +134,33 @@ def test_too_few_models_per_rho_warn_or_withhold_the_verdict():
     four = strategy_verdicts(trials, {"bench": 10}, 0.8, k_targets=[3], n_judges=4)
     assert bool(four["significant"].iloc[0]) and four["n_judges"].tolist() == [4]
     text = verdict_text(four, reference=HOLDOUT_REFERENCE)
-    assert "Each ρ is computed on the 4 held-out models. Warning: over fewer than 5 models ρ ≥ 0.9" in text
+    assert ("Each ρ is computed on the 4 held-out models. Warning: over 4 models ρ moves in steps of 0.2 (no ties), "
+            "so ρ ≥ 0.9 demands their exact order; the shares are coarse.") in text
     assert "use it for k = 3" in text
     three = strategy_verdicts(trials, {"bench": 10}, 0.8, k_targets=[3], n_judges={"bench": 3})
     assert not three["significant"].iloc[0]
     text = verdict_text(three, reference=HOLDOUT_REFERENCE)
-    assert ("Each ρ is computed on the 3 held-out models. No ρ-based verdict: over fewer than 4 models ρ takes at "
-            "most 4 values (hold out more models: --holdout-fraction).") in text
+    assert ("Each ρ is computed on the 3 held-out models. No ρ-based verdict below 4 models: over 3 models ρ moves "
+            "in steps of 0.5 (no ties), so ρ ≥ 0.9 demands their exact order (hold out more models: "
+            "--holdout-fraction).") in text
     assert "- k = 3" not in text
+
+
+def test_rho_steps_by_hand():
+    """Spearman's ρ over m untied models: all values of 1 - 6 Σd² / (m (m² - 1)) over every permutation."""
+    from itertools import permutations
+
+    from benchdesign.selection.verdicts import few_models_note, rho_step
+
+    for m in (3, 4, 5):
+        values = sorted({round(1 - 6 * sum((a - b) ** 2 for a, b in zip(p, range(m))) / (m * (m * m - 1)), 9)
+                         for p in permutations(range(m))})
+        assert values[-1] - values[-2] == pytest.approx(rho_step(m))
+    assert rho_step(4) == pytest.approx(0.2) and rho_step(5) == pytest.approx(0.1)
+    assert few_models_note(5, 0.9) == "over 5 models ρ moves in steps of 0.1 (no ties)"  # one swap still meets 0.9
+    assert few_models_note(4, 0.8) == "over 4 models ρ moves in steps of 0.2 (no ties)"
+    with pytest.raises(ValueError, match="at least 2 models"):
+        rho_step(1)
 
 
 def test_k_targets_stay_within_the_pool_and_the_evaluated_sizes():

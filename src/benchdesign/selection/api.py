@@ -77,6 +77,7 @@ from benchdesign.selection.verdicts import (
     MIN_JUDGES_VERDICT,
     MIN_JUDGES_WARN,
     check_k_targets,
+    few_models_note,
     strategy_verdicts,
     verdict_text,
 )
@@ -478,7 +479,7 @@ def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: M
     return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
 
 
-def held_out_warning(n_held: int, n_models: int, holdout_fraction: float) -> str:
+def held_out_warning(n_held: int, n_models: int, holdout_fraction: float, threshold: float = 0.90) -> str:
     """The warning of [`evaluate_benchmark`][] when each held-out ρ is computed on fewer than ``MIN_JUDGES_WARN``
     models (and, below ``MIN_JUDGES_VERDICT``, that the recommendation gives no ρ-based verdict).
 
@@ -490,6 +491,8 @@ def held_out_warning(n_held: int, n_models: int, holdout_fraction: float) -> str
         Models of the benchmark.
     holdout_fraction : float
         The share of the models held out.
+    threshold : float
+        The recommendation's target of ρ.
 
     Returns
     -------
@@ -498,14 +501,15 @@ def held_out_warning(n_held: int, n_models: int, holdout_fraction: float) -> str
 
     Examples
     --------
-    >>> held_out_warning(3, 12, 0.3)[:80]
-    'warning: each held-out ρ is computed on 3 held-out models (holdout fraction 0.3 '
+    >>> print(held_out_warning(4, 14, 0.3))  # doctest: +NORMALIZE_WHITESPACE
+    warning: each held-out ρ is computed on 4 held-out models (holdout fraction 0.3 of 14): over 4 models ρ
+    moves in steps of 0.2 (no ties), so ρ ≥ 0.9 demands their exact order (raise --holdout-fraction, or
+    --variation dataset_pool)
     """
     text = (f"warning: each held-out ρ is computed on {n_held} held-out models (holdout fraction "
-            f"{holdout_fraction:g} of {n_models}); below {MIN_JUDGES_WARN}, ρ ≥ 0.9 demands their exact order")
+            f"{holdout_fraction:g} of {n_models}): {few_models_note(n_held, threshold)}")
     if n_held < MIN_JUDGES_VERDICT:
-        text += (f", and below {MIN_JUDGES_VERDICT} ρ takes at most 4 values: recommendation.txt gives no ρ-based "
-                 "verdict")
+        text += f"; below {MIN_JUDGES_VERDICT} models recommendation.txt gives no ρ-based verdict"
     return text + " (raise --holdout-fraction, or --variation dataset_pool)"
 
 
@@ -667,7 +671,8 @@ def evaluate_benchmark(
         n_judges = holdout_size(ranks.shape[1], holdout_fraction, MIN_SEEN_MODELS)
         cube = score_cube(scores, ranks.index, ranks.columns)
         if n_judges < MIN_JUDGES_WARN:
-            logger("evaluate").warning(held_out_warning(n_judges, ranks.shape[1], holdout_fraction))
+            logger("evaluate").warning(held_out_warning(n_judges, ranks.shape[1], holdout_fraction,
+                                                        thresholds.get("spearman", 0.90)))
     jobs = []
     for strategy in strategies:
         uses = STRATEGY_REGISTRY[strategy].uses_representation

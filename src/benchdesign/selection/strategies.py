@@ -26,7 +26,8 @@ heuristic (``rbf_kernel``):
 * ``mutual_information`` greedy GP mutual information (Krause et al. 2008).
 * ``stratified``         random within strata (option ``strata``), largest-remainder allocation.
 
-A-posteriori peer (meant for the ``oracle`` representation, whose rows are the datasets' model ranks):
+Informed peer (``classes.selection_class``; meant for the ``oracle`` representation, whose rows are the datasets'
+model ranks):
 
 * ``backward_elimination``  MMTEB's task selection: from the pool, repeatedly drop the dataset whose row is
                             best predicted (leave-one-model-out ridge, Spearman) by the remaining rows.

@@ -41,12 +41,12 @@ from benchdesign.selection.protocol import pool_size
 from benchdesign.selection.statistics import holm, paired_share_test
 
 __all__ = ["N_DEFAULT_TARGETS", "MIN_JUDGES_WARN", "MIN_JUDGES_VERDICT", "TEST_NAME", "default_k_targets",
-           "check_k_targets", "strategy_verdicts", "verdict_text"]
+           "check_k_targets", "strategy_verdicts", "verdict_text", "rho_step", "few_models_note"]
 
 N_DEFAULT_TARGETS = 3
 MIN_JUDGES_WARN = 5
 """Below this many models per value (model holdout: held out) ``benchdesign evaluate`` warns: Spearman's ρ over
-m < 5 models meets ρ ≥ 0.9 only with the exact order (ρ = 1 - 6 Σd² / (m (m² - 1)) jumps from 1 to 0.8 at m = 4)."""
+m < 5 models moves in steps of 0.2 or more ([`rho_step`][]), so ρ ≥ 0.9 demands the exact order."""
 MIN_JUDGES_VERDICT = 4
 """Below this many models per value there is no ρ-based verdict: over 3 models ρ takes 4 values (±1, ±0.5), over
 2 only ±1."""
@@ -281,6 +281,40 @@ FULL_REFERENCE = "the full benchmark's model ranking"
 HOLDOUT_REFERENCE = "the full benchmark's ranking of the held-out models (models the selection never saw)"
 
 
+def rho_step(n_models: int) -> float:
+    """The step of Spearman's ρ between two rankings of ``n_models`` models without ties: ρ = 1 - 6 Σd² /
+    (m (m² - 1)) with Σd² even, so ρ moves in steps of 12 / (m (m² - 1)).
+
+    Parameters
+    ----------
+    n_models : int
+        Number of models ranked (at least 2).
+
+    Returns
+    -------
+    float
+        The step: 2 for 2 models, 0.5 for 3, 0.2 for 4, 0.1 for 5.
+
+    Examples
+    --------
+    >>> [rho_step(m) for m in (3, 4, 5)]
+    [0.5, 0.2, 0.1]
+    """
+    if n_models < 2:
+        raise ValueError(f"a ranking needs at least 2 models, got {n_models}")
+    return 12 / (n_models * (n_models ** 2 - 1))
+
+
+def few_models_note(n_models: int, threshold: float, symbol: str = "ρ") -> str:
+    """What a ρ over ``n_models`` < ``MIN_JUDGES_WARN`` models can say: its step ([`rho_step`][]) and, when
+    ``threshold`` lies above the second-highest value, that meeting it demands the exact order."""
+    step = rho_step(n_models)
+    text = f"over {n_models} models {symbol} moves in steps of {step:g} (no ties)"
+    if threshold > 1 - step:
+        text += f", so {symbol} ≥ {threshold:g} demands their exact order"
+    return text
+
+
 def _judges(r: pd.Series, held_out: bool, symbol: str) -> str:
     """What the domain line says of the models each value is computed on, with the warnings below
     ``MIN_JUDGES_WARN`` ("" when not stated)."""
@@ -289,12 +323,12 @@ def _judges(r: pd.Series, held_out: bool, symbol: str) -> str:
     m = int(r["n_judges"])
     models = f"the {m} held-out models" if held_out else f"all {m} models"
     text = f" Each {symbol} is computed on {models}."
+    note = few_models_note(m, r["threshold"], symbol) if r["metric"] == "spearman" else f"over {m} models"
     if m < MIN_JUDGES_VERDICT:
-        return text + (f" No {symbol}-based verdict: over fewer than {MIN_JUDGES_VERDICT} models {symbol} takes at "
-                       f"most 4 values" + (" (hold out more models: --holdout-fraction)." if held_out else "."))
+        return text + (f" No {symbol}-based verdict below {MIN_JUDGES_VERDICT} models: {note}"
+                       + (" (hold out more models: --holdout-fraction)." if held_out else "."))
     if m < MIN_JUDGES_WARN:
-        return text + (f" Warning: over fewer than {MIN_JUDGES_WARN} models {symbol} ≥ 0.9 demands their exact "
-                       "order; the shares are coarse.")
+        return text + f" Warning: {note}; the shares are coarse."
     return text
 
 
