@@ -11,7 +11,8 @@ BASELINE_STRATEGIES: tuple[str, ...] = (
     "kmedoids", "facility_location", "mutual_information", "stratified", "backward_elimination",
 )
 """Curator baselines (issue 22) of the strategy registry: ``select --strategy`` / ``evaluate --strategies`` run
-them when named; runs without a strategy list (the pipeline, ``evaluate``) leave them out.  ``stratified`` needs
+them when named; runs without a strategy list leave them out (the pipeline) or run only ``SELECT_STRATEGY`` of them
+(``evaluate``: ``strategies.EVALUATE_STRATEGIES``).  ``stratified`` needs
 a label per dataset (option ``strata``; CLI ``--strata FILE:COLUMN``); ``backward_elimination`` (MMTEB's
 task selection) is meant for the ``oracle`` representation."""
 VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")

@@ -1138,7 +1138,8 @@ STRATEGY_REGISTRY: dict[str, Strategy] = {
 """Every strategy by name, in the order of the paper's tables (the seed codes of the protocol)."""
 
 DEFAULT_STRATEGIES: tuple[str, ...] = tuple(name for name, s in STRATEGY_REGISTRY.items() if s.default)
-"""The strategies a run without a strategy list evaluates: the paper's six (the baselines only when named)."""
+"""The strategies a pipeline run without a strategy list evaluates: the paper's six (the baselines only when named;
+``benchdesign evaluate`` adds ``select``'s default, ``EVALUATE_STRATEGIES``)."""
 
 EVALUATE_STRATEGIES: tuple[str, ...] = tuple(
     name for name, s in STRATEGY_REGISTRY.items() if s.default or name == SELECT_STRATEGY
