@@ -307,7 +307,22 @@ def rho_step(n_models: int) -> float:
 
 def few_models_note(n_models: int, threshold: float, symbol: str = "ρ") -> str:
     """What a ρ over ``n_models`` < ``MIN_JUDGES_WARN`` models can say: its step ([`rho_step`][]) and, when
-    ``threshold`` lies above the second-highest value, that meeting it demands the exact order."""
+    ``threshold`` lies above the second-highest value, that meeting it demands the exact order.
+
+    Parameters
+    ----------
+    n_models : int
+        Models each ρ is computed on.
+    threshold : float
+        The target of ρ.
+    symbol : str
+        How the text names ρ.
+
+    Returns
+    -------
+    str
+        The note, e.g. "over 4 models ρ moves in steps of 0.2 (no ties), so ρ ≥ 0.9 demands their exact order".
+    """
     step = rho_step(n_models)
     text = f"over {n_models} models {symbol} moves in steps of {step:g} (no ties)"
     if threshold > 1 - step:
