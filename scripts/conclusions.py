@@ -15,7 +15,7 @@ from benchdesign.selection.conclusions import (
     dataset_scores,
     plot_critical_difference,
 )
-from benchdesign.selection.frames import config_label
+from benchdesign.selection.frames import class_column, config_label
 from benchdesign.selection.markdown import to_markdown
 from benchdesign.selection.plotting import plot_stability, save_figure, write_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
@@ -46,6 +46,7 @@ for strategy, protocol in params.protocols.items():
 stability = pd.concat(frames, ignore_index=True)
 summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
            .agg(["mean", "std", "min"]).reset_index())
+summary.insert(2, "class", class_column(summary))  # a priori or informed (the oracle)
 write_csv(summary.assign(domain=wc.domain), snakemake.output.stability)
 write_text(to_markdown(summary, floatfmt=".3f") + "\n", snakemake.output.stability_md)
 domain = DOMAIN_LABELS.get(wc.domain, wc.domain)

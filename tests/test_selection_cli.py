@@ -228,7 +228,11 @@ def test_evaluate_writes_everything_or_nothing(bench, capsys):
             "provenance.json", "conclusion_stability.png"} <= names
     t1 = pd.read_csv(out / "table1_auc.csv")
     assert set(t1["strategy"]) == {"random", "fafi_cosine", "kmeans"} and (t1["n_trials"] == 4).all()
-    assert set(pd.read_csv(out / "p_eff.csv")["representation"]) == {"meta", "oracle"}
+    p_eff = pd.read_csv(out / "p_eff.csv")
+    assert set(p_eff["representation"]) == {"meta", "oracle"}
+    for table in (p_eff, pd.read_csv(out / "conclusion_stability.csv"), t1):  # the class of every row
+        informed = (table["representation"] == "oracle") & (table["strategy"] != "random")  # random: a priori
+        assert (table["class"] == informed.map({True: "informed", False: "a priori"})).all()
     prov = json.loads((out / "provenance.json").read_text())
     assert (prov["fafi_start"], prov["standardize"], prov["random_draws"]) == ("nearest", "all", 20)
     trials = pd.read_csv(out / "trials.csv")  # random: 20 draws per trial, the others one (draw 0)

@@ -28,7 +28,7 @@ from benchdesign.selection.conclusions import (
     dataset_scores,
     plot_critical_difference,
 )
-from benchdesign.selection.frames import DRAW, TRIAL_COLUMNS, draws_of
+from benchdesign.selection.frames import DRAW, TRIAL_COLUMNS, class_column, draws_of
 from benchdesign.selection.guarantee import (
     COVERAGE_COLUMNS,
     COVERAGE_STRATEGIES,
@@ -711,6 +711,7 @@ def evaluate_benchmark(
         columns=["trial", "k", "stability", "strategy", "representation"])
     stability_summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
                          .agg(["mean", "std", "min"]).reset_index())
+    stability_summary.insert(2, "class", class_column(stability_summary))
     coverage = pd.concat([summarise_coverage(pd.concat([f for r, f, _ in radius_frames if r == rep]), p)
                           .assign(representation=rep)
                           for rep, p in {r: p for r, _, p in radius_frames}.items()], ignore_index=True) \
@@ -718,6 +719,7 @@ def evaluate_benchmark(
     p_eff = pd.concat([p_eff_table(block).assign(representation=rep)
                        for rep, block in coverage.groupby("representation", sort=False)], ignore_index=True) \
         if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "representation"])
+    p_eff["class"] = class_column(p_eff)
     verdicts = strategy_verdicts(trials, {name: len(ranks)}, alpha, "spearman", thresholds.get("spearman", 0.90),
                                  targets, n_judges=n_judges)
     reference = HOLDOUT_REFERENCE if variation == "model_holdout" else FULL_REFERENCE
