@@ -433,3 +433,16 @@ def test_table4_by_hand_and_markdown():
 def test_to_markdown_pipe():
     md = markdown.to_markdown(pd.DataFrame({"a": [1.5], "b": ["x"]}))
     assert md.splitlines()[0].startswith("|") and "1.5" in md and "| x" in md
+
+
+def test_selection_class_is_decided_by_the_representation_and_random_is_a_priori():
+    from benchdesign.selection.classes import class_label
+
+    cases = {("kmeans", "metadata"): "a priori", ("kmeans", "oracle"): "informed",
+             ("backward_elimination", "oracle"): "informed", ("mutual_information", "metadata+seen"): "informed",
+             ("random", "none"): "a priori", ("random", "oracle"): "a priori", ("stratified", "none"): "a priori",
+             ("my_strategy", "my_features"): "a priori"}
+    assert {case: selection_class(*case) for case in cases} == cases
+    assert class_label("informed") == "informed (also the seen models' scores)"
+    with pytest.raises(ValueError, match="unknown selection class 'oracle'"):
+        class_label("oracle")

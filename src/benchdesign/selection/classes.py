@@ -87,12 +87,12 @@ def selection_class(strategy: str, representation: str) -> str:
     return A_PRIORI
 
 
-def class_label(cls: str) -> str:
+def class_label(name: str) -> str:
     """The class in words, e.g. ``'informed (also the seen models' scores)'``.
 
     Parameters
     ----------
-    cls : str
+    name : str
         ``'a priori'`` or ``'informed'``.
 
     Returns
@@ -105,6 +105,6 @@ def class_label(cls: str) -> str:
     >>> class_label("a priori")
     'a priori (dataset features only)'
     """
-    if cls not in CLASS_LABELS:
-        raise ValueError(f"unknown selection class {cls!r}; expected one of {list(CLASS_LABELS)}")
-    return CLASS_LABELS[cls]
+    if name not in CLASS_LABELS:
+        raise ValueError(f"unknown selection class {name!r}; expected one of {list(CLASS_LABELS)}")
+    return CLASS_LABELS[name]
