@@ -18,7 +18,7 @@ pytestmark = pytest.mark.workflow
 def test_table1_holds_every_configuration_with_sane_values(tiny_run):
     t1 = pd.read_csv(tiny_run / "results/tables/table1_auc.csv")
     assert list(t1.columns) == [
-        "domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
+        "domain", "strategy", "representation", "class", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
     ]
     assert set(t1.domain) == {"tsc", "recsys", "nlp"}
     assert set(t1.strategy) == STRATEGIES and set(t1.metric) == METRICS
