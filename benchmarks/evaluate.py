@@ -3,7 +3,8 @@
 Usage: python benchmarks/evaluate.py [--mirror ../shared/data] [--jobs 2] [--trials 200]
 
 Writes the RecSys scores and interaction features as CSV (scripts/dev/export_table.py), then runs
-``benchdesign evaluate`` with all six strategies, k = 2..20 and ``--trials`` trials in a subprocess,
+``benchdesign evaluate`` with its default strategies (``EVALUATE_STRATEGIES``: the paper's six and k-medoids) and
+random draws (``RANDOM_DRAWS``), k = 2..20 and ``--trials`` trials in a subprocess,
 and prints its wall time, its CPU time (user + system of the subprocess and its workers) and the load
 average of the machine before and after (a loaded machine inflates the wall time, not the CPU time).
 Goal (issue 12): <= 60 s wall on 2 free cores.

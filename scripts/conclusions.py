@@ -15,7 +15,7 @@ from benchdesign.selection.conclusions import (
     dataset_scores,
     plot_critical_difference,
 )
-from benchdesign.selection.frames import config_label
+from benchdesign.selection.frames import class_column, config_label
 from benchdesign.selection.markdown import to_markdown
 from benchdesign.selection.plotting import plot_stability, save_figure, write_figure
 from benchdesign.selection.strategies import STRATEGY_REGISTRY
@@ -39,12 +39,14 @@ for strategy, protocol in params.protocols.items():
         _, stability, _ = run_configuration(ranks.to_numpy(), X, strategy, protocol["ks"], protocol["n_trials"],
                                             protocol["alpha"], params.seed, protocol["options"], S.to_numpy(),
                                             params.higher_is_better, stability_ks=ks,
-                                            standardize=protocol.get("standardize", "all"))
+                                            standardize=protocol.get("standardize", "all"),
+                                            random_draws=1)  # stability uses a random baseline's first draw only
         frames.append(stability.assign(strategy=strategy, representation=rep))
         log.info("%s/%s: stability at k=%s", strategy, rep, ks)
 stability = pd.concat(frames, ignore_index=True)
 summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
            .agg(["mean", "std", "min"]).reset_index())
+summary.insert(2, "class", class_column(summary))  # a priori or informed (the oracle)
 write_csv(summary.assign(domain=wc.domain), snakemake.output.stability)
 write_text(to_markdown(summary, floatfmt=".3f") + "\n", snakemake.output.stability_md)
 domain = DOMAIN_LABELS.get(wc.domain, wc.domain)

@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from benchdesign.selection.frames import class_column
 from benchdesign.selection.guarantee import p_eff_table
 from benchdesign.selection.markdown import to_markdown
 from benchdesign.workflow.io import write_csv, write_text
@@ -17,6 +18,7 @@ for path in snakemake.input:
     table.insert(0, "domain", coverage["domain"].iloc[0])
     frames.append(table)
 table = pd.concat(frames, ignore_index=True)
+table["class"] = class_column(table)  # a priori, or informed on the oracle
 write_csv(table, snakemake.output.csv)
 write_text(to_markdown(table, floatfmt=".3g") + "\n", snakemake.output.md)
 log.info("p_eff of %d curves", len(table))

@@ -17,6 +17,7 @@ for seed in range(protocol["n_seeds"]):
     trials = seed_trials(
         wc.regime, wc.strategy, snakemake.params.seed + seed, settings,
         protocol["ks"], protocol["trials_per_seed"], protocol["alpha"], protocol["options"],
+        protocol["random_draws"],
     )
     trials = trials.assign(domain="synthetic", variation="dataset_pool",
                            strategy=wc.strategy, representation=wc.regime)

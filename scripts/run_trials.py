@@ -23,6 +23,7 @@ settings = dict(
         {"strata": read_strata(snakemake.input.strata, protocol["strata_column"], ranks.index)}
         if "strata" in snakemake.input.keys() else {})},
     standardize=protocol.get("standardize", "all"),  # random ignores the representation
+    random_draws=protocol.get("random_draws", 1),  # set for the random baselines only: the others draw once
 )
 log.info("%s %s/%s/%s: %d trials, k=%d..%d", wc.variation, wc.domain, wc.representation,
          wc.strategy, protocol["n_trials"], protocol["ks"][0], protocol["ks"][-1])

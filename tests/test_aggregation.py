@@ -13,6 +13,7 @@ from statsmodels.stats.multitest import multipletests
 
 from benchdesign.domains import BUILTIN_DOMAINS, DOMAIN_LABELS
 from benchdesign.selection import aggregation, frames, markdown, statistics, tables
+from benchdesign.selection.classes import selection_class
 
 KS = list(range(2, 21))
 CONFIGS = [("random", "none", 0.0), ("kmeans", "oracle", 0.6), ("kmeans", "metadata", 0.2),
@@ -160,7 +161,7 @@ def test_table1_markdown_best_representation_and_bold():
                          "spearman": {"random": 14.0, "kmeans_oracle": 13.0, "kmeans_metadata": 15.5}}.items():
         for key, mean in vals.items():
             strategy, rep = (key, "none") if key == "random" else key.split("_")
-            rows.append(("nlp", strategy, rep, metric, mean, 0.5, 200, 57))
+            rows.append(("nlp", strategy, rep, selection_class(strategy, rep), metric, mean, 0.5, 200, 57))
     t1 = pd.DataFrame(rows, columns=frames.TABLE1_COLUMNS)
     md = markdown.table1_markdown(t1, DOMAIN_LABELS)
     assert "### NLP (57 datasets, 200 trials)" in md
@@ -168,11 +169,13 @@ def test_table1_markdown_best_representation_and_bold():
     # The oracle (built from the benchmark's scores) is on its own row, never the bold "best" of a column.
     assert "**25.00 ± 0.50** (metadata)" in md  # best a-priori value for MAE, bold
     assert "**15.500 ± 0.500** (metadata)" in md  # best K-Means representation for rho, bold
-    assert re.search(r"\| Random +\| 30\.00 ± 0\.50 ", md)  # no "(none)" suffix, not bold
+    assert re.search(r"\| Random +\| a priori +\| 30\.00 ± 0\.50 ", md)  # no "(none)" suffix, not bold
     assert "14.000 ± 0.500" in md
-    oracle_row = next(line for line in md.splitlines() if line.startswith("| oracle (built from the benchmark's scores)"))
-    assert "20.00 ± 0.50 (K-Means)" in oracle_row and "13.000 ± 0.500 (K-Means)" in oracle_row
+    oracle_row = next(line for line in md.splitlines()
+                      if line.startswith("| best informed (also the seen models' scores) | informed "))
+    assert "20.00 ± 0.50 (K-Means (oracle))" in oracle_row and "13.000 ± 0.500 (K-Means (oracle))" in oracle_row
     assert "**" not in oracle_row
+    assert "| Strategy" in md and "| Class " in md
 
 
 # ---------------------------------------------------------------------------- Table 2
@@ -211,6 +214,8 @@ def test_kstar_per_config_by_hand():
 def test_table2_summary_and_markdown():
     t2 = tables.table2(hand_curves())
     assert list(t2.columns) == frames.TABLE2_COLUMNS
+    # C-FAFI on the oracle has the best MAE k* (2, mean): an informed configuration
+    assert t2["best_classes"].tolist()[:2] == ["informed", "informed"]
     assert t2[["metric", "criterion"]].values.tolist() == [
         ["mae", "mean"], ["mae", "conservative"], ["spearman", "mean"], ["spearman", "conservative"]]
     mae_mean = t2.iloc[0]
@@ -324,11 +329,12 @@ def test_table3_identical_vectors_do_not_crash_and_trial_matching():
 def test_table3_summary_gain_closest_and_random_best():
     t3 = pd.DataFrame(
         [
-            ("tsc", "mae", "kmeans", "catch22", "random", "none", 10.0, 15.0, 0.001, 0.003, True),
-            ("tsc", "mae", "kmeans", "catch22", "fafi_cosine", "catch22", 10.0, 10.5, 0.2, 0.4, False),
-            ("tsc", "mae", "kmeans", "catch22", "d_optimal", "catch22", 10.0, 10.2, 0.3, 0.4, False),
-            ("recsys", "spearman", "random", "none", "kmeans", "interaction", 12.0, 11.0, 0.01, 0.02, True),
-            ("tsc", "spearman", "kmeans", "catch22", "random", "none", 15.0, 11.0, 0.001, 0.001, True),
+            ("tsc", "mae", "a priori", "kmeans", "catch22", "random", "none", 10.0, 15.0, 0.001, 0.003, True),
+            ("tsc", "mae", "a priori", "kmeans", "catch22", "fafi_cosine", "catch22", 10.0, 10.5, 0.2, 0.4, False),
+            ("tsc", "mae", "a priori", "kmeans", "catch22", "d_optimal", "catch22", 10.0, 10.2, 0.3, 0.4, False),
+            ("recsys", "spearman", "a priori", "random", "none", "kmeans", "interaction", 12.0, 11.0, 0.01, 0.02,
+             True),
+            ("tsc", "spearman", "a priori", "kmeans", "catch22", "random", "none", 15.0, 11.0, 0.001, 0.001, True),
         ],
         columns=frames.TABLE3_COLUMNS,
     )
@@ -346,9 +352,9 @@ def test_table3_summary_gain_closest_and_random_best():
     assert rec["random_auc"] == 12.0 and rec["closest_strategy"] == "–"
 
     md = markdown.table3_markdown(s, DOMAIN_LABELS)
-    assert "| TSC      | MAE ↓    | K-Means (catch22) | 10.00" in md
+    assert "| TSC      | MAE ↓    | a priori | K-Means (catch22) | 10.00" in md
     assert "D-optimal (catch22) (p = 0.400)" in md
-    assert "| RecSys   | ρ ↑      | Random " in md and "0.000" in md
+    assert "| RecSys   | ρ ↑      | a priori | Random " in md and "0.000" in md
 
 
 def test_table3_oracle_is_a_reference_not_a_contender():
@@ -359,19 +365,44 @@ def test_table3_oracle_is_a_reference_not_a_contender():
     t3 = tables.table3(df, metrics=("mae",))
     assert set(t3["best_representation"]) == {"metadata"} and set(t3["best_strategy"]) == {"kmeans"}
     assert "oracle" not in set(t3["other_representation"])  # not in the Holm family either
+    assert set(t3["class"]) == {"a priori"}
     reference = tables.reference_auc(df, metrics=("mae",))
-    assert reference[["oracle_strategy"]].values.tolist() == [["kmeans"]]
+    assert reference[["informed_strategy", "informed_representation"]].values.tolist() == [["kmeans", "oracle"]]
     oracle_mean = df[(df.strategy == "kmeans") & (df.representation == "oracle")]["auc"].mean()
-    assert reference["oracle_auc"].iloc[0] == pytest.approx(oracle_mean)
+    assert reference["informed_auc"].iloc[0] == pytest.approx(oracle_mean)
     summary = tables.table3_summary(t3, reference)
     row = summary.iloc[0]
-    assert row["best_strategy"] == "kmeans" and row["oracle_auc"] == pytest.approx(oracle_mean)
+    assert row["best_strategy"] == "kmeans" and row["informed_auc"] == pytest.approx(oracle_mean)
+    assert row["class"] == "a priori"
     md = markdown.table3_markdown(summary)
-    assert "K-Means (metadata)" in md and "| oracle (built from the benchmark's scores) " in md.splitlines()[0]
-    assert f"{oracle_mean:.2f} (K-Means)" in md
+    assert "K-Means (metadata)" in md and "| best informed (also the seen models' scores) " in md.splitlines()[0]
+    assert f"{oracle_mean:.2f} (K-Means (oracle))" in md
     # only random beside the oracle: no contest, no rows, no crash
     only_random = df[df["representation"].isin(["none", "oracle"])]
     assert tables.table3(only_random, metrics=("mae",)).empty
+    # within the informed class the oracle's strategies contend (random, a priori, is not one of them)
+    informed = tables.table3(df, metrics=("mae",), within="informed")
+    assert informed[["class", "best_strategy", "other_strategy"]].values.tolist() == [
+        ["informed", "kmeans", "fafi_cosine"]]
+    with pytest.raises(ValueError, match="within='oracle' must be one of"):
+        tables.table3(df, metrics=("mae",), within="oracle")
+
+
+def test_features_with_the_seen_models_ranks_are_informed_in_the_tables():
+    """Issue 38: a feature table with the seen models' ranks appended needs their scores: informed, beside the
+    oracle, never an a-priori contender."""
+    rng = np.random.default_rng(8)
+    means = {("random", "none"): 20.0, ("kmeans", "oracle"): 14.0, ("mutual_information", "metadata+seen"): 9.0,
+             ("kmeans", "metadata"): 16.0, ("fafi_cosine", "metadata"): 18.0}
+    df = auc_frame(rng, means, "mae")
+    t3 = tables.table3(df, metrics=("mae",))
+    assert "metadata+seen" not in set(t3["best_representation"]) | set(t3["other_representation"])
+    reference = tables.reference_auc(df, metrics=("mae",))
+    assert reference[["informed_strategy", "informed_representation"]].values.tolist() == [
+        ["mutual_information", "metadata+seen"]]
+    row = tables.table3_summary(t3, reference).iloc[0]
+    assert (row["best_strategy"], row["best_representation"]) == ("kmeans", "metadata")
+    assert "Greedy MI (metadata+seen)" in markdown.table3_markdown(tables.table3_summary(t3, reference))
 
 
 # ---------------------------------------------------------------------------- Table 4
@@ -402,3 +433,16 @@ def test_table4_by_hand_and_markdown():
 def test_to_markdown_pipe():
     md = markdown.to_markdown(pd.DataFrame({"a": [1.5], "b": ["x"]}))
     assert md.splitlines()[0].startswith("|") and "1.5" in md and "| x" in md
+
+
+def test_selection_class_is_decided_by_the_representation_and_random_is_a_priori():
+    from benchdesign.selection.classes import class_label
+
+    cases = {("kmeans", "metadata"): "a priori", ("kmeans", "oracle"): "informed",
+             ("backward_elimination", "oracle"): "informed", ("mutual_information", "metadata+seen"): "informed",
+             ("random", "none"): "a priori", ("random", "oracle"): "a priori", ("stratified", "none"): "a priori",
+             ("my_strategy", "my_features"): "a priori"}
+    assert {case: selection_class(*case) for case in cases} == cases
+    assert class_label("informed") == "informed (also the seen models' scores)"
+    with pytest.raises(ValueError, match="unknown selection class 'oracle'"):
+        class_label("oracle")

@@ -17,6 +17,7 @@ from benchdesign.selection.metrics import rank_metrics
 from benchdesign.selection.protocol import (
     HOLDOUT_FRACTION,
     holdout_size,
+    model_holdout_draws,
     model_holdout_subsets,
     model_holdout_trials,
 )
@@ -64,18 +65,21 @@ def test_seen_ranks_are_appended_to_the_features():
 
 
 def test_metrics_use_the_held_out_ranks_among_themselves():
-    trials = model_holdout_trials(CUBE, True, X, "random", [2, 4], 5, 0.75, 11)
-    for t, pool, held, subsets in model_holdout_subsets(CUBE, True, X, "random", [2, 4], 5, 0.75, 11):
+    trials = model_holdout_trials(CUBE, True, X, "random", [2, 4], 5, 0.75, 11)  # 20 draws per trial
+    assert set(trials["draw"]) == set(range(20))
+    for t, pool, held, by_draw in model_holdout_draws(CUBE, True, X, "random", [2, 4], 5, 0.75, 11, draws=20):
         # by hand: rank the held-out models on every (dataset, fold), 1 = best, then average
         ranks = np.empty((12, len(held)))
         for d in range(12):
             ranks[d] = np.mean([rankdata(-CUBE[d, f, held]) for f in range(2)], axis=0)
         assert ranks.max() <= len(held)
-        for k, chosen in subsets.items():
-            expected = rank_metrics(ranks[chosen].mean(axis=0), ranks.mean(axis=0))
-            got = trials[(trials["trial"] == t) & (trials["k"] == k)].set_index("metric")["value"]
-            for metric, value in expected.items():
-                assert got[metric] == pytest.approx(value)
+        for draw, subsets in enumerate(by_draw):
+            for k, chosen in subsets.items():
+                expected = rank_metrics(ranks[chosen].mean(axis=0), ranks.mean(axis=0))
+                at = (trials["trial"] == t) & (trials["draw"] == draw) & (trials["k"] == k)
+                got = trials[at].set_index("metric")["value"]
+                for metric, value in expected.items():
+                    assert got[metric] == pytest.approx(value)
 
 
 def test_holdout_draws_are_seeded_and_sized():
@@ -191,3 +195,69 @@ def test_evaluate_with_seen_ranks_runs_features_plus_seen_ranks():
     pd.testing.assert_frame_equal(got, ref)
     with pytest.raises(ValueError, match="with_seen_ranks needs variation='model_holdout'"):
         evaluate_benchmark(scores, features, True, with_seen_ranks=True, variation="dataset_pool", **settings)
+
+
+def _long_scores(cube: np.ndarray) -> pd.DataFrame:
+    n, folds, m = cube.shape
+    return pd.DataFrame([(f"d{d}", f"m{j}", f, cube[d, f, j]) for d in range(n) for f in range(folds)
+                         for j in range(m)], columns=["dataset", "model", "fold", "score"])
+
+
+def test_evaluate_on_12_models_warns_about_3_held_out_models(caplog):
+    """Issue 38: each held-out ρ is over floor(0.3 x 12) = 3 models; below 5 a warning, below 4 no ρ verdict."""
+    from benchdesign.selection.api import evaluate_benchmark
+
+    cube = np.random.default_rng(4).normal(size=(12, 1, 12))
+    features = {"meta": pd.DataFrame(X, index=[f"d{i}" for i in range(12)])}
+    settings = dict(strategies=["random", "kmeans"], n_trials=4, alpha=0.75, ks=[2, 3], seed=1)
+    with caplog.at_level("WARNING", logger="benchdesign"):
+        result = evaluate_benchmark(_long_scores(cube), features, True, **settings)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["warning: each held-out ρ is computed on 3 held-out models (holdout fraction 0.3 of 12): "
+                        "over 3 models ρ moves in steps of 0.5 (no ties), so ρ ≥ 0.9 demands their exact order; "
+                        "below 4 models recommendation.txt gives no ρ-based verdict (raise --holdout-fraction, or "
+                        "--variation dataset_pool)"]
+    assert "Each ρ is computed on the 3 held-out models. No ρ-based verdict" in result.recommendation
+    assert "- k = " not in result.recommendation and not result.frames["recommendation"]["significant"].any()
+    assert result.frames["recommendation"]["n_judges"].tolist() == [3, 3]
+    trials = result.frames["trials"]  # random draws RANDOM_DRAWS subsets per trial, k-means one
+    assert trials.groupby("strategy")["draw"].nunique().to_dict() == {"kmeans": 1, "random": 20}
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="benchdesign"):  # 0.4 x 12: 4 held out, a warning and a verdict
+        result = evaluate_benchmark(_long_scores(cube), features, True, holdout_fraction=0.4, **settings)
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 1 and messages[0].startswith("warning: each held-out ρ is computed on 4 held-out models")
+    assert "no ρ-based verdict" not in messages[0]
+    assert "Each ρ is computed on the 4 held-out models. Warning: over 4 models ρ moves" in result.recommendation
+    assert "- k = 2, a priori (dataset features only): " in result.recommendation
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="benchdesign"):  # 0.5 x 12: 6 held out, no warning
+        result = evaluate_benchmark(_long_scores(cube), features, True, holdout_fraction=0.5, **settings)
+    assert not caplog.records and "Each ρ is computed on the 6 held-out models.\n" in result.recommendation
+
+
+def test_conclusion_stability_under_model_holdout_is_on_the_held_out_models():
+    """The Wilcoxon-Holm verdicts of a model-holdout trial are those of its held-out models' pairs (the seen models
+    chose the subset): checked by hand against pairwise_verdicts on the held-out columns."""
+    from benchdesign.selection.api import run_configuration
+    from benchdesign.selection.conclusions import conclusion_stability, pairwise_verdicts
+
+    rng = np.random.default_rng(9)
+    cube = rng.normal(size=(30, 1, 8)) + np.linspace(0, 1.5, 8)  # models differ: some verdicts are significant
+    S = cube.mean(axis=1)
+    ranks = rankdata(-cube, axis=2).mean(axis=1)
+    holdout = (cube, True, 0.5, False, False)
+    _, stability, _ = run_configuration(ranks, X.repeat(3, axis=0)[:30], "kmeans", [5, 10], 3, 0.8, 2, {"n_init": 1},
+                                        S, True, stability_ks=[10], holdout=holdout)
+    expected = []
+    for t, _, held, subsets in model_holdout_subsets(cube, True, X.repeat(3, axis=0)[:30], "kmeans", [5, 10], 3,
+                                                     0.8, 2, 0.5, {"n_init": 1}):
+        full = pairwise_verdicts(S[:, held], True)
+        expected.append((t, 10, conclusion_stability(full, pairwise_verdicts(S[np.sort(subsets[10])][:, held],
+                                                                             True))))
+    assert [tuple(r) for r in stability.itertuples(index=False)] == expected
+    # on all 8 models (28 pairs) the shares differ: the held-out models' 6 pairs are what judge
+    all_models = [conclusion_stability(pairwise_verdicts(S, True), pairwise_verdicts(S[np.sort(s[10])], True))
+                  for _, _, _, s in model_holdout_subsets(cube, True, X.repeat(3, axis=0)[:30], "kmeans", [5, 10], 3,
+                                                          0.8, 2, 0.5, {"n_init": 1})]
+    assert [v for _, _, v in expected] != all_models

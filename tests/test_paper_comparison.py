@@ -129,7 +129,8 @@ def selection_run(tmp_path, gain: float, k_max: int = 20, n_models: int = 35) ->
         "domain": "tsc", "metric": "mae", "best_strategy": "kmeans", "best_representation": "simple",
         "best_auc": 30 - gain, "random_auc": 30.0, "gain_vs_random": gain, "p_holm_vs_random": 1e-6,
         "closest_strategy": "–", "closest_representation": "–", "closest_auc": float("nan"),
-        "closest_p_holm": float("nan"), "oracle_strategy": "fafi_cosine", "oracle_auc": 20.0,
+        "closest_p_holm": float("nan"), "informed_strategy": "fafi_cosine", "informed_representation": "oracle",
+        "informed_auc": 20.0,
     }])
     files[f"{T}/table3_summary.csv"] = write(tmp_path, "t3s.csv", summary)
     table1 = pd.DataFrame([("tsc", "random", "none", "mae", 30.0, 1.0, 200, 112),

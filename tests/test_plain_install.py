@@ -138,13 +138,15 @@ def test_evaluate_in_a_plain_install_writes_everything_with_the_cd_diagrams(plai
     out = tmp_path / "eval"
     result = _run([plain_venv / "benchdesign", "evaluate", "--scores", tmp_path / "scores.csv", "--features",
                    tmp_path / "meta.csv", "--higher-is-better", "--trials", "4", "--k", "2", "6",
-                   "--strategies", "random", "kmeans", "--k-target", "3", "--out", out], 600, tmp_path)
+                   "--strategies", "random", "kmeans", "--k-target", "3", "--variation", "dataset_pool", "--out", out],
+                  600, tmp_path)  # 4 models: model holdout would judge on 2 and give no verdict
     assert "configurations x 4 trials" in result.stderr
     produced = {p.name for p in out.iterdir()}
     assert {"table1_auc.md", "table2_kstar.md", "table3_wilcoxon_holm.md", "curves.png", "recommendation.txt",
             "recommendation.csv", "provenance.json", "cd_full.png", "cd_random_k5.png"} <= produced
     text = (out / "recommendation.txt").read_text()
-    assert "- k = 3: K-Means (kmeans) on the features 'meta'" in text and "install" not in text
+    assert "- k = 3, a priori (dataset features only): K-Means (kmeans) on the features 'meta'" in text
+    assert "install" not in text
 
 
 @pytest.mark.workflow

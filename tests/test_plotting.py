@@ -39,9 +39,11 @@ def test_plot_curves_panels_labels_and_files(curves, tmp_path):
     visible = [ax for ax in fig.axes if ax.get_visible()]
     assert len(visible) == 6
     labels = visible[0].get_legend_handles_labels()[1]
-    # a-priori strategies with their a-priori representation; the oracle apart, never "upper bound"
-    assert labels == ["Random", "K-Means (metadata)", "oracle (built from the benchmark's scores): K-Means"]
+    # a-priori strategies with their a-priori representation; the informed oracle apart, never "upper bound"
+    assert labels == ["Random", "K-Means (metadata)", "informed: K-Means (oracle)"]
     assert [t.get_text() for t in fig.legends[0].get_texts()] == labels
+    assert fig.legends[0].get_title().get_text() == (
+        "solid: a priori (dataset features only) · dashed: informed (also the seen models' scores)")
     assert not any("upper bound" in t.lower() for t in labels + [fig.get_suptitle()])
     assert visible[0].get_xlabel() == "subset size k"
     assert "TSC" in fig.get_suptitle()
@@ -60,7 +62,7 @@ def test_curves_colour_is_one_configuration_in_every_panel_and_oracle_is_dashed(
     assert all(len(s) == 1 for s in styles.values())  # one colour and style per label across the six panels
     colours = [next(iter(s))[0] for s in styles.values()]
     assert len(set(colours)) == len(colours)  # and one label per colour
-    assert styles["oracle (built from the benchmark's scores): K-Means"] == {("black", "--")}
+    assert styles["informed: K-Means (oracle)"] == {("black", "--")}
     assert all(len(ax.get_lines()) == 3 for ax in fig.axes)
 
 
@@ -118,9 +120,9 @@ def test_stability_says_when_no_holm_test_can_be_significant():
 def test_stability_lines_markers_and_whole_title():
     fig = plotting.plot_stability(stability_frame(), "x " * 80, n_models=4, n_datasets=30)
     lines = {line.get_label(): line for line in fig.axes[0].get_lines()}
-    assert set(lines) == {"Random", "K-Means (meta)", "oracle (built from the benchmark's scores): K-Means"}
-    assert lines["K-Means (meta)"].get_marker() != lines["oracle (built from the benchmark's scores): K-Means"].get_marker()
-    assert lines["oracle (built from the benchmark's scores): K-Means"].get_linestyle() == "--"
+    assert set(lines) == {"Random", "K-Means (meta)", "informed: K-Means (oracle)"}
+    assert lines["K-Means (meta)"].get_marker() != lines["informed: K-Means (oracle)"].get_marker()
+    assert lines["informed: K-Means (oracle)"].get_linestyle() == "--"
     assert "\n" in fig.get_suptitle()  # wrapped, not cut off
     fig.canvas.draw()
     width = fig.bbox.width

@@ -7,6 +7,7 @@ from scipy.stats import rankdata
 from sklearn.preprocessing import StandardScaler
 
 from benchdesign.selection.metrics import rank_metrics
+from benchdesign.selection.options import RANDOM_DRAWS
 from benchdesign.selection.protocol import (
     dataset_pool_trials,
     fold_ranks,
@@ -45,17 +46,52 @@ def test_full_pool_and_full_subset_reproduce_the_reference():
 
 
 def test_random_trials_match_a_hand_replay_of_the_draws():
+    """Random draws RANDOM_DRAWS = 20 subsets per trial, one permutation of the pool after the other from the
+    trial's generator [seed, 0, trial, 0]: the first is the single draw of random_draws=1 (the paper's protocol)."""
     ranks = _ranks(np.random.default_rng(2), n=10, m=6)
     X = np.zeros((10, 1))
     trials = dataset_pool_trials(ranks, X, "random", [2, 3], 2, 0.8, seed=11)
+    assert RANDOM_DRAWS == 20 and list(trials.columns) == ["trial", "draw", "k", "metric", "value"]
+    one = dataset_pool_trials(ranks, X, "random", [2, 3], 2, 0.8, seed=11, random_draws=1)
+    assert list(one.columns) == ["trial", "k", "metric", "value"]
     for trial in range(2):
         pool = np.sort(np.random.default_rng([11, 0, trial]).choice(10, 8, replace=False))
-        order = np.random.default_rng([11, 0, trial, 0]).permutation(pool)
-        for k in (2, 3):
-            expected = rank_metrics(ranks[order[:k]].mean(axis=0), ranks.mean(axis=0))
-            got = trials[(trials.trial == trial) & (trials.k == k)].set_index("metric")["value"]
-            for metric, value in expected.items():
-                assert got[metric] == pytest.approx(value, nan_ok=True)
+        rng = np.random.default_rng([11, 0, trial, 0])
+        for draw in range(20):
+            order = rng.permutation(pool)
+            for k in (2, 3):
+                expected = rank_metrics(ranks[order[:k]].mean(axis=0), ranks.mean(axis=0))
+                got = trials[(trials.trial == trial) & (trials.draw == draw) & (trials.k == k)].set_index("metric")
+                first = one[(one.trial == trial) & (one.k == k)].set_index("metric")
+                for metric, value in expected.items():
+                    assert got.loc[metric, "value"] == pytest.approx(value, nan_ok=True)
+                    if draw == 0:
+                        assert first.loc[metric, "value"] == pytest.approx(value, nan_ok=True)
+    pd.testing.assert_frame_equal(trials, dataset_pool_trials(ranks, X, "random", [2, 3], 2, 0.8, seed=11))
+    assert len(dataset_pool_trials(ranks, X, "kmeans", [2, 3], 2, 0.8, seed=11).columns) == 4  # one draw
+    with pytest.raises(ValueError, match="random_draws=0 must be an integer >= 1"):
+        dataset_pool_trials(ranks, X, "random", [2, 3], 2, 0.8, seed=11, random_draws=0)
+
+
+def test_a_random_baselines_trial_is_the_mean_and_pass_share_of_its_draws():
+    """Hand-checked: one trial, two draws of random (rho 0.8 and 1.0) against k-means (0.95): the trial AUC and
+    Table 3 use the mean (0.9), the share of pools with rho >= 0.9 the share of draws (0.5)."""
+    from benchdesign.selection.aggregation import curves, pool_shares, trial_auc
+
+    rows = [("b", "dataset_pool", "random", "none", 0, d, k, "spearman", v)
+            for d, by_k in enumerate([{2: 0.8, 3: 0.8}, {2: 1.0, 3: 1.0}]) for k, v in by_k.items()]
+    rows += [("b", "dataset_pool", "kmeans", "meta", 0, np.nan, k, "spearman", 0.95) for k in (2, 3)]
+    trials = pd.DataFrame(rows, columns=["domain", "variation", "strategy", "representation", "trial", "draw", "k",
+                                         "metric", "value"])
+    auc = trial_auc(trials).set_index("strategy")["auc"]
+    assert auc["random"] == pytest.approx(0.9) and auc["kmeans"] == pytest.approx(0.95)
+    shares = pool_shares(trials, {"spearman": 0.9}).set_index(["strategy", "k"])
+    assert shares.loc[("random", 2), "share"] == 0.5 and shares.loc[("random", 2), "n_trials"] == 1
+    band = curves(trials).set_index(["strategy", "k"])
+    assert band.loc[("random", 2), "n_trials"] == 1 and band.loc[("random", 2), "mean"] == pytest.approx(0.9)
+    assert band.loc[("random", 2), "lo"] == pytest.approx(0.805)  # the band spans the draws
+    with pytest.raises(ValueError, match="different numbers of draws"):
+        curves(pd.concat([trials, trials.iloc[[0]].assign(trial=1)]))
 
 
 def test_pools_are_shared_by_strategies_and_runs_are_deterministic():
@@ -66,7 +102,7 @@ def test_pools_are_shared_by_strategies_and_runs_are_deterministic():
     pd.testing.assert_frame_equal(a, b)
     # With k = pool size every strategy selects the whole pool: equal values prove equal pools.
     full = [dataset_pool_trials(ranks, X, s, [10], 4, 0.5, seed=9) for s in ("random", "d_optimal")]
-    pd.testing.assert_frame_equal(full[0], full[1])
+    pd.testing.assert_frame_equal(full[0].query("draw == 0").drop(columns="draw").reset_index(drop=True), full[1])
 
 
 def test_k_larger_than_the_pool_is_rejected():
@@ -155,4 +191,5 @@ def test_trial_settings_hold_only_what_a_strategy_uses():
     assert trial_settings(config, "nlp", "d_optimal")["options"] == {"lam": 1.0}
     rand = trial_settings(config, "nlp", "random")
     assert rand["options"] == {} and "standardize" not in rand  # random ignores the representation
+    assert rand["random_draws"] == 20 and "random_draws" not in fafi  # only the random baselines draw again
     assert set(fafi) == {"ks", "n_trials", "alpha", "options", "standardize"}

@@ -6,10 +6,11 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from benchdesign.selection.options import BASELINE_STRATEGIES
+from benchdesign.selection.options import BASELINE_STRATEGIES, SELECT_STRATEGY
 from benchdesign.selection.protocol import dataset_pool_trials
 from benchdesign.selection.strategies import (
     DEFAULT_STRATEGIES,
+    EVALUATE_STRATEGIES,
     PREFIX_ORDERS,
     STRATEGIES,
     STRATEGY_REGISTRY,
@@ -283,4 +284,4 @@ def test_select_with_strata_and_evaluate_defaults(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     add_evaluate_parser(parser.add_subparsers())
     parsed = parser.parse_args(["evaluate", "--scores", "s", "--features", "f", "--higher-is-better", "--out", "o"])
-    assert parsed.strategies == list(DEFAULT_STRATEGIES)
+    assert parsed.strategies == list(EVALUATE_STRATEGIES) == [*DEFAULT_STRATEGIES, SELECT_STRATEGY]

@@ -90,7 +90,15 @@ def test_select_default_is_kmedoids_and_states_random_subsets_as_yardstick(tmp_p
     assert sel.datasets == chosen and sel.random_median_radius == randoms["median_covering_radius"]
     missing_a_cluster = np.mean(np.array(sel.random_radii) > 10 * sel.covering_radius)
     assert missing_a_cluster == pytest.approx(1 - 1000 / 4060, abs=0.1)
-    assert "200 random subsets of 3 from the same pool" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "200 random subsets of 3 from the same pool" in err
+    # the class it picked from: the features only (issue 38)
+    assert report["class"] == "a priori" and f"kmedoids on {feats}: class a priori (dataset features only)" in err
+    oracle = tmp_path / "oracle.csv"  # a table of model ranks, named as the evaluation names it: informed
+    pd.DataFrame(X, index=pd.Index(names, name="dataset"), columns=["m1", "m2"]).to_csv(oracle)
+    assert main(["select", "--features", str(oracle), "-k", "3", "--report", str(tmp_path / "o.json")]) == 0
+    assert json.loads((tmp_path / "o.json").read_text())["class"] == "informed"
+    assert "class informed (also the seen models' scores)" in capsys.readouterr().err
     # every dataset chosen: random subsets are the pool too, so none covers worse
     whole = select_datasets(pd.read_csv(feats, index_col=0), 30, "random")
     assert whole.random_median_radius == 0 and whole.share_random_worse == 0
@@ -220,9 +228,15 @@ def test_evaluate_writes_everything_or_nothing(bench, capsys):
             "provenance.json", "conclusion_stability.png"} <= names
     t1 = pd.read_csv(out / "table1_auc.csv")
     assert set(t1["strategy"]) == {"random", "fafi_cosine", "kmeans"} and (t1["n_trials"] == 4).all()
-    assert set(pd.read_csv(out / "p_eff.csv")["representation"]) == {"meta", "oracle"}
+    p_eff = pd.read_csv(out / "p_eff.csv")
+    assert set(p_eff["representation"]) == {"meta", "oracle"}
+    for table in (p_eff, pd.read_csv(out / "conclusion_stability.csv"), t1):  # the class of every row
+        informed = (table["representation"] == "oracle") & (table["strategy"] != "random")  # random: a priori
+        assert (table["class"] == informed.map({True: "informed", False: "a priori"})).all()
     prov = json.loads((out / "provenance.json").read_text())
-    assert (prov["fafi_start"], prov["standardize"]) == ("nearest", "all")
+    assert (prov["fafi_start"], prov["standardize"], prov["random_draws"]) == ("nearest", "all", 20)
+    trials = pd.read_csv(out / "trials.csv")  # random: 20 draws per trial, the others one (draw 0)
+    assert trials.groupby("strategy")["draw"].nunique().to_dict() == {"fafi_cosine": 1, "kmeans": 1, "random": 20}
     assert len(prov["scores"]["sha256"]) == 64 and prov["features"][0]["path"] == str(feats)
     assert "benchdesign evaluate:" in capsys.readouterr().err
     bad = tmp / "bad"
@@ -235,7 +249,7 @@ def test_evaluate_with_k_targets_writes_the_recommendation_and_the_cd_diagrams(b
     out = tmp / "eval"
     args = ["evaluate", "--scores", str(scores_path), "--features", str(feats), "--higher-is-better",
             "--trials", "4", "--k", "2", "6", "--strategies", "random", "kmeans", "--k-target", "5", "3",
-            "--out", str(out)]
+            "--variation", "dataset_pool", "--out", str(out)]  # 4 models: too few to hold out (see below)
     assert main(args) == 0
     names = {p.name for p in out.iterdir()}
     assert {"cd_full.png", "cd_full.pdf", "cd_random_k5.png"} <= names  # a core feature: always drawn
@@ -243,7 +257,8 @@ def test_evaluate_with_k_targets_writes_the_recommendation_and_the_cd_diagrams(b
     assert "configurations x 4 trials" in capsys.readouterr().err
     text = (out / "recommendation.txt").read_text()
     assert "install" not in text
-    assert "benchmark: 4 trials, pools of 9 of the 12 datasets." in text and "- k = 3: " in text
+    assert "benchmark: 4 trials, pools of 9 of the 12 datasets. Each ρ is computed on all 4 models." in text
+    assert "- k = 3, a priori (dataset features only): K-Means (kmeans) on the features 'meta'" in text
     assert pd.read_csv(out / "recommendation.csv")["k"].tolist() == [3, 5]
     bad = tmp / "bad"
     assert main([*args[:-1], str(bad), "--k-target", "10"]) == 2

@@ -67,8 +67,8 @@ def test_pipeline_stratified_trials_use_the_strata_file(tmp_path):
     ranks = rank_scores(long, higher_is_better=True)
     labels = read_strata(tmp_path / "types.csv", "type", ranks.index)
     expected = dataset_pool_trials(ranks.to_numpy(), np.zeros((10, 1)), "stratified", [2, 3, 4, 5], 4, 0.8, 3,
-                                   {"strata": labels})
+                                   {"strata": labels}, random_draws=1)  # config/config.yaml: the paper's one draw
     np.testing.assert_allclose(trials["value"].to_numpy(), expected["value"].to_numpy())
     other = dataset_pool_trials(ranks.to_numpy(), np.zeros((10, 1)), "stratified", [2, 3, 4, 5], 4, 0.8, 3,
-                                {"strata": np.arange(10) % 2})
+                                {"strata": np.arange(10) % 2}, random_draws=1)
     assert not np.allclose(other["value"], expected["value"])  # the labels matter

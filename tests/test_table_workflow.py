@@ -71,6 +71,10 @@ def test_table_domain_runs_the_whole_protocol(tmp_path):
     stability = pd.read_csv(tmp_path / "results/conclusions/mine/stability.csv")
     assert set(stability["k"]) == {5} and stability["mean"].between(0, 1).all()
     assert len(stability) == 5  # random + 2 strategies x 2 representations
+    # the class of every row: informed on the oracle, a priori otherwise (issue 38)
+    for table in (stability, p_eff):
+        informed = (table["representation"] == "oracle") & (table["strategy"] != "random")  # random: a priori
+        assert (table["class"] == informed.map({True: "informed", False: "a priori"})).all()
     best = pd.read_csv(tmp_path / "results/tables/table3_summary.csv").query("metric == 'spearman'").iloc[0]
     expected_cd = {"full.png", "random_k5.png"}
     if best["best_strategy"] != "random":

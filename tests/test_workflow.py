@@ -18,7 +18,7 @@ pytestmark = pytest.mark.workflow
 def test_table1_holds_every_configuration_with_sane_values(tiny_run):
     t1 = pd.read_csv(tiny_run / "results/tables/table1_auc.csv")
     assert list(t1.columns) == [
-        "domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
+        "domain", "strategy", "representation", "class", "metric", "auc_mean", "auc_sd", "n_trials", "n_datasets",
     ]
     assert set(t1.domain) == {"tsc", "recsys", "nlp"}
     assert set(t1.strategy) == STRATEGIES and set(t1.metric) == METRICS
@@ -58,13 +58,22 @@ def test_other_tables_and_figures(tiny_run):
     mp = pd.read_csv(tables / "table1_auc_model_pool.csv")
     assert set(mp.strategy) == STRATEGIES
     assert "| Random" in (tables / "table1_auc.md").read_text()
-    assert "| oracle (built from the benchmark's scores) " in (tables / "table1_auc.md").read_text()
+    assert "| best informed (also the seen models' scores) | informed " in (tables / "table1_auc.md").read_text()
+    t1 = pd.read_csv(tables / "table1_auc.csv")
+    assert (t1["class"] == t1["representation"].map(lambda r: "informed" if r == "oracle" else "a priori")).all()
     verdicts = pd.read_csv(tables / "recommendation.csv")  # k = 2, 4, 5 of 2..5 per domain, all in the pool
     assert verdicts.groupby("domain", sort=False)["k"].apply(list).to_dict() == {d: [2, 4, 5] for d in
                                                                                  ("tsc", "recsys", "nlp")}
     assert (verdicts.k < verdicts.pool_size).all()
     advice = (tables / "recommendation.txt").read_text()
-    assert "RecSys: 6 trials, pools of 24 of the 30 datasets." in advice and "upper bound" not in advice
+    assert "RecSys: 6 trials, pools of 24 of the 30 datasets. Each ρ is computed on all 9 models." in advice
+    assert "upper bound" not in advice and "- k = 2, a priori (dataset features only): " in advice
+    assert verdicts["n_judges"].tolist() == [6] * 3 + [9] * 3 + [31] * 3
+    # the tiny run draws random RANDOM_DRAWS times per trial (no random_draws in .test/config/config.yaml)
+    random = pd.read_csv(tiny_run / "results/trials/dataset_pool/nlp/none/random.csv")
+    assert random["draw"].nunique() == 20 and random.groupby(["trial", "k", "metric"]).size().eq(20).all()
+    holdout = (tiny_run / "results/tables/model_holdout/recommendation.txt").read_text()
+    assert "TSC: 6 trials" in holdout and "Each ρ is computed on the 2 held-out models. No ρ-based verdict" in holdout
     for name in ["curves_tsc_dataset_pool", "curves_nlp_model_pool", "synthetic"]:
         for ext in ("png", "pdf"):
             assert (tiny_run / "results/figures" / f"{name}.{ext}").stat().st_size > 1000

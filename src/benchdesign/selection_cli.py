@@ -91,6 +91,7 @@ def _select_command(args: argparse.Namespace) -> int:
     from benchdesign.domains import read_feature_table
     from benchdesign.files import check_output_paths, is_stdout, write_atomic
     from benchdesign.selection.api import select_datasets
+    from benchdesign.selection.classes import class_label, selection_class
 
     out = None if is_stdout(args.out) else args.out  # `--out -`: the list to stdout, as without --out
     report_path = args.report or (f"{out}.json" if out else None)
@@ -107,7 +108,8 @@ def _select_command(args: argparse.Namespace) -> int:
         exclude=args.exclude or (), seed=args.seed, standardize=not args.no_standardize,
         options={"start": args.fafi_start, **_strata_option(args.strata, features.index, [args.strategy])},
     )
-    report = {"features": args.features, **result.report(), "seed": args.seed}
+    cls = selection_class(args.strategy, Path(args.features).name.split(".")[0])
+    report = {"features": args.features, **result.report(), "class": cls, "seed": args.seed}
     if args.strategy.startswith("fafi"):
         report["fafi_start"] = args.fafi_start
     if scores is not None:
@@ -124,6 +126,9 @@ def _select_command(args: argparse.Namespace) -> int:
         sys.stdout.write(listing)
         if args.report:
             write_atomic(args.report, json.dumps(report, indent=2) + "\n")
+    print(f"{args.strategy} on {args.features}: class {class_label(cls)} (classes: a priori uses the datasets' "
+          "features only; informed also the models' scores, e.g. an oracle.csv of model ranks or NAME+seen.csv)",
+          file=sys.stderr)
     print(f"covering radius ({result.metric}) of the {args.k} datasets: {result.covering_radius:.4g} "
           f"(pool diameter {result.diameter:.4g}); {len(result.random_radii)} random subsets of {args.k} from the "
           f"same pool: median {result.random_median_radius:.4g}, {result.share_random_worse:.0%} of them cover the "
@@ -252,6 +257,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
         fafi_start=args.fafi_start, standardize=args.standardize, k_targets=args.k_target,
         options=_strata_option(args.strata, rank_scores(scores, args.higher_is_better).index, args.strategies),
         variation=args.variation, holdout_fraction=args.holdout_fraction, with_seen_ranks=args.with_seen_ranks,
+        random_draws=args.random_draws,
     )
     progress("figures")
     figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
@@ -268,7 +274,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     provenance = {"scores": file_provenance([args.scores])[0], "features": file_provenance(args.features),
                   "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,
                   "k": [k_min, k_max], "seed": args.seed, "fafi_start": args.fafi_start,
-                  "standardize": args.standardize, "variation": args.variation,
+                  "standardize": args.standardize, "variation": args.variation, "random_draws": args.random_draws,
                   **({"holdout_fraction": args.holdout_fraction, "with_seen_ranks": args.with_seen_ranks}
                      if args.variation == "model_holdout" else {}),
                   **({"strata": args.strata} if args.strata else {}),
@@ -282,8 +288,14 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
 def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     """``benchdesign evaluate``: the selection protocol on a user's benchmark (model holdout or the paper's)."""
-    from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS
-    from benchdesign.selection.strategies import DEFAULT_STRATEGIES, STRATEGIES
+    from benchdesign.selection.options import (
+        BASELINE_STRATEGIES,
+        FAFI_STARTS,
+        HOLDOUT_FRACTION,
+        RANDOM_DRAWS,
+        STANDARDIZATIONS,
+    )
+    from benchdesign.selection.strategies import EVALUATE_STRATEGIES, STRATEGIES
 
     p = subparsers.add_parser(
         "evaluate", help="evaluate the selection strategies on your benchmark",
@@ -292,19 +304,22 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
             "the models aside; the selection sees only the others, the held-out models judge it) or the paper's "
             "dataset-pool protocol (section 5.1) on a scores CSV (long: dataset, model, [fold], score; or "
             "wide: dataset, [fold], one column per model) and feature CSVs (one representation each, named by "
-            "the file stem; the oracle, which uses the (seen) models' scores, is added beside them). Writes Table "
-            "1/2/3-style CSV + Markdown, "
+            "the file stem: a priori, they use the datasets' features only; the oracle, informed by the (seen) "
+            "models' scores, is added beside them). Writes Table 1/2/3-style CSV + Markdown (a class column: a "
+            "priori or informed), "
             "curve, covering-radius, conclusion-stability and critical-difference figures, p_eff, "
-            "recommendation.txt and .csv (which strategy for each --k-target k, against random) and "
+            "recommendation.txt and .csv (which strategy for each --k-target k, against random: the a-priori "
+            "class's answer, the informed class's beside it; each held-out ρ's number of models) and "
             "provenance.json (sha256 of the inputs) into --out."
         ),
     )
     p.add_argument("--scores", required=True, help="scores CSV")
     p.add_argument("--features", required=True, nargs="+", help="feature CSV(s)")
     _add_direction(p, required=True)
-    p.add_argument("--strategies", nargs="+", choices=list(STRATEGIES), default=list(DEFAULT_STRATEGIES),
-                   help=f"default: {' '.join(DEFAULT_STRATEGIES)} (the baselines {' '.join(BASELINE_STRATEGIES)} "
-                        "only when named)")
+    others = [s for s in BASELINE_STRATEGIES if s not in EVALUATE_STRATEGIES]
+    p.add_argument("--strategies", nargs="+", choices=list(STRATEGIES), default=list(EVALUATE_STRATEGIES),
+                   help=f"default: {' '.join(EVALUATE_STRATEGIES)} (the paper's six and select's default; the "
+                        f"baselines {' '.join(others)} only when named)")
     p.add_argument("--strata", metavar="FILE:COLUMN",
                    help="labels of the 'stratified' strategy: COLUMN of a CSV with a 'dataset' column")
     p.add_argument("--variation", choices=["model_holdout", "dataset_pool"], default="model_holdout",
@@ -315,8 +330,11 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
                         "at least 2 models)")
     p.add_argument("--with-seen-ranks", action="store_true",
                    help="model_holdout: also run every feature table NAME as NAME+seen, the features with the seen "
-                        "models' ranks appended (a priori for the held-out models)")
+                        "models' ranks appended (informed: it uses the seen models' scores, never the held-out ones)")
     p.add_argument("--trials", type=int, default=200, help="number of trials T (default 200)")
+    p.add_argument("--random-draws", type=int, default=RANDOM_DRAWS,
+                   help=f"random subsets random / stratified draw per trial (default {RANDOM_DRAWS}): a trial's value "
+                        "is their mean, its pass share the share of them meeting the target (1: the paper's protocol)")
     p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),
                    help="subset sizes (default 2 20)")

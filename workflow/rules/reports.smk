@@ -93,6 +93,7 @@ rule model_holdout_tables:
         thresholds=config["thresholds"],
         reference=HOLDOUT_REFERENCE,
         alpha={d: domain_protocol(config, d)["alpha"] for d in DOMAINS},
+        holdout_fraction={d: domain_protocol(config, d)["holdout_fraction"] for d in DOMAINS},
     script:
         "../../scripts/make_tables.py"
 

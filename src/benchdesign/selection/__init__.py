@@ -6,13 +6,16 @@ strategies, ranks, metrics, protocol, covering radius, conclusion checks and the
 importing only the ones above it (none imports ``benchdesign.domains``, which builds on this package):
 
 * ``options``     the protocol's option values (no heavy imports);
+* ``classes``     the two classes of methods, a priori (dataset features only) and informed (also the seen
+                  models' scores; the oracle is one): ``selection_class``;
 * ``strategies``  the six selection strategies (section 4);
 * ``ranking``     model ranks from scores (section 3);
 * ``metrics``     rank-agreement metrics of R_S against R_D (section 5.2);
 * ``representations``  checks of dataset features, the oracle representation;
 * ``protocol``    the evaluation protocol (section 5.1, plus model holdout);
 * ``frames``      columns, name orders and labels of the long result frames;
-* ``statistics``  Holm's correction, the paired one-sided Wilcoxon and exact McNemar tests;
+* ``statistics``  Holm's correction, the paired one-sided Wilcoxon and exact McNemar tests (and its
+                  sign-flip generalisation to a random baseline's share of draws);
 * ``aggregation`` curves, AUCs and k* (sections 6.1-6.2);
 * ``tables``      Tables 1-4 as frames (sections 6.1-6.4);
 * ``markdown``    Tables 1-4 as paper-style Markdown;
@@ -35,20 +38,22 @@ from benchdesign.lazy import lazy_exports
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "api": ("select_datasets", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures",
             "recommendation", "subset_agreement"),
-    "options": ("FAFI_STARTS", "HOLDOUT_FRACTION", "STANDARDIZATIONS", "VARIATIONS"),
+    "options": ("FAFI_STARTS", "HOLDOUT_FRACTION", "RANDOM_BASELINES", "RANDOM_DRAWS", "STANDARDIZATIONS",
+                "VARIATIONS"),
+    "classes": ("A_PRIORI", "INFORMED", "CLASS_LABELS", "class_label", "selection_class"),
     "strategies": (
-        "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order", "d_optimal_order",
-        "fafi_cosine_order", "fafi_euclidean_order", "farthest_first_order", "kmeans", "random_order",
+        "EVALUATE_STRATEGIES", "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order",
+        "d_optimal_order", "fafi_cosine_order", "fafi_euclidean_order", "farthest_first_order", "kmeans", "random_order",
         "select_a_optimal", "select_d_optimal", "select_fafi_cosine", "select_fafi_euclidean", "select_kmeans",
         "select_random",
     ),
     "ranking": ("mean_ranks", "rank_scores", "rerank", "with_fold"),
     "metrics": ("METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper",
                 "rank_metrics", "spearman"),
-    "protocol": ("dataset_pool_trials", "model_holdout_trials", "model_pool_trials",
+    "protocol": ("dataset_pool_trials", "model_holdout_trials", "model_pool_trials", "n_draws",
                  "score_cube", "selection_orders", "standardize_rows"),
     "representations": ("check_representation", "oracle_representation"),
-    "statistics": ("holm", "mcnemar_exact", "paired_wilcoxon", "signed_rank_pvalues"),
+    "statistics": ("holm", "mcnemar_exact", "paired_share_test", "paired_wilcoxon", "signed_rank_pvalues"),
     "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "meets_target", "pool_shares",
                     "trial_auc"),
     "verdicts": ("default_k_targets", "strategy_verdicts", "verdict_text"),

@@ -23,10 +23,12 @@ from benchdesign.selection.frames import (
     KSTAR_COLUMNS,
     SHARE_COLUMNS,
     check_metrics,
+    class_column,
     config_name,
     require_columns,
     select_variation,
     sort_frame,
+    trial_means,
     validate_trials,
 )
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
@@ -40,7 +42,9 @@ def curves(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.Data
     """Mean curve and 95% percentile band over trials.
 
     One row per (domain, variation, strategy, representation, metric, k) with ``mean``,
-    ``lo`` (2.5th percentile), ``hi`` (97.5th percentile, linear interpolation) and ``n_trials``.
+    ``lo`` (2.5th percentile), ``hi`` (97.5th percentile, linear interpolation) and ``n_trials``.  A random
+    baseline's draws (``frames.DRAW``) all count: its band is that of one random subset, its mean that of the
+    trials' means (every trial has the same number of draws).
 
     Parameters
     ----------
@@ -55,13 +59,13 @@ def curves(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.Data
         One row per configuration, metric and k: ``mean``, ``lo``, ``hi``, ``n_trials``.
     """
     validate_trials(trials)
-    grouped = trials.groupby([*CONFIG, "metric", "k"], sort=False)["value"]
+    grouped = trials.groupby([*CONFIG, "metric", "k"], sort=False)
     out = pd.concat(
         {
-            "mean": grouped.mean(),
-            "lo": grouped.quantile(0.025),
-            "hi": grouped.quantile(0.975),
-            "n_trials": grouped.size(),
+            "mean": grouped["value"].mean(),
+            "lo": grouped["value"].quantile(0.025),
+            "hi": grouped["value"].quantile(0.975),
+            "n_trials": grouped["trial"].nunique(),
         },
         axis=1,
     ).reset_index()
@@ -72,7 +76,8 @@ def trial_auc(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.D
     """Trapezoid AUC over k for every trial.
 
     One row per (domain, variation, strategy, representation, metric, trial) with ``auc``
-    (``np.trapezoid`` with x = k). Raises ValueError if the trials of a configuration do not
+    (``np.trapezoid`` with x = k) of the trial's values, a random baseline's draws averaged first
+    (``frames.trial_means``: its expected AUC on the trial's pool). Raises ValueError if the trials of a configuration do not
     share one k grid or the grid has fewer than two points.
 
     Parameters
@@ -90,7 +95,7 @@ def trial_auc(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.D
     validate_trials(trials)
     keys = [*CONFIG, "metric"]
     parts = []
-    for cfg, block in trials.groupby(keys, sort=False):
+    for cfg, block in trial_means(trials).groupby(keys, sort=False):
         wide = block.pivot(index="trial", columns="k", values="value").sort_index(axis=1)
         name = config_name(keys, cfg)
         if wide.isna().to_numpy().any():
@@ -179,7 +184,8 @@ def pool_shares(
     trials: pd.DataFrame, thresholds: Mapping[str, float] = DEFAULT_THRESHOLDS, *, domain_order: Sequence[str] = ()
 ) -> pd.DataFrame:
     """Share of pools meeting the target: per (configuration, metric, k), the fraction of trials (each a
-    random pool) whose value passes [`meets_target`][].
+    random pool) whose value passes [`meets_target`][]; a random baseline with several draws per trial counts
+    each trial by the share of its draws that pass (the probability that a random subset of that pool meets it).
 
     Columns: domain, variation, strategy, representation, metric, k, threshold, share, n_trials.
 
@@ -202,7 +208,8 @@ def pool_shares(
     sub = trials[trials["metric"].isin(list(thresholds))].copy()
     sub["threshold"] = sub["metric"].map(dict(thresholds))
     sub["ok"] = meets_target(sub["value"], sub["threshold"], sub["metric"].map(METRIC_HIGHER_IS_BETTER))
-    grouped = sub.groupby([*CONFIG, "metric", "k", "threshold"], sort=False)["ok"]
+    per_trial = sub.groupby([*CONFIG, "metric", "k", "threshold", "trial"], sort=False)["ok"].mean()
+    grouped = per_trial.groupby(level=[*CONFIG, "metric", "k", "threshold"], sort=False)
     out = pd.concat({"share": grouped.mean(), "n_trials": grouped.size()}, axis=1).reset_index()
     return sort_frame(out[SHARE_COLUMNS], [*CONFIG, "metric", "k"], domain_order)
 
@@ -214,7 +221,8 @@ def kstar_per_config(
     *,
     domain_order: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """Smallest k meeting each target, per (domain, metric, strategy, representation).
+    """Smallest k meeting each target, per (domain, metric, strategy, representation), with the configuration's
+    class (``classes.selection_class``).
 
     ``kstar_mean`` uses the mean curve, ``kstar_conservative`` the worst side of the band
     (``hi`` for lower-is-better metrics, ``lo`` otherwise); NaN when the target is never met.
@@ -253,5 +261,7 @@ def kstar_per_config(
     for crit in CRITERION_ORDER:
         ok = sub[sub[f"ok_{crit}"]]
         out[f"kstar_{crit}"] = ok.groupby(keys)["k"].min().astype(float)
-    return sort_frame(out.reset_index()[KSTAR_COLUMNS], ["domain", "metric", "strategy", "representation"],
+    out = out.reset_index()
+    out["class"] = class_column(out)
+    return sort_frame(out[KSTAR_COLUMNS], ["domain", "metric", "strategy", "representation"],
                       domain_order)

@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchdesign.logs import logger
 from benchdesign.selection import aggregation, tables
 from benchdesign.selection import markdown as md
+from benchdesign.selection.classes import SEEN_RANKS_SUFFIX, seen_ranks_name
 from benchdesign.selection.conclusions import (
     STABILITY_KS,
     VerdictCache,
@@ -26,7 +28,7 @@ from benchdesign.selection.conclusions import (
     dataset_scores,
     plot_critical_difference,
 )
-from benchdesign.selection.frames import TRIAL_COLUMNS
+from benchdesign.selection.frames import DRAW, TRIAL_COLUMNS, class_column, draws_of
 from benchdesign.selection.guarantee import (
     COVERAGE_COLUMNS,
     COVERAGE_STRATEGIES,
@@ -43,16 +45,18 @@ from benchdesign.selection.metrics import METRICS, rank_metrics
 from benchdesign.selection.options import (
     FAFI_STARTS,
     HOLDOUT_FRACTION,
+    RANDOM_DRAWS,
     RANDOM_SUBSETS,
     SELECT_STRATEGY,
     STANDARDIZATIONS,
 )
 from benchdesign.selection.protocol import (
     check_k_grid,
-    dataset_pool_subsets,
+    dataset_pool_draws,
     fold_ranks,
     holdout_size,
-    model_holdout_subsets,
+    model_holdout_draws,
+    n_draws,
     pool_size,
     score_cube,
     standardize_rows,
@@ -61,7 +65,7 @@ from benchdesign.selection.protocol import (
 from benchdesign.selection.ranking import mean_ranks, rank_scores, with_fold
 from benchdesign.selection.representations import check_representation, oracle_representation
 from benchdesign.selection.strategies import (
-    DEFAULT_STRATEGIES,
+    EVALUATE_STRATEGIES,
     PREFIX_ORDERS,
     STRATEGIES,
     STRATEGY_REGISTRY,
@@ -70,7 +74,10 @@ from benchdesign.selection.strategies import (
 from benchdesign.selection.verdicts import (
     FULL_REFERENCE,
     HOLDOUT_REFERENCE,
+    MIN_JUDGES_VERDICT,
+    MIN_JUDGES_WARN,
     check_k_targets,
+    few_models_note,
     strategy_verdicts,
     verdict_text,
 )
@@ -78,6 +85,7 @@ from benchdesign.selection.verdicts import (
 __all__ = [
     "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
     "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
+    "held_out_warning",
 ]
 
 FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
@@ -383,52 +391,62 @@ class Evaluation:
     recommendation: str
 
 
-def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout):
-    """(trial, pool, {k: rows}, ranks that judge them) of the dataset-pool trials (``holdout`` None: all models
-    judge) or of the model-holdout trials (``holdout = (cube, higher_is_better, fraction, oracle, with_seen)``:
-    the held-out models judge, ranked among themselves; ``oracle`` rebuilds X from the seen models in every trial,
-    ``with_seen`` appends their ranks to X)."""
+def _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options, standardize, holdout, draws):
+    """(trial, pool, [{k: rows} per draw], ranks that judge them, the judging models' columns or None for all) of
+    the dataset-pool trials (``holdout`` None: all models judge) or of the model-holdout trials (``holdout = (cube,
+    higher_is_better, fraction, oracle, with_seen)``: the held-out models judge, ranked among themselves;
+    ``oracle`` rebuilds X from the seen models in every trial, ``with_seen`` appends their ranks to X)."""
     if holdout is None:
-        for trial, pool, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options,
-                                                          standardize):
-            yield trial, pool, subsets, ranks
+        for trial, pool, by_draw in dataset_pool_draws(X, strategy, ks, n_trials, alpha, seed, options, standardize,
+                                                       draws):
+            yield trial, pool, by_draw, ranks, None
         return
     cube, higher_is_better, fraction, oracle, with_seen = holdout
-    for trial, pool, held, subsets in model_holdout_subsets(cube, higher_is_better, None if oracle else X, strategy,
-                                                            ks, n_trials, alpha, seed, fraction, options, standardize,
-                                                            with_seen):
-        yield trial, pool, subsets, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1)
+    for trial, pool, held, by_draw in model_holdout_draws(cube, higher_is_better, None if oracle else X, strategy,
+                                                          ks, n_trials, alpha, seed, fraction, options, standardize,
+                                                          with_seen, draws):
+        yield trial, pool, by_draw, fold_ranks(cube[:, :, held], higher_is_better).mean(axis=1), held
 
 
 def run_configuration(
     ranks: np.ndarray, X: np.ndarray, strategy: str, ks: Sequence[int], n_trials: int, alpha: float,
     seed: int, options: Mapping[str, Any] | None, S: np.ndarray, higher_is_better: bool,
     stability_ks: Sequence[int] = STABILITY_KS, coverage: Mapping[str, np.ndarray] | None = None,
-    standardize: str = "all", holdout: tuple | None = None,
+    standardize: str = "all", holdout: tuple | None = None, random_draws: int = RANDOM_DRAWS,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, pd.DataFrame]]:
     """One (strategy, representation) in one pass over the trials (each selection made once): the trial
     metrics (as ``dataset_pool_trials``, or with ``holdout = (cube,
     higher_is_better, holdout_fraction, oracle, with_seen_ranks)`` as
-    ``model_holdout_trials``),
-    the conclusion stability (all models) at ``stability_ks`` and the covering radii of the selections in every
-    representation of ``coverage`` (name -> raw features; z-scored over all datasets). ``standardize``:
+    ``model_holdout_trials``; a random baseline's ``random_draws`` draws per trial each, column ``draw``),
+    the conclusion stability at ``stability_ks`` (Wilcoxon-Holm verdicts on the pairs of the models that judge:
+    all models, or under model holdout the trial's held-out models, on the subset against on all datasets) and
+    the covering radii of the selections in every representation of ``coverage`` (name -> raw features; z-scored
+    over all datasets); stability and radii of a random baseline are those of its first draw. ``standardize``:
     z-score X over all datasets ("all") or over each trial's pool rows ("pool", the paper's code)."""
-    cache = VerdictCache(S, higher_is_better)
+    caches: dict[bytes, VerdictCache] = {}
     Zs = {rep: standardize_rows(Xc) for rep, Xc in (coverage or {}).items()}
     metric_rows, stability = [], []
     radius_by_rep: dict[str, list] = {rep: [] for rep in Zs}
     full_reference = mean_ranks(ranks)
-    for trial, pool, subsets, judge in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed, options,
-                                                          standardize, holdout):
+    draws = n_draws(strategy, random_draws)
+    for trial, pool, by_draw, judge, models in _judged_selections(ranks, X, strategy, ks, n_trials, alpha, seed,
+                                                                  options, standardize, holdout, draws):
         reference = full_reference if judge is ranks else mean_ranks(judge)
+        for draw, subsets in enumerate(by_draw):
+            for k, chosen in subsets.items():
+                values = rank_metrics(mean_ranks(judge, chosen), reference)
+                metric_rows += [(trial, draw, k, m, float(values[m])) for m in METRICS]
+        subsets = by_draw[0]
+        key = b"all" if models is None else np.asarray(models, dtype=np.intp).tobytes()
+        if key not in caches and any(k in stability_ks for k in subsets):
+            caches[key] = VerdictCache(S if models is None else S[:, models], higher_is_better)
         for k, chosen in subsets.items():
-            values = rank_metrics(mean_ranks(judge, chosen), reference)
-            metric_rows += [(trial, k, m, float(values[m])) for m in METRICS]
             if k in stability_ks:
-                stability.append((trial, k, cache.stability(chosen)))
+                stability.append((trial, k, caches[key].stability(chosen)))
         for rep, Z in Zs.items():
             radius_by_rep[rep] += radius_rows(strategy, Z, pool, subsets, trial)
-    return (pd.DataFrame(metric_rows, columns=["trial", "k", "metric", "value"]),
+    metrics = pd.DataFrame(metric_rows, columns=["trial", "draw", "k", "metric", "value"])
+    return (metrics if draws > 1 else metrics.drop(columns="draw"),
             pd.DataFrame(stability, columns=["trial", "k", "stability"]),
             {rep: pd.DataFrame(rows, columns=RADIUS_COLUMNS) for rep, rows in radius_by_rep.items()})
 
@@ -461,6 +479,40 @@ def recommendation(trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: M
     return verdict_text(strategy_verdicts(trials, n_datasets, alpha, metric, threshold, k_targets))
 
 
+def held_out_warning(n_held: int, n_models: int, holdout_fraction: float, threshold: float = 0.90) -> str:
+    """The warning of [`evaluate_benchmark`][] when each held-out ρ is computed on fewer than ``MIN_JUDGES_WARN``
+    models (and, below ``MIN_JUDGES_VERDICT``, that the recommendation gives no ρ-based verdict).
+
+    Parameters
+    ----------
+    n_held : int
+        Held-out models per trial.
+    n_models : int
+        Models of the benchmark.
+    holdout_fraction : float
+        The share of the models held out.
+    threshold : float
+        The recommendation's target of ρ.
+
+    Returns
+    -------
+    str
+        The warning.
+
+    Examples
+    --------
+    >>> print(held_out_warning(4, 14, 0.3))  # doctest: +NORMALIZE_WHITESPACE
+    warning: each held-out ρ is computed on 4 held-out models (holdout fraction 0.3 of 14): over 4 models ρ
+    moves in steps of 0.2 (no ties), so ρ ≥ 0.9 demands their exact order (raise --holdout-fraction, or
+    --variation dataset_pool)
+    """
+    text = (f"warning: each held-out ρ is computed on {n_held} held-out models (holdout fraction "
+            f"{holdout_fraction:g} of {n_models}): {few_models_note(n_held, threshold)}")
+    if n_held < MIN_JUDGES_VERDICT:
+        text += f"; below {MIN_JUDGES_VERDICT} models recommendation.txt gives no ρ-based verdict"
+    return text + " (raise --holdout-fraction, or --variation dataset_pool)"
+
+
 MIN_SEEN_MODELS = 2
 """Models a model-holdout selection of [`evaluate_benchmark`][] sees at least: the oracle ranks them (one
 model's ranks are all 1, an oracle without information)."""
@@ -487,19 +539,24 @@ def evaluate_benchmark(
     variation: str = "model_holdout",
     holdout_fraction: float = HOLDOUT_FRACTION,
     with_seen_ranks: bool = False,
+    random_draws: int = RANDOM_DRAWS,
 ) -> Evaluation:
     """The selection protocol on a user's benchmark: which strategy and features choose datasets that rank models right.
 
-    Trials of every strategy on every feature table (and the oracle, which uses the models' scores), Tables 1-3,
-    the covering radii and p_eff of farthest-first, random and k-means, the conclusion stability of every
-    strategy, and the verdict "which strategy for k" at every ``k_targets`` entry. This is the function behind
-    ``benchdesign evaluate``.
+    Trials of every strategy on every feature table (a priori: the features only) and the oracle (informed: it
+    uses the models' scores; ``classes.selection_class``), Tables 1-3 with a ``class`` column, the covering radii
+    and p_eff of farthest-first, random and k-means, the conclusion stability of every strategy (under model
+    holdout: the Wilcoxon-Holm verdicts on the pairs of each trial's held-out models), and the verdict "which
+    strategy for k" at every ``k_targets`` entry: the a-priori class's answer, the informed class's beside it, the
+    number of models each ρ is computed on. This is the function behind ``benchdesign evaluate``.
 
     ``variation="model_holdout"`` (default): every trial also sets ``max(2, floor(holdout_fraction * M))``
     models aside (at least ``MIN_SEEN_MODELS`` stay seen, else ValueError); the selection sees only the others
     (the oracle is rebuilt from their ranks) and the held-out models judge it -- will the subset rank models not
-    run yet as the full benchmark would? ``variation="dataset_pool"``: the paper's protocol, where the models
-    that judge a selection are those whose scores the oracle used.
+    run yet as the full benchmark would? Fewer than ``MIN_JUDGES_WARN`` (5) held-out models log a warning
+    ([`held_out_warning`][]); fewer than ``MIN_JUDGES_VERDICT`` (4) give no ρ-based verdict.
+    ``variation="dataset_pool"``: the paper's protocol, where the models that judge a selection are those whose
+    scores the oracle used.
 
     Parameters
     ----------
@@ -511,8 +568,8 @@ def evaluate_benchmark(
     higher_is_better : bool
         Whether a higher score is a better model.
     strategies : Sequence[str] | None
-        Strategies to evaluate (None: the paper's six, random, k-means, cosine and Euclidean farthest-first,
-        A- and D-optimal).
+        Strategies to evaluate (None: ``EVALUATE_STRATEGIES``, the paper's six -- random, k-means, cosine and
+        Euclidean farthest-first, A- and D-optimal -- and ``select_datasets``' default, k-medoids).
     n_trials : int
         Random pools (trials) per configuration, at least 1.
     alpha : float
@@ -546,7 +603,10 @@ def evaluate_benchmark(
         Share of the models held out per trial (model holdout).
     with_seen_ranks : bool
         Model holdout only: add, for every feature table ``name``, the representation ``name+seen``, the
-        features with the seen models' ranks appended.
+        features with the seen models' ranks appended (informed: it uses the seen models' scores).
+    random_draws : int
+        Subsets the random baselines (random, stratified random) draw per trial: a trial's value is their mean,
+        its pass share the share of them meeting the target (``protocol.n_draws``).
 
     Returns
     -------
@@ -572,12 +632,13 @@ def evaluate_benchmark(
     >>> sorted(result.frames)  # doctest: +NORMALIZE_WHITESPACE
     ['conclusion_stability', 'coverage', 'curves', 'p_eff', 'recommendation', 'table1_auc',
      'table2_kstar', 'table3_summary', 'table3_wilcoxon_holm', 'trials']
-    >>> print(result.recommendation.splitlines()[1])
-    benchmark: 5 trials, pools of 8 of the 10 datasets.
+    >>> print(result.recommendation.splitlines()[1][:87])
+    benchmark: 5 trials, pools of 8 of the 10 datasets. Each ρ is computed on all 4 models.
     """
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"the number of trials (--trials, n_trials) must be an integer >= 1, got {n_trials!r}")
-    strategies = list(strategies or DEFAULT_STRATEGIES)  # the curator baselines when named
+    n_draws("random", random_draws)  # ValueError unless an integer >= 1
+    strategies = list(strategies or EVALUATE_STRATEGIES)  # the other curator baselines when named
     unknown = [s for s in strategies if s not in STRATEGIES]
     if unknown:
         raise ValueError(f"unknown strategy(ies) {unknown}; choose from {list(STRATEGIES)}")
@@ -600,15 +661,18 @@ def evaluate_benchmark(
     if with_seen_ranks and variation != "model_holdout":
         raise ValueError("with_seen_ranks needs variation='model_holdout' (the seen models are those not held out)")
     if with_seen_ranks:
-        reps.update({f"{rep}+seen": X for rep, X in list(reps.items())})
+        reps.update({seen_ranks_name(rep): X for rep, X in list(reps.items())})
     if oracle:
         reps["oracle"] = oracle_representation(ranks).to_numpy(dtype=float)
     n_ranks = ranks.to_numpy(dtype=float)
     S = dataset_scores(scores).loc[ranks.index].to_numpy(dtype=float)
-    cube = None
+    cube, n_judges = None, ranks.shape[1]
     if variation == "model_holdout":
-        holdout_size(ranks.shape[1], holdout_fraction, MIN_SEEN_MODELS)
+        n_judges = holdout_size(ranks.shape[1], holdout_fraction, MIN_SEEN_MODELS)
         cube = score_cube(scores, ranks.index, ranks.columns)
+        if n_judges < MIN_JUDGES_WARN:
+            logger("evaluate").warning(held_out_warning(n_judges, ranks.shape[1], holdout_fraction,
+                                                        thresholds.get("spearman", 0.90)))
     jobs = []
     for strategy in strategies:
         uses = STRATEGY_REGISTRY[strategy].uses_representation
@@ -616,9 +680,10 @@ def evaluate_benchmark(
             # random ignores X, so its subsets are the same on every representation
             cover = {} if strategy not in COVERAGE_STRATEGIES else (reps if not uses else {rep: X})
             holdout = None if cube is None else (cube, higher_is_better, holdout_fraction, rep == "oracle",
-                                                 rep.endswith("+seen"))
+                                                 rep.endswith(SEEN_RANKS_SUFFIX))
             jobs.append((strategy, rep, (n_ranks, X, strategy, ks, n_trials, alpha, seed, options, S,
-                                         higher_is_better, STABILITY_KS, cover, standardize, holdout)))
+                                         higher_is_better, STABILITY_KS, cover, standardize, holdout,
+                                         random_draws)))
     say(f"{len(jobs)} configurations x {n_trials} trials, k = {ks[0]}..{ks[-1]}, {n_jobs} process(es)")
     if n_jobs > 1:
         with ProcessPoolExecutor(max_workers=n_jobs) as pool:
@@ -631,7 +696,11 @@ def evaluate_benchmark(
         trial_frames.append(t.assign(domain=name, variation=variation, strategy=strategy, representation=rep))
         stability_frames.append(s.assign(strategy=strategy, representation=rep))
         radius_frames += [(r_rep, frame, reps[r_rep].shape[1]) for r_rep, frame in r.items()]
-    trials = pd.concat(trial_frames, ignore_index=True)[TRIAL_COLUMNS]
+    trials = pd.concat(trial_frames, ignore_index=True)
+    if DRAW in trials.columns:  # a random baseline's draws; the other strategies draw once
+        trials = trials.assign(**{DRAW: draws_of(trials)})[[*TRIAL_COLUMNS[:-3], DRAW, *TRIAL_COLUMNS[-3:]]]
+    else:
+        trials = trials[TRIAL_COLUMNS]
     curves = aggregation.curves(trials)
     trial_auc = aggregation.trial_auc(trials)
     t1 = tables.table1(trials, {name: len(ranks)})
@@ -642,6 +711,7 @@ def evaluate_benchmark(
         columns=["trial", "k", "stability", "strategy", "representation"])
     stability_summary = (stability.groupby(["strategy", "representation", "k"], sort=False)["stability"]
                          .agg(["mean", "std", "min"]).reset_index())
+    stability_summary.insert(2, "class", class_column(stability_summary))
     coverage = pd.concat([summarise_coverage(pd.concat([f for r, f, _ in radius_frames if r == rep]), p)
                           .assign(representation=rep)
                           for rep, p in {r: p for r, _, p in radius_frames}.items()], ignore_index=True) \
@@ -649,8 +719,9 @@ def evaluate_benchmark(
     p_eff = pd.concat([p_eff_table(block).assign(representation=rep)
                        for rep, block in coverage.groupby("representation", sort=False)], ignore_index=True) \
         if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "representation"])
+    p_eff["class"] = class_column(p_eff)
     verdicts = strategy_verdicts(trials, {name: len(ranks)}, alpha, "spearman", thresholds.get("spearman", 0.90),
-                                 targets)
+                                 targets, n_judges=n_judges)
     reference = HOLDOUT_REFERENCE if variation == "model_holdout" else FULL_REFERENCE
     advice = verdict_text(verdicts, reference=reference)
     frames = {"recommendation": verdicts, "trials": trials, "curves": curves, "table1_auc": t1, "table2_kstar": t2,

@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+from benchdesign.selection.classes import A_PRIORI, INFORMED
 from benchdesign.selection.frames import (
     CRITERION_ORDER,
     DASH,
-    ORACLE_LABEL,
+    INFORMED_LABEL,
     PAPER_METRIC_ORDER,
-    REFERENCE_REPRESENTATIONS,
     STRATEGY_LABELS,
     TABLE1_COLUMNS,
     TABLE2_COLUMNS,
@@ -101,8 +101,9 @@ def table1_markdown(
 ) -> str:
     """Paper-style Table 1: per domain, rows = strategies with their best a-priori representation
     per metric ("mean ± sd (representation)"), the best value of each column in bold; a last row
-    ``ORACLE_LABEL`` gives the best strategy on each ``REFERENCE_REPRESENTATIONS`` entry (not in
-    bold; an a-priori strategy can beat it).
+    ``INFORMED_LABEL`` gives the best informed configuration (the ``class`` column: the oracle, features with
+    the seen models' ranks) per metric, "mean ± sd (configuration)", never in bold (an a-priori strategy can
+    beat it).  The ``Class`` column names each row's class.
     Sections follow ``domain_order`` (``sort_frame``).
 
     Parameters
@@ -126,7 +127,7 @@ def table1_markdown(
     for domain in sort_frame(t1[["domain"]].drop_duplicates(), ["domain"], domain_order)["domain"]:
         block = sort_frame(t1[t1["domain"] == domain], ["strategy", "metric", "representation"])
         metrics = [m for m in PAPER_METRIC_ORDER if m in set(block["metric"])]
-        is_reference = block["representation"].isin(REFERENCE_REPRESENTATIONS)
+        is_reference = block["class"] == INFORMED
         apriori, reference = block[~is_reference], block[is_reference]
         strategies = list(dict.fromkeys(apriori["strategy"]))
         labels = [STRATEGY_LABELS.get(s, s) for s in strategies]
@@ -144,13 +145,14 @@ def table1_markdown(
             if not reference.empty:
                 ref = reference[reference["metric"] == metric]
                 row = ref.iloc[best_index(ref["auc_mean"], metric)]
-                column.append(_auc_cell(row, metric, None, STRATEGY_LABELS.get(row["strategy"],
-                                                                                 row["strategy"])))
+                column.append(_auc_cell(row, metric, None, config_label(row["strategy"], row["representation"])))
             arrow = "↑" if METRIC_HIGHER_IS_BETTER[metric] else "↓"
             cells[f"AUC({METRIC_SYMBOLS[metric]}) {arrow}"] = column
+        classes = [A_PRIORI] * len(labels)
         if not reference.empty:
-            labels.append(ORACLE_LABEL)
-        table = pd.DataFrame({"Strategy": labels, **cells})
+            labels.append(INFORMED_LABEL)
+            classes.append(INFORMED)
+        table = pd.DataFrame({"Strategy": labels, "Class": classes, **cells})
         n = int(block["n_datasets"].iloc[0])
         trials = "/".join(str(v) for v in sorted(block["n_trials"].unique()))
         title = f"### {names.get(domain, domain)} ({n} datasets, {trials} trials)"
@@ -159,7 +161,8 @@ def table1_markdown(
 
 
 def table2_markdown(t2: pd.DataFrame, domain_labels: Mapping[str, str] | None = None) -> str:
-    """Paper-style Table 2: best / median / worst k* for the mean and conservative criteria.
+    """Paper-style Table 2: best / median / worst k* for the mean and conservative criteria, over the
+    configurations of both classes, and the class of those attaining the best.
 
     Parameters
     ----------
@@ -187,6 +190,7 @@ def table2_markdown(t2: pd.DataFrame, domain_labels: Mapping[str, str] | None = 
             if r.empty:
                 row[f"k* {crit} (best / median / worst)"] = DASH
                 row[f"reached ({crit})"] = DASH
+                row[f"class of the best ({crit})"] = DASH
                 continue
             r = r.iloc[0]
             row[f"k* {crit} (best / median / worst)"] = (
@@ -194,14 +198,17 @@ def table2_markdown(t2: pd.DataFrame, domain_labels: Mapping[str, str] | None = 
                 else " / ".join(_fmt_k(r[c]) for c in ("best", "median", "worst"))
             )
             row[f"reached ({crit})"] = f"{r['n_reached']}/{r['n_configs']}"
+            best_classes = r["best_classes"]
+            row[f"class of the best ({crit})"] = best_classes if isinstance(best_classes, str) and best_classes \
+                else DASH
         rows.append(row)
     return _strings_markdown(pd.DataFrame(rows)) + "\n"
 
 
 def table3_markdown(summary: pd.DataFrame, domain_labels: Mapping[str, str] | None = None) -> str:
-    """Paper-style Table 3: best a-priori method, gain over Random, Holm p vs Random, closest n.s.
-
-    rival, and the AUC of the oracle (``ORACLE_LABEL``), shown beside (an a-priori method can beat it).
+    """Paper-style Table 3: best method of the contenders' class (a priori), gain over Random, Holm p vs Random,
+    closest n.s. rival, and the AUC of the best informed configuration (``INFORMED_LABEL``: the oracle, features
+    with the seen models' ranks), shown beside (an a-priori method can beat it).
 
     Parameters
     ----------
@@ -228,13 +235,14 @@ def table3_markdown(summary: pd.DataFrame, domain_labels: Mapping[str, str] | No
         rows.append({
             "Domain": (domain_labels or {}).get(r["domain"], r["domain"]),
             "Metric": f"{METRIC_SYMBOLS[metric]} {'↑' if METRIC_HIGHER_IS_BETTER[metric] else '↓'}",
+            "Class": r["class"],
             "Best method": config_label(r["best_strategy"], r["best_representation"]),
             "Best AUC": _fmt(r["best_auc"], metric),
             "Gain vs Random": DASH if pd.isna(r["gain_vs_random"]) else _fmt(r["gain_vs_random"], metric),
             "p (Holm) vs Random": _fmt_p(r["p_holm_vs_random"]),
             "Closest n.s. competitor": closest,
-            ORACLE_LABEL: DASH if r["oracle_strategy"] == DASH
-            else f"{_fmt(r['oracle_auc'], metric)} ({STRATEGY_LABELS.get(r['oracle_strategy'], r['oracle_strategy'])})",
+            INFORMED_LABEL: DASH if r["informed_strategy"] == DASH or pd.isna(r["informed_auc"])
+            else f"{_fmt(r['informed_auc'], metric)} ({config_label(r['informed_strategy'], r['informed_representation'])})",
         })
     return _strings_markdown(pd.DataFrame(rows)) + "\n"
 

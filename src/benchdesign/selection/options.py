@@ -11,12 +11,19 @@ BASELINE_STRATEGIES: tuple[str, ...] = (
     "kmedoids", "facility_location", "mutual_information", "stratified", "backward_elimination",
 )
 """Curator baselines (issue 22) of the strategy registry: ``select --strategy`` / ``evaluate --strategies`` run
-them when named; runs without a strategy list (the pipeline, ``evaluate``) leave them out.  ``stratified`` needs
+them when named; runs without a strategy list leave them out (the pipeline) or run only ``SELECT_STRATEGY`` of them
+(``evaluate``: ``strategies.EVALUATE_STRATEGIES``).  ``stratified`` needs
 a label per dataset (option ``strata``; CLI ``--strata FILE:COLUMN``); ``backward_elimination`` (MMTEB's
 task selection) is meant for the ``oracle`` representation."""
 VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")
 """Protocol variations: the paper's two (section 5.1) and model holdout, where the selection sees only part of the
 models and the others judge it (``benchdesign evaluate``'s default)."""
+RANDOM_BASELINES: tuple[str, ...] = ("random", "stratified")
+"""The random baselines (uniform and stratified random): they ignore the representation, so they are a priori
+(``classes.selection_class``), and the protocol draws ``RANDOM_DRAWS`` subsets of them per trial."""
+RANDOM_DRAWS = 20
+"""Subsets a random baseline draws from every trial's pool (the protocol's ``random_draws``): its value in the
+trial is their mean, and its share of pools meeting a target the mean share of draws meeting it."""
 SELECT_STRATEGY = "kmedoids"
 """``benchdesign select``'s and ``select_datasets``' strategy: k-medoids on the
 kernel of the features beat random selection on the models the selection never saw on NLP and TSC at k = 5 and 10

@@ -19,15 +19,15 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from benchdesign.selection.aggregation import curve_auc
+from benchdesign.selection.classes import A_PRIORI, CLASS_LABELS, INFORMED, selection_class
 from benchdesign.selection.frames import (
     CURVE_COLUMNS,
     METRIC_ORDER,
-    ORACLE_LABEL,
-    REFERENCE_REPRESENTATIONS,
     STRATEGY_LABELS,
     STRATEGY_ORDER,
     TABLE4_COLUMNS,
     check_metrics,
+    class_column,
     config_label,
     require_columns,
     sort_frame,
@@ -69,10 +69,17 @@ def _wrap(text: str, width_in: float, fontsize: float) -> str:
     return "\n".join(textwrap.wrap(text, max(20, int(width_in * 72 / (0.55 * fontsize)))))
 
 
+CLASS_LINESTYLES = {A_PRIORI: "-", INFORMED: "--"}
+"""Line style of each class (``classes.selection_class``) in the curve and stability figures."""
+CLASS_LEGEND_TITLE = " · ".join(f"{'solid' if CLASS_LINESTYLES[c] == '-' else 'dashed'}: {CLASS_LABELS[c]}"
+                                for c in CLASS_LINESTYLES)
+"""Legend title of those figures: which line style is which class."""
+
+
 def _reference_label(strategy: str, representation: str) -> str:
-    """Legend label; a reference representation is named by ``ORACLE_LABEL``, never "upper bound"."""
-    if representation in REFERENCE_REPRESENTATIONS:
-        return f"{ORACLE_LABEL}: {STRATEGY_LABELS.get(strategy, strategy)}"
+    """Legend label: an informed configuration is prefixed "informed:", never named "upper bound"."""
+    if selection_class(strategy, representation) == INFORMED:
+        return f"{INFORMED}: {config_label(strategy, representation)}"
     return config_label(strategy, representation)
 
 
@@ -92,14 +99,14 @@ def _representation_markers(representations) -> dict[str, str]:
 def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, metric: str,
                          references: bool = True) -> dict[str, str]:
     """Per strategy, the representation whose mean curve has the best AUC for ``metric`` (with
-    ``references=False`` among the a-priori ones only: the oracle is never chosen)."""
+    ``references=False`` among the a-priori ones only: no informed one, the oracle among them, is chosen)."""
     mask = (
         (curves_df["domain"] == domain)
         & (curves_df["variation"] == variation)
         & (curves_df["metric"] == metric)
     )
     if not references:
-        mask &= ~curves_df["representation"].isin(REFERENCE_REPRESENTATIONS)
+        mask &= class_column(curves_df) == A_PRIORI
     aucs = curve_auc(curves_df[mask])
     best: dict[str, str] = {}
     for strategy, block in aucs.groupby("strategy", sort=False):
@@ -110,8 +117,8 @@ def best_representations(curves_df: pd.DataFrame, domain: str, variation: str, m
 
 
 def _best_reference(curves_df: pd.DataFrame, metric: str) -> tuple[str, str] | None:
-    """(strategy, reference representation) with the best AUC of ``metric``; None without a reference."""
-    block = curves_df[(curves_df["metric"] == metric) & curves_df["representation"].isin(REFERENCE_REPRESENTATIONS)]
+    """The informed (strategy, representation) with the best AUC of ``metric``; None without one."""
+    block = curves_df[(curves_df["metric"] == metric) & (class_column(curves_df) == INFORMED)]
     if block.empty:
         return None
     aucs = curve_auc(block)
@@ -139,8 +146,9 @@ def plot_curves(
     """Fig. 2 style: one panel per metric, mean curve and 95% band over trials vs k.  Each strategy is
     drawn with one representation, the same in every panel (so a colour is one (strategy,
     representation) throughout): its a-priori representation with the best AUC of ``choose_by`` (the
-    first of ``metrics`` when that is not drawn).  The oracle is a dashed black reference (its best
-    strategy by the same AUC), labelled ``ORACLE_LABEL``.  The title names the domain by
+    first of ``metrics`` when that is not drawn): the a-priori class, solid lines.  The best informed
+    configuration (``classes.selection_class``: the oracle, features with the seen models' ranks; by the same AUC)
+    is a dashed black reference labelled "informed: ..."; the legend's title names both classes.  The title names the domain by
     ``domain_label`` (default: ``domain``) and the number of trials the curves average (the ``n_trials``
     column), so a caption of another configuration's trial count cannot pass unnoticed."""
     require_columns(curves_df, CURVE_COLUMNS, "curves frame")
@@ -176,7 +184,8 @@ def plot_curves(
     for ax in axes[len(metrics):]:
         ax.set_visible(False)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=min(4, max(1, len(labels))), fontsize=8)
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(4, max(1, len(labels))), fontsize=8,
+               title=CLASS_LEGEND_TITLE, title_fontsize=8)
     fig.suptitle(_wrap(
         f"{domain_label or domain}: rank preservation vs subset size ({variation.replace('_', '-')} variation; "
         f"mean and 95% band over {_trials(sub)}). Each strategy with its representation of best "
@@ -317,9 +326,10 @@ def _draw_bound(ax, ref: pd.DataFrame, top: float) -> float:
 def plot_stability(stability: pd.DataFrame, title: str, n_models: int | None = None,
                    n_datasets: int | None = None, alpha: float = 0.05) -> Figure:
     """Conclusion stability (mean share of model pairs with the full benchmark's Wilcoxon-Holm verdict)
-    vs k, one line per (strategy, representation): colour = strategy, marker = representation, the
-    oracle dashed.  Given ``n_models`` (and ``n_datasets``, the full benchmark's size), the figure says
-    at which k no Holm-corrected test can be significant (``holm_floor``)."""
+    vs k, one line per (strategy, representation): colour = strategy, marker = representation, line style =
+    class (``CLASS_LINESTYLES``: the informed ones, the oracle among them, dashed).  Given ``n_models`` (and
+    ``n_datasets``, the full benchmark's size), the figure says at which k no Holm-corrected test can be
+    significant (``holm_floor``)."""
     require_columns(stability, ["strategy", "representation", "k", "mean"], "stability")
     fig = _new_figure(7.4, 5.6)
     ax = fig.subplots()
@@ -327,7 +337,7 @@ def plot_stability(stability: pd.DataFrame, title: str, n_models: int | None = N
     for i, ((strategy, rep), line) in enumerate(stability.groupby(["strategy", "representation"], sort=False)):
         line = line.sort_values("k")
         ax.plot(line["k"], line["mean"], color=_color(strategy, i), marker=markers[rep], ms=4, lw=1.3,
-                ls="--" if rep in REFERENCE_REPRESENTATIONS else "-",
+                ls=CLASS_LINESTYLES[selection_class(strategy, rep)],
                 label=_reference_label(strategy, rep))
     ax.set_xlabel("subset size k")
     ax.set_ylabel("share of pairs with the full verdict")
@@ -337,7 +347,8 @@ def plot_stability(stability: pd.DataFrame, title: str, n_models: int | None = N
     if len(stability):
         ax.set_xticks(ks)
         ax.set_xlim(ks[0] - 1, ks[-1] + 1)
-        fig.legend(fontsize=7, loc="outside lower center", ncols=2, framealpha=0.8)
+        fig.legend(fontsize=7, loc="outside lower center", ncols=2, framealpha=0.8, title=CLASS_LEGEND_TITLE,
+                   title_fontsize=7)
         note = stability_note(ks, n_models, n_datasets, alpha)
         if note:
             ax.text(0.02, 0.03, _wrap(note, 6.4, 7.5), transform=ax.transAxes, fontsize=7, ha="left",

@@ -12,6 +12,13 @@ Random draws are reproducible and *paired* across strategies: the pool of trial 
 ``default_rng([seed, variation_code, t])`` whatever the strategy, so trial-wise AUCs of two
 strategies can be compared with a paired test; the strategy's own draws (k-means seeding, random
 selection) come from ``default_rng([seed, variation_code, t, strategy_code])``.
+
+The random baselines (``RANDOM_BASELINES``: random and stratified random) draw ``random_draws`` subsets per trial
+(default ``RANDOM_DRAWS`` = 20), one after the other from that same generator (so the first is the one draw of
+``random_draws=1``, the paper's protocol).  Their trial rows carry a ``draw`` column (0 .. random_draws - 1); the
+aggregation averages a trial's draws (``frames.trial_means``: trial AUCs, Table 3's paired tests) and counts the
+share of its draws that meet a target (the verdicts), so a strategy is compared with random's expectation on the
+same pool rather than with one random subset.
 """
 
 from __future__ import annotations
@@ -23,12 +30,14 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.selection.metrics import METRICS, rank_metrics
-from benchdesign.selection.options import HOLDOUT_FRACTION, STANDARDIZATIONS
+from benchdesign.selection.options import HOLDOUT_FRACTION, RANDOM_BASELINES, RANDOM_DRAWS, STANDARDIZATIONS
 from benchdesign.selection.ranking import average_ranks, mean_ranks
 from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 
 STRATEGY_NAMES = tuple(STRATEGIES)  # order fixes each strategy's seed code: append new strategies at the end
 TRIAL_COLUMNS = ["trial", "k", "metric", "value"]
+DRAW_COLUMNS = ["trial", "draw", "k", "metric", "value"]
+"""Columns of a random baseline's trial rows with several draws per trial."""
 
 def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     """Copy of ``X`` whose ``rows`` (default: all) are z-scored on those rows' own mean and population
@@ -70,6 +79,37 @@ def _check_standardize(standardize: str) -> str:
     if standardize not in STANDARDIZATIONS:
         raise ValueError(f"standardize={standardize!r} must be one of {STANDARDIZATIONS}")
     return standardize
+
+
+def n_draws(strategy: str, random_draws: int) -> int:
+    """Subsets ``strategy`` draws per trial: ``random_draws`` for a random baseline (``RANDOM_BASELINES``), else 1.
+
+    Parameters
+    ----------
+    strategy : str
+        A strategy name.
+    random_draws : int
+        Draws per trial of the random baselines, at least 1.
+
+    Returns
+    -------
+    int
+        The number of draws.
+
+    Examples
+    --------
+    >>> n_draws("random", 20), n_draws("kmeans", 20)
+    (20, 1)
+    """
+    if isinstance(random_draws, bool) or not isinstance(random_draws, (int, np.integer)) or random_draws < 1:
+        raise ValueError(f"random_draws={random_draws!r} must be an integer >= 1")
+    return int(random_draws) if strategy in RANDOM_BASELINES else 1
+
+
+def _trial_frame(rows: list[tuple], draws: int) -> pd.DataFrame:
+    """The long trial frame; the ``draw`` column only with several draws per trial."""
+    frame = pd.DataFrame(rows, columns=DRAW_COLUMNS)
+    return frame if draws > 1 else frame[TRIAL_COLUMNS]
 
 
 def pool_size(n: int, alpha: float) -> int:
@@ -131,8 +171,8 @@ def selection_orders(
     return {k: STRATEGIES[strategy](X, k, pool, rng, **kwargs) for k in ks}
 
 
-def _rows(trial: int, k: int, values: dict[str, float]) -> list[tuple]:
-    return [(trial, k, metric, float(values[metric])) for metric in METRICS]
+def _rows(trial: int, k: int, values: dict[str, float], draw: int = 0) -> list[tuple]:
+    return [(trial, draw, k, metric, float(values[metric])) for metric in METRICS]
 
 
 def dataset_pool_trials(
@@ -145,6 +185,7 @@ def dataset_pool_trials(
     seed: int,
     options: dict[str, Any] | None = None,
     standardize: str = "all",
+    random_draws: int = RANDOM_DRAWS,
 ) -> pd.DataFrame:
     """Dataset-pool variation: select from a random pool, compare with ``R_D`` over all datasets.
 
@@ -168,21 +209,63 @@ def dataset_pool_trials(
         Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
     standardize : str
         ``'all'``: z-score over all datasets once; ``'pool'``: over each trial's pool rows.
+    random_draws : int
+        Subsets a random baseline (``RANDOM_BASELINES``) draws per trial ([`n_draws`][]).
 
     Returns
     -------
     pd.DataFrame
-        Long frame with columns ``trial, k, metric, value``.
+        Long frame with columns ``trial, k, metric, value`` (and ``draw`` after ``trial`` for a random
+        baseline with ``random_draws > 1``).
     """
     ranks = np.asarray(dataset_ranks, dtype=float)
     if np.shape(X)[0] != ranks.shape[0]:
         raise ValueError(f"X has {np.shape(X)[0]} rows but dataset_ranks has {ranks.shape[0]}")
     reference = mean_ranks(ranks)
     rows: list[tuple] = []
-    for trial, _, subsets in dataset_pool_subsets(X, strategy, ks, n_trials, alpha, seed, options, standardize):
-        for k, chosen in subsets.items():
-            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
-    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+    draws = n_draws(strategy, random_draws)
+    for trial, _, by_draw in dataset_pool_draws(X, strategy, ks, n_trials, alpha, seed, options, standardize,
+                                                draws):
+        for draw, subsets in enumerate(by_draw):
+            for k, chosen in subsets.items():
+                rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference), draw)
+    return _trial_frame(rows, draws)
+
+
+def _draw_orders(strategy: str, X: np.ndarray, pool: np.ndarray, ks: Sequence[int], rng: np.random.Generator,
+                 options: dict[str, Any] | None, draws: int) -> list[dict[int, np.ndarray]]:
+    """``draws`` selections one after the other from ``rng`` (the first is the single draw of ``draws=1``)."""
+    return [selection_orders(strategy, X, pool, ks, rng, options) for _ in range(draws)]
+
+
+def dataset_pool_draws(
+    X: np.ndarray,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    standardize: str = "all",
+    draws: int = 1,
+) -> Iterator[tuple[int, np.ndarray, list[dict[int, np.ndarray]]]]:
+    """The selections of the dataset-pool variation, trial by trial: ``(trial, pool, [{k: rows} per draw])``, with
+    ``draws`` draws per trial (pass [`n_draws`][] of the strategy: 1 for a deterministic one).
+
+    Same draws as [`dataset_pool_trials`][] (which scores them).
+    """
+    X = np.asarray(X, dtype=float)
+    n = X.shape[0]
+    size = pool_size(n, alpha)
+    ks = check_k_grid(ks, size, f"pool of {size} datasets")
+    code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
+    per_pool = _check_standardize(standardize) == "pool"
+    X_all = None if per_pool else standardize_rows(X)
+    for trial in range(n_trials):
+        pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
+        rng = np.random.default_rng([seed, 0, trial, code])
+        X_trial = standardize_rows(X, pool) if per_pool else X_all
+        yield trial, pool, _draw_orders(strategy, X_trial, pool, ks, rng, options, draws)
 
 
 def dataset_pool_subsets(
@@ -197,21 +280,11 @@ def dataset_pool_subsets(
 ) -> Iterator[tuple[int, np.ndarray, dict[int, np.ndarray]]]:
     """The selections of the dataset-pool variation, trial by trial: ``(trial, pool, {k: rows})``.
 
-    Same draws as [`dataset_pool_trials`][] (which scores them), for analyses that need the
+    The first draw of [`dataset_pool_draws`][] (a random baseline's first subset), for analyses that need the
     chosen datasets themselves (covering radius, conclusion stability).
     """
-    X = np.asarray(X, dtype=float)
-    n = X.shape[0]
-    size = pool_size(n, alpha)
-    ks = check_k_grid(ks, size, f"pool of {size} datasets")
-    code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
-    per_pool = _check_standardize(standardize) == "pool"
-    X_all = None if per_pool else standardize_rows(X)
-    for trial in range(n_trials):
-        pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
-        rng = np.random.default_rng([seed, 0, trial, code])
-        X_trial = standardize_rows(X, pool) if per_pool else X_all
-        yield trial, pool, selection_orders(strategy, X_trial, pool, ks, rng, options)
+    for trial, pool, by_draw in dataset_pool_draws(X, strategy, ks, n_trials, alpha, seed, options, standardize):
+        yield trial, pool, by_draw[0]
 
 
 def fold_ranks(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
@@ -231,6 +304,7 @@ def model_pool_trials(
     seed: int,
     options: dict[str, Any] | None = None,
     standardize: str = "all",
+    random_draws: int = RANDOM_DRAWS,
 ) -> pd.DataFrame:
     """Model-pool variation: all datasets form the pool, a random ``floor(alpha*M)`` models compete.
 
@@ -263,13 +337,17 @@ def model_pool_trials(
         Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
     standardize : str
         ``'all'`` or ``'pool'``; every dataset is in the pool, so both z-score over all datasets.
+    random_draws : int
+        Subsets a random baseline draws per trial ([`n_draws`][]).
 
     Returns
     -------
     pd.DataFrame
-        Long frame with columns ``trial, k, metric, value``.
+        Long frame with columns ``trial, k, metric, value`` (and ``draw`` for a random baseline with
+        ``random_draws > 1``).
     """
     _check_standardize(standardize)
+    draws = n_draws(strategy, random_draws)
     X = standardize_rows(X)
     scores = np.asarray(scores, dtype=float)
     n, _, n_models = scores.shape
@@ -283,9 +361,10 @@ def model_pool_trials(
         ranks = fold_ranks(scores[:, :, models], higher_is_better).mean(axis=1)
         reference = mean_ranks(ranks)
         rng = np.random.default_rng([seed, 1, trial, code])
-        for k, chosen in selection_orders(strategy, X, pool, ks, rng, options).items():
-            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
-    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+        for draw, subsets in enumerate(_draw_orders(strategy, X, pool, ks, rng, options, draws)):
+            for k, chosen in subsets.items():
+                rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference), draw)
+    return _trial_frame(rows, draws)
 
 
 def holdout_size(n_models: int, holdout_fraction: float, min_seen: int = 1) -> int:
@@ -318,12 +397,36 @@ def model_holdout_subsets(
     standardize: str = "all",
     with_seen_ranks: bool = False,
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray, dict[int, np.ndarray]]]:
-    """The selections of the model-holdout variation, trial by trial: ``(trial, pool, held_out, {k: rows})``.
+    """The selections of the model-holdout variation, trial by trial: ``(trial, pool, held_out, {k: rows})``: the
+    first draw of [`model_holdout_draws`][] (its parameters), for the covering radius and conclusion stability."""
+    for trial, pool, held, by_draw in model_holdout_draws(scores, higher_is_better, X, strategy, ks, n_trials, alpha,
+                                                          seed, holdout_fraction, options, standardize,
+                                                          with_seen_ranks):
+        yield trial, pool, held, by_draw[0]
+
+
+def model_holdout_draws(
+    scores: np.ndarray,
+    higher_is_better: bool,
+    X: np.ndarray | None,
+    strategy: str,
+    ks: Sequence[int],
+    n_trials: int,
+    alpha: float,
+    seed: int,
+    holdout_fraction: float = HOLDOUT_FRACTION,
+    options: dict[str, Any] | None = None,
+    standardize: str = "all",
+    with_seen_ranks: bool = False,
+    draws: int = 1,
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, list[dict[int, np.ndarray]]]]:
+    """The selections of the model-holdout variation, trial by trial: ``(trial, pool, held_out, [{k: rows} per
+    draw])`` with ``draws`` draws per trial (pass [`n_draws`][] of the strategy).
 
     Trial ``t`` draws, from ``default_rng([seed, 2, t])``, a pool of ``floor(alpha * n)`` datasets and
     ``holdout_size`` held-out models.  ``X=None`` asks for the oracle: the (n, M_seen)
     fold-averaged ranks of the *seen* models, recomputed among them; ``with_seen_ranks`` appends those columns to
-    ``X`` (still a priori for the held-out models).  No held-out score reaches a selection.
+    ``X`` (informed, like the oracle: ``classes.selection_class``).  No held-out score reaches a selection.
     """
     _check_standardize(standardize)
     scores = np.asarray(scores, dtype=float)
@@ -345,7 +448,7 @@ def model_holdout_subsets(
         else:
             X_trial = standardize_rows(X, pool) if per_pool else X_all
         rng = np.random.default_rng([seed, 2, trial, code])
-        yield trial, pool, held, selection_orders(strategy, X_trial, pool, ks, rng, options)
+        yield trial, pool, held, _draw_orders(strategy, X_trial, pool, ks, rng, options, draws)
 
 
 def model_holdout_trials(
@@ -361,6 +464,7 @@ def model_holdout_trials(
     options: dict[str, Any] | None = None,
     standardize: str = "all",
     with_seen_ranks: bool = False,
+    random_draws: int = RANDOM_DRAWS,
 ) -> pd.DataFrame:
     """Model-holdout variation: select from a random dataset pool seeing only some models, judge on the others.
 
@@ -396,24 +500,30 @@ def model_holdout_trials(
     standardize : str
         ``'all'``: z-score over all datasets once; ``'pool'``: over each trial's pool rows.
     with_seen_ranks : bool
-        Append the seen models' ranks to ``X`` as extra features (see ``model_holdout_subsets``).
+        Append the seen models' ranks to ``X`` as extra features (see ``model_holdout_draws``).
+    random_draws : int
+        Subsets a random baseline draws per trial ([`n_draws`][]).
 
     Returns
     -------
     pd.DataFrame
-        Long frame with columns ``trial, k, metric, value``.
+        Long frame with columns ``trial, k, metric, value`` (and ``draw`` for a random baseline with
+        ``random_draws > 1``).
     """
     scores = np.asarray(scores, dtype=float)
     if X is not None and np.shape(X)[0] != scores.shape[0]:
         raise ValueError(f"X has {np.shape(X)[0]} rows but the score cube has {scores.shape[0]} datasets")
     rows: list[tuple] = []
-    for trial, _, held, subsets in model_holdout_subsets(scores, higher_is_better, X, strategy, ks, n_trials, alpha,
-                                                         seed, holdout_fraction, options, standardize, with_seen_ranks):
+    draws = n_draws(strategy, random_draws)
+    for trial, _, held, by_draw in model_holdout_draws(scores, higher_is_better, X, strategy, ks, n_trials, alpha,
+                                                       seed, holdout_fraction, options, standardize, with_seen_ranks,
+                                                       draws):
         ranks = fold_ranks(scores[:, :, held], higher_is_better).mean(axis=1)
         reference = mean_ranks(ranks)
-        for k, chosen in subsets.items():
-            rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference))
-    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+        for draw, subsets in enumerate(by_draw):
+            for k, chosen in subsets.items():
+                rows += _rows(trial, k, rank_metrics(mean_ranks(ranks, chosen), reference), draw)
+    return _trial_frame(rows, draws)
 
 
 def score_cube(scores: pd.DataFrame, datasets: Sequence[str], models: Sequence[str]) -> np.ndarray:

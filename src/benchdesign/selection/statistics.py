@@ -1,6 +1,7 @@
 """Paired tests behind Table 3, the conclusion-stability check and the verdicts: Holm's step-down
 correction, the one-sided paired Wilcoxon signed-rank test, two-sided signed-rank p-values of many columns
-at once and the one-sided exact McNemar (sign) test on paired pass/fail outcomes."""
+at once, the one-sided exact McNemar (sign) test on paired pass/fail outcomes, and its generalisation to pass
+shares (a random baseline's share of draws meeting the target), the paired sign-flip permutation test."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.stats import binomtest, rankdata, wilcoxon
 
+SHARE_EXACT_MAX_N = 16
+"""Up to this many nonzero paired differences [`paired_share_test`][] enumerates all 2^n sign flips."""
+SHARE_RESAMPLES = 20_000
+"""Random sign flips of [`paired_share_test`][] beyond ``SHARE_EXACT_MAX_N`` nonzero differences."""
 EXACT_SIGN_FLIPS_MAX_N = 13
 """Up to this many paired differences scipy's wilcoxon with ties or zeros enumerates all 2^n sign flips."""
 
@@ -142,3 +147,67 @@ def mcnemar_exact(first: ArrayLike, second: ArrayLike) -> tuple[int, int, float]
     if wins + losses == 0:
         return wins, losses, 1.0
     return wins, losses, float(binomtest(wins, wins + losses, 0.5, alternative="greater").pvalue)
+
+
+def paired_share_test(first: ArrayLike, second: ArrayLike, seed: int = 0,
+                      n_resamples: int = SHARE_RESAMPLES) -> tuple[int, int, float]:
+    """One-sided paired test of "``first`` meets the target more often than ``second``" on per-trial pass shares.
+
+    Each value is a pass (1), a fail (0) or a share of passes in [0, 1] (a random baseline's share of its draws
+    that meet the target in that trial).  With booleans only this is [`mcnemar_exact`][] (the same numbers).
+    Otherwise it is the paired sign-flip permutation test of the mean difference d = first - second (Fisher-Pitman;
+    on differences of +-1 it is the sign test): p = P(sum s_i |d_i| >= sum d_i) over independent signs s_i = +-1,
+    counted exactly over all 2^n flips of the n nonzero differences up to ``SHARE_EXACT_MAX_N``, else estimated
+    from ``n_resamples`` random flips drawn from ``seed`` as (1 + hits) / (1 + n_resamples).
+
+    Parameters
+    ----------
+    first : ArrayLike
+        (n,) pass shares in [0, 1] (or booleans) of ``first``, one per paired trial.
+    second : ArrayLike
+        (n,) pass shares of ``second``, paired with ``first``.
+    seed : int
+        Seed of the random sign flips (used beyond ``SHARE_EXACT_MAX_N`` nonzero differences only).
+    n_resamples : int
+        Number of random sign flips.
+
+    Returns
+    -------
+    wins : int
+        Trials where ``first`` has the larger share.
+    losses : int
+        Trials where ``second`` has the larger share.
+    p : float
+        The one-sided p-value, 1.0 without a nonzero difference.
+
+    Examples
+    --------
+    >>> paired_share_test([1, 1, 1, 0], [0, 0, 0, 0])  # three discordant pairs: the sign test, 1/8
+    (3, 0, 0.125)
+    >>> paired_share_test([1, 1, 1, 0], [0.5, 0.25, 0.5, 0.0])  # differences 0.5, 0.75, 0.5: 1 flip in 8 as large
+    (3, 0, 0.125)
+    """
+    a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
+        raise ValueError(f"paired outcomes need equal 1-d non-empty shapes, got {a.shape} and {b.shape}")
+    bad = ~((a >= 0) & (a <= 1) & (b >= 0) & (b <= 1))
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"pass shares must lie in [0, 1], got {a[i]!r} and {b[i]!r} at trial {i}")
+    if np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all():
+        return mcnemar_exact(a.astype(bool), b.astype(bool))
+    d = a - b
+    wins, losses = int(np.sum(d > 0)), int(np.sum(d < 0))
+    size = np.abs(d[d != 0])
+    if size.size == 0:
+        return wins, losses, 1.0
+    observed = float(d.sum()) - 1e-12 * size.size  # flips whose sum equals the observed one count as "as large"
+    if size.size <= SHARE_EXACT_MAX_N:
+        signs = 1 - 2 * ((np.arange(2 ** size.size)[:, None] >> np.arange(size.size)) & 1)
+        return wins, losses, float(np.mean(signs @ size >= observed))
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for start in range(0, n_resamples, 2000):
+        signs = rng.choice((-1.0, 1.0), size=(min(2000, n_resamples - start), size.size))
+        hits += int(np.sum(signs @ size >= observed))
+    return wins, losses, (1 + hits) / (1 + n_resamples)

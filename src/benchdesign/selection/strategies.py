@@ -26,7 +26,8 @@ heuristic (``rbf_kernel``):
 * ``mutual_information`` greedy GP mutual information (Krause et al. 2008).
 * ``stratified``         random within strata (option ``strata``), largest-remainder allocation.
 
-A-posteriori peer (meant for the ``oracle`` representation, whose rows are the datasets' model ranks):
+Informed peer (``classes.selection_class``; meant for the ``oracle`` representation, whose rows are the datasets'
+model ranks):
 
 * ``backward_elimination``  MMTEB's task selection: from the pool, repeatedly drop the dataset whose row is
                             best predicted (leave-one-model-out ridge, Spearman) by the remaining rows.
@@ -48,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS
+from benchdesign.selection.options import BASELINE_STRATEGIES, FAFI_STARTS, SELECT_STRATEGY
 
 __all__ = [
     "Strategy",
@@ -70,6 +71,7 @@ __all__ = [
     "select_a_optimal",
     "select_d_optimal",
     "DEFAULT_STRATEGIES",
+    "EVALUATE_STRATEGIES",
     "rbf_kernel",
     "kernel_distance",
     "kmedoids_cost",
@@ -1136,7 +1138,14 @@ STRATEGY_REGISTRY: dict[str, Strategy] = {
 """Every strategy by name, in the order of the paper's tables (the seed codes of the protocol)."""
 
 DEFAULT_STRATEGIES: tuple[str, ...] = tuple(name for name, s in STRATEGY_REGISTRY.items() if s.default)
-"""The strategies a run without a strategy list evaluates: the paper's six (the baselines only when named)."""
+"""The strategies a pipeline run without a strategy list evaluates: the paper's six (the baselines only when named;
+``benchdesign evaluate`` adds ``select``'s default, ``EVALUATE_STRATEGIES``)."""
+
+EVALUATE_STRATEGIES: tuple[str, ...] = tuple(
+    name for name, s in STRATEGY_REGISTRY.items() if s.default or name == SELECT_STRATEGY
+)
+"""The strategies ``benchdesign evaluate`` (``evaluate_benchmark``) runs without a list: ``DEFAULT_STRATEGIES`` and
+``benchdesign select``'s default (``options.SELECT_STRATEGY``), so the evaluation judges what ``select`` uses."""
 
 STRATEGIES: dict[str, Callable[..., IntArray]] = {name: s.select for name, s in STRATEGY_REGISTRY.items()}
 PREFIX_ORDERS: dict[str, Callable[..., IntArray]] = {

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchdesign.selection.options import RANDOM_DRAWS
 from benchdesign.selection.protocol import dataset_pool_trials, fold_ranks
 
 REGIMES = ("oracle", "broken")
@@ -89,8 +90,10 @@ def seed_trials(
     n_trials: int,
     alpha: float,
     options: dict | None = None,
+    random_draws: int = RANDOM_DRAWS,
 ):
-    """Regenerate the benchmark for ``seed`` and run the dataset-pool protocol on one regime.
+    """Regenerate the benchmark for ``seed`` and run the dataset-pool protocol on one regime (``random_draws``
+    subsets per trial for a random baseline, as ``dataset_pool_trials``).
 
     The benchmark depends on ``seed`` only, so every (regime, strategy) of a seed sees the same
     benchmark and the same trial pools.
@@ -99,7 +102,8 @@ def seed_trials(
         raise ValueError(f"unknown regime {regime!r}; choose from {REGIMES}")
     bench = make_benchmark(settings, np.random.default_rng([seed, 7]))
     X = standardize_array(bench.representations[regime])
-    return dataset_pool_trials(bench.dataset_ranks, X, strategy, ks, n_trials, alpha, seed, options)
+    return dataset_pool_trials(bench.dataset_ranks, X, strategy, ks, n_trials, alpha, seed, options,
+                               random_draws=random_draws)
 
 
 def seeds_note(per_seed) -> str:

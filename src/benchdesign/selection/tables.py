@@ -14,13 +14,13 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.selection.aggregation import DEFAULT_THRESHOLDS, curve_auc, kstar_per_config, trial_auc
+from benchdesign.selection.classes import A_PRIORI, CLASSES, INFORMED
 from benchdesign.selection.frames import (
     AUC_COLUMNS,
     CONFIG,
     CRITERION_ORDER,
     DASH,
     REFERENCE_COLUMNS,
-    REFERENCE_REPRESENTATIONS,
     SYNTHETIC_AUC_COLUMNS,
     TABLE1_COLUMNS,
     TABLE2_COLUMNS,
@@ -29,6 +29,7 @@ from benchdesign.selection.frames import (
     TABLE4_COLUMNS,
     best_index,
     check_metrics,
+    class_column,
     config_label,
     config_name,
     require_columns,
@@ -45,8 +46,9 @@ def table1(
 ) -> pd.DataFrame:
     """AUC aggregates per (domain, strategy, representation, metric) for one variation.
 
-    Columns: domain, strategy, representation, metric, auc_mean, auc_sd (ddof=1 over trials),
-    n_trials, n_datasets. ``auc_mean`` equals the AUC of the mean curve (checked).
+    Columns: domain, strategy, representation, class (``classes.selection_class``: a priori or informed),
+    metric, auc_mean, auc_sd (ddof=1 over trials), n_trials, n_datasets. ``auc_mean`` equals the AUC of the mean
+    curve (checked).
 
     Parameters
     ----------
@@ -79,6 +81,7 @@ def table1(
         axis=1,
     ).reset_index()
     out["n_datasets"] = out["domain"].map(lambda d: int(n_datasets[d]))
+    out["class"] = class_column(out)
     out = sort_frame(out[TABLE1_COLUMNS], ["domain", "metric", "strategy", "representation"], domain_order)
 
     mean_curve = sub.groupby([*CONFIG, "metric", "k"], sort=False)["value"].mean().reset_index()
@@ -99,8 +102,10 @@ def table2(
     """Best / median / worst k* over configurations that reach the target.
 
     One row per (domain, metric, criterion in {mean, conservative}) with columns threshold,
-    best, median, worst (NaN if no configuration reaches the target), n_reached, n_configs and
-    best_configs (labels of the configurations attaining the best k*, "; "-joined).
+    best, median, worst (NaN if no configuration reaches the target), n_reached, n_configs,
+    best_configs (labels of the configurations attaining the best k*, "; "-joined) and best_classes (their
+    classes, ``classes.selection_class``: "a priori", "informed" or "a priori; informed"). The
+    configurations of both classes count, as in the paper.
     Per-configuration values: [`kstar_per_config`][].
 
     Parameters
@@ -141,6 +146,7 @@ def table2(
                 "best_configs": "; ".join(
                     config_label(s, r) for s, r in zip(winners["strategy"], winners["representation"])
                 ),
+                "best_classes": "; ".join(c for c in CLASSES if c in set(winners["class"])),
             })
     return sort_frame(pd.DataFrame(rows, columns=TABLE2_COLUMNS), ["domain", "metric", "criterion"], domain_order)
 
@@ -150,20 +156,19 @@ def table3(
     metrics: Sequence[str] = ("mae", "spearman"),
     variation: str | None = None,
     alpha: float = 0.05,
-    references: Sequence[str] = REFERENCE_REPRESENTATIONS,
+    within: str = A_PRIORI,
     *,
     domain_order: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """Best pair vs every other pair per (domain, metric) block, Holm-corrected.
+    """Best pair vs every other pair per (domain, metric) block, Holm-corrected, within one class.
 
-    The contenders are the (strategy, representation) pairs whose representation is not in
-    ``references`` (the oracle, built from the benchmark's scores: shown apart, see [`reference_auc`][]); a block with one
-    contender (e.g. only random beside the oracle) gives no rows.  The best pair has the best mean
-    trial AUC; each other pair is compared by a one-sided paired Wilcoxon signed-rank test on AUCs
-    matched by trial id.
-    Columns: domain, metric, best_strategy, best_representation, other_strategy,
-    other_representation, best_auc, other_auc (mean trial AUCs), p_raw, p_holm,
-    significant (p_holm < alpha).
+    The contenders are the (strategy, representation) pairs of class ``within`` (``classes.selection_class``;
+    default a priori: the informed configurations, the oracle among them, use the benchmark's scores and are
+    shown apart, see [`reference_auc`][]); a block with one contender (e.g. only random beside the oracle)
+    gives no rows.  The best pair has the best mean trial AUC; each other pair is compared by a one-sided
+    paired Wilcoxon signed-rank test on AUCs matched by trial id.
+    Columns: domain, metric, class (``within``), best_strategy, best_representation, other_strategy,
+    other_representation, best_auc, other_auc (mean trial AUCs), p_raw, p_holm, significant (p_holm < alpha).
 
     Parameters
     ----------
@@ -175,8 +180,8 @@ def table3(
         The variation to use (None: the single one present).
     alpha : float
         Significance level of the Holm-corrected tests.
-    references : Sequence[str]
-        Representations shown apart, not as contenders (the oracle).
+    within : str
+        The class whose configurations contend: ``'a priori'`` (default) or ``'informed'``.
     domain_order : Sequence[str]
         Order of the domains in the result (the others follow alphabetically).
 
@@ -189,11 +194,13 @@ def table3(
     check_metrics(metrics)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha={alpha!r} must lie in (0, 1)")
+    if within not in CLASSES:
+        raise ValueError(f"within={within!r} must be one of {list(CLASSES)}")
     sub = select_variation(trial_auc_df, variation)
     absent = [m for m in metrics if m not in set(sub["metric"])]
     if absent:
         raise ValueError(f"metric(s) {absent} not in the trial AUC frame")
-    keep = sub["metric"].isin(list(metrics)) & ~sub["representation"].isin(list(references))
+    keep = sub["metric"].isin(list(metrics)) & (class_column(sub) == within)
     sub = sort_frame(sub[keep], ["domain", "metric", "strategy", "representation", "trial"], domain_order)
     rows = []
     for (domain, metric), block in sub.groupby(["domain", "metric"], sort=False):
@@ -220,7 +227,7 @@ def table3(
         p_adj = holm(p_raw)
         for j, i in enumerate(others):
             rows.append((
-                domain, metric, *best_pair, *pairs[i], float(means[ib]), float(means[i]),
+                domain, metric, within, *best_pair, *pairs[i], float(means[ib]), float(means[i]),
                 float(p_raw[j]), float(p_adj[j]), bool(p_adj[j] < alpha),
             ))
     out = pd.DataFrame(rows, columns=TABLE3_COLUMNS)
@@ -231,13 +238,14 @@ def reference_auc(
     trial_auc_df: pd.DataFrame,
     metrics: Sequence[str] = ("mae", "spearman"),
     variation: str | None = None,
-    representation: str = "oracle",
     *,
     domain_order: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """Best strategy on the reference ``representation`` per (domain, metric), by mean trial AUC.
+    """Best informed configuration (``classes.selection_class``: the oracle, features with the seen models'
+    ranks) per (domain, metric), by mean trial AUC: shown beside Table 3's a-priori contenders.
 
-    Columns: domain, metric, oracle_strategy, oracle_auc; no row for a domain without it.
+    Columns: domain, metric, informed_strategy, informed_representation, informed_auc; no row for a domain
+    without an informed configuration.
 
     Parameters
     ----------
@@ -247,26 +255,24 @@ def reference_auc(
         Metrics to compare on.
     variation : str | None
         The variation to use (None: the single one present).
-    representation : str
-        The reference representation.
     domain_order : Sequence[str]
         Order of the domains in the result (the others follow alphabetically).
 
     Returns
     -------
     pd.DataFrame
-        Columns domain, metric, oracle_strategy, oracle_auc.
+        Columns domain, metric, informed_strategy, informed_representation, informed_auc.
     """
     require_columns(trial_auc_df, AUC_COLUMNS, "trial AUC frame")
     check_metrics(metrics)
     sub = select_variation(trial_auc_df, variation)
-    sub = sub[sub["metric"].isin(list(metrics)) & (sub["representation"] == representation)]
-    means = sub.groupby(["domain", "metric", "strategy"], sort=False)["auc"].mean().reset_index()
+    sub = sub[sub["metric"].isin(list(metrics)) & (class_column(sub) == INFORMED)]
+    keys = ["domain", "metric", "strategy", "representation"]
+    means = sub.groupby(keys, sort=False)["auc"].mean().reset_index()
     rows = []
-    for (domain, metric), block in sort_frame(means, ["domain", "metric", "strategy"], domain_order).groupby(
-            ["domain", "metric"], sort=False):
+    for (domain, metric), block in sort_frame(means, keys, domain_order).groupby(["domain", "metric"], sort=False):
         best = block.iloc[best_index(block["auc"], metric)]
-        rows.append((domain, metric, best["strategy"], float(best["auc"])))
+        rows.append((domain, metric, best["strategy"], best["representation"], float(best["auc"])))
     return pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
 
 
@@ -275,19 +281,19 @@ def table3_summary(
 ) -> pd.DataFrame:
     """One row per (domain, metric) block of ``table3``.
 
-    Columns: domain, metric, best_strategy, best_representation, best_auc, random_auc,
-    gain_vs_random (random − best for lower-is-better metrics, best − random otherwise; 0 if
-    random is best), p_holm_vs_random (NaN if random is best or absent), and the closest
-    non-significant competitor (closest_strategy / closest_representation, "–" if none;
-    closest_auc, closest_p_holm), and the oracle's best from ``reference`` ([`reference_auc`][]):
-    oracle_strategy ("–" if none) and oracle_auc.
+    Columns: domain, metric, class (of the contenders, ``table3``'s ``within``), best_strategy,
+    best_representation, best_auc, random_auc, gain_vs_random (random − best for lower-is-better metrics,
+    best − random otherwise; 0 if random is best), p_holm_vs_random (NaN if random is best or absent), and the
+    closest non-significant competitor (closest_strategy / closest_representation, "–" if none;
+    closest_auc, closest_p_holm), and the best informed configuration from ``reference``
+    ([`reference_auc`][]): informed_strategy, informed_representation ("–" if none) and informed_auc.
 
     Parameters
     ----------
     t3 : pd.DataFrame
         The result of ``table3``.
     reference : pd.DataFrame | None
-        The result of [`reference_auc`][] (None: no oracle columns filled).
+        The result of [`reference_auc`][] (None: no informed columns filled).
     domain_order : Sequence[str]
         Order of the domains in the result (the others follow alphabetically).
 
@@ -300,7 +306,7 @@ def table3_summary(
     if reference is None:
         reference = pd.DataFrame(columns=REFERENCE_COLUMNS)
     require_columns(reference, REFERENCE_COLUMNS, "reference frame")
-    upper = {(r.domain, r.metric): (r.oracle_strategy, float(r.oracle_auc))
+    upper = {(r.domain, r.metric): (r.informed_strategy, r.informed_representation, float(r.informed_auc))
              for r in reference.itertuples()}
     check_metrics(t3["metric"].unique())
     rows = []
@@ -332,8 +338,8 @@ def table3_summary(
                 float(c["p_holm"]),
             )
         rows.append((
-            domain, metric, first["best_strategy"], first["best_representation"], best_auc,
-            random_auc, gain, p_random, *closest, *upper.get((domain, metric), (DASH, np.nan)),
+            domain, metric, first["class"], first["best_strategy"], first["best_representation"], best_auc,
+            random_auc, gain, p_random, *closest, *upper.get((domain, metric), (DASH, DASH, np.nan)),
         ))
     out = pd.DataFrame(rows, columns=TABLE3_SUMMARY_COLUMNS)
     return sort_frame(out, ["domain", "metric"], domain_order)

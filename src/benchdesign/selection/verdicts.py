@@ -4,9 +4,13 @@ meet the target, random's share at the same k, and an exact paired test of the t
 The *share of pools* of a configuration at k is [`pool_shares`][]: the
 fraction of the dataset-pool trials (each a random pool of floor(alpha * n) datasets, the same pools for
 every strategy) whose k selected datasets pass [`meets_target`][], the
-target test of Table 2's k*.  The test is the one-sided exact McNemar (sign) test on the paired trials
-([`mcnemar_exact`][]), Holm-corrected over the a-priori configurations at
-that k, as Table 3 corrects over its contenders.  The oracle is reported beside, never as the answer.
+target test of Table 2's k*; a random baseline counts each trial by the share of its draws that pass.  The
+test is the one-sided exact McNemar (sign) test on the paired trials ([`mcnemar_exact`][]; against a random
+baseline's shares its generalisation, the paired sign-flip test [`paired_share_test`][]), Holm-corrected over
+the a-priori configurations at
+that k, as Table 3 corrects over its contenders.  The answer comes from the a-priori class
+(``classes.selection_class``); the best informed configuration (the oracle, features with the seen models' ranks)
+is reported beside it with its own test against random.
 """
 
 from __future__ import annotations
@@ -17,9 +21,15 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.selection.aggregation import meets_target, pool_shares
+from benchdesign.selection.classes import (
+    A_PRIORI,
+    CLASS_LABELS,
+    INFORMED,
+    INFORMED_REPRESENTATIONS,
+    SEEN_RANKS_SUFFIX,
+    selection_class,
+)
 from benchdesign.selection.frames import (
-    ORACLE_LABEL,
-    REFERENCE_REPRESENTATIONS,
     STRATEGY_LABELS,
     VERDICT_COLUMNS,
     select_variation,
@@ -28,13 +38,21 @@ from benchdesign.selection.frames import (
 from benchdesign.selection.markdown import METRIC_SYMBOLS
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
 from benchdesign.selection.protocol import pool_size
-from benchdesign.selection.statistics import holm, mcnemar_exact
+from benchdesign.selection.statistics import holm, paired_share_test
 
-__all__ = ["N_DEFAULT_TARGETS", "TEST_NAME", "default_k_targets", "check_k_targets", "strategy_verdicts",
-           "verdict_text"]
+__all__ = ["N_DEFAULT_TARGETS", "MIN_JUDGES_WARN", "MIN_JUDGES_VERDICT", "TEST_NAME", "default_k_targets",
+           "check_k_targets", "strategy_verdicts", "verdict_text", "rho_step", "few_models_note"]
 
 N_DEFAULT_TARGETS = 3
-TEST_NAME = "one-sided exact McNemar (sign) test on the paired trials"
+MIN_JUDGES_WARN = 5
+"""Below this many models per value (model holdout: held out) ``benchdesign evaluate`` warns: Spearman's ρ over
+m < 5 models moves in steps of 0.2 or more ([`rho_step`][]), so ρ ≥ 0.9 demands the exact order."""
+MIN_JUDGES_VERDICT = 4
+"""Below this many models per value there is no ρ-based verdict: over 3 models ρ takes 4 values (±1, ±0.5), over
+2 only ±1."""
+TEST_NAME = ("one-sided exact McNemar (sign) test on the paired trials (with random's pass in a trial the share of "
+             "its draws that meet the target: the paired sign-flip permutation test on the pass shares, "
+             "statistics.paired_share_test)")
 
 
 def _span(ks: Sequence[int]) -> str:
@@ -85,28 +103,40 @@ def _pick(shares: pd.Series, means: pd.Series, metric: str) -> tuple[str, str]:
     return shares.index[order[0]]
 
 
+def _against_random(ok: pd.DataFrame, shares: pd.Series, means: pd.Series, metric: str, candidates: list,
+                    random: list) -> dict:
+    """The best of ``candidates`` (highest share) and its test against random, Holm-corrected over ``candidates``."""
+    best = _pick(shares[candidates], means[candidates], metric)
+    out = {"best": best, "share": float(shares[best]), "wins": 0, "losses": 0, "p_raw": np.nan, "p_holm": np.nan}
+    if random:
+        tests = [paired_share_test(ok[c].to_numpy(), ok[random[0]].to_numpy()) for c in candidates]
+        adjusted = holm([p for _, _, p in tests])
+        i = candidates.index(best)
+        out.update(wins=tests[i][0], losses=tests[i][1], p_raw=tests[i][2], p_holm=float(adjusted[i]))
+    return out
+
+
 def _verdict_at(ok: pd.DataFrame, shares: pd.Series, means: pd.Series, metric: str) -> dict:
-    """Best a-priori configuration at one k against random: ``ok`` trials x configurations (pass/fail)."""
+    """Best a-priori configuration at one k against random, and the best informed one beside it: ``ok`` trials x
+    configurations (pass/fail)."""
     configs = list(ok.columns)
-    oracle = [c for c in configs if c[1] in REFERENCE_REPRESENTATIONS]
-    random = [c for c in configs if c[0] == "random" and c not in oracle][:1]
-    contenders = [c for c in configs if c not in oracle and c[0] != "random"]
+    informed = [c for c in configs if selection_class(*c) == INFORMED]
+    random = [c for c in configs if c[0] == "random" and c not in informed][:1]
+    contenders = [c for c in configs if c not in informed and c[0] != "random"]
     row = {"n_contenders": len(contenders), "random_share": shares[random[0]] if random else np.nan,
            "best_strategy": "random", "best_representation": "none", "wins": 0, "losses": 0,
-           "p_raw": np.nan, "p_holm": np.nan, "significant": False, "oracle_strategy": None, "oracle_share": np.nan}
-    if oracle:
-        row["oracle_strategy"], _ = _pick(shares[oracle], means[oracle], metric)
-        row["oracle_share"] = shares[oracle].max()
+           "p_raw": np.nan, "p_holm": np.nan, "significant": False, "class": A_PRIORI, "informed_strategy": None,
+           "informed_representation": None, "informed_share": np.nan, "informed_p_holm": np.nan}
+    if informed:
+        best = _against_random(ok, shares, means, metric, informed, random)
+        row.update(informed_strategy=best["best"][0], informed_representation=best["best"][1],
+                   informed_share=best["share"], informed_p_holm=best["p_holm"])
     if not contenders:
         row["best_share"] = row["random_share"]
         return row
-    best = _pick(shares[contenders], means[contenders], metric)
-    row.update(best_strategy=best[0], best_representation=best[1], best_share=shares[best])
-    if random:
-        tests = [mcnemar_exact(ok[c].to_numpy(), ok[random[0]].to_numpy()) for c in contenders]
-        adjusted = holm([p for _, _, p in tests])
-        i = contenders.index(best)
-        row.update(wins=tests[i][0], losses=tests[i][1], p_raw=tests[i][2], p_holm=float(adjusted[i]))
+    best = _against_random(ok, shares, means, metric, contenders, random)
+    row.update(best_strategy=best["best"][0], best_representation=best["best"][1], best_share=best["share"],
+               wins=best["wins"], losses=best["losses"], p_raw=best["p_raw"], p_holm=best["p_holm"])
     return row
 
 
@@ -114,14 +144,20 @@ def strategy_verdicts(
     trials: pd.DataFrame, n_datasets: Mapping[str, int], alpha: Mapping[str, float] | float,
     metric: str = "spearman", threshold: float = 0.90, k_targets: Sequence[int] | None = None,
     level: float = 0.05, variation: str | None = None, *, domain_order: Sequence[str] = (),
+    n_judges: Mapping[str, int] | int | None = None,
 ) -> pd.DataFrame:
     """One row per (domain, k target) of the dataset-pool or model-holdout ``trials`` (``variation``: None = the
-    single one present): the a-priori configuration with the
-    highest share of pools meeting ``metric``'s ``threshold``, random's share, the exact McNemar test of
-    the two (wins / losses: trials where only one of them meets it) and the oracle's best share.
+    single one present): the a-priori configuration (class ``'a priori'``, the ``class`` column) with the
+    highest share of pools meeting ``metric``'s ``threshold``, random's share (each trial counted by the share
+    of random's draws that meet it), the paired test of the two (``paired_share_test``: the exact McNemar test on
+    pass/fail; wins / losses: trials where the configuration's share is higher / lower), and beside it the informed configuration
+    with the highest share (``classes.selection_class``: the oracle, features with the seen models' ranks) with
+    its own test against random, Holm-corrected over the informed configurations (``informed_p_holm``).
 
     ``k_targets`` (default [`default_k_targets`][] per domain) must be evaluated sizes within the pool
-    floor(alpha * n_datasets[domain]). Columns ``VERDICT_COLUMNS``.
+    floor(alpha * n_datasets[domain]). ``n_judges`` is the number of models each value is computed on (model
+    holdout: the held-out models); below ``MIN_JUDGES_VERDICT`` nothing is ``significant`` (the text gives no
+    verdict, [`verdict_text`][]). Columns ``VERDICT_COLUMNS``.
 
     Parameters
     ----------
@@ -143,6 +179,8 @@ def strategy_verdicts(
         The variation to use (None: the single one present).
     domain_order : Sequence[str]
         Order of the domains in the result (the others follow alphabetically).
+    n_judges : Mapping[str, int] | int | None
+        Models each value is computed on, per domain or one for all (None: not stated, no check).
 
     Returns
     -------
@@ -164,17 +202,29 @@ def strategy_verdicts(
         here = shares[shares["domain"] == domain].set_index(["k", "strategy", "representation"])
         for k in targets:
             at = block[block["k"] == k]
-            ok = at.pivot(index="trial", columns=["strategy", "representation"], values="ok")[configs]
+            ok = at.groupby(["trial", "strategy", "representation"], sort=False)["ok"].mean().unstack(
+                ["strategy", "representation"])[configs]  # a random baseline: the share of its draws that pass
             means = at.groupby(["strategy", "representation"], sort=False)["value"].mean()[configs]
             row = _verdict_at(ok, here.loc[k]["share"][configs], means, metric)
+            judges = n_judges.get(domain) if isinstance(n_judges, Mapping) else n_judges
+            enough = judges is None or judges >= MIN_JUDGES_VERDICT
             rows.append({**row, "domain": domain, "k": int(k), "pool_size": pool, "n_datasets": n,
                          "metric": metric, "threshold": float(threshold), "n_trials": int(len(ok)),
-                         "significant": bool(row["p_holm"] < level) and row["best_share"] > row["random_share"]})
+                         "n_judges": np.nan if judges is None else int(judges),
+                         "significant": enough and bool(row["p_holm"] < level)
+                         and row["best_share"] > row["random_share"]})
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
 
 
 def _label(strategy: str, representation: str) -> str:
-    where = "" if representation == "none" else f" on the features '{representation}'"
+    if representation == "none":
+        where = ""
+    elif representation in INFORMED_REPRESENTATIONS:
+        where = f" on the {representation} (the seen models' ranks)"
+    elif representation.endswith(SEEN_RANKS_SUFFIX):
+        where = f" on the features '{representation[:-len(SEEN_RANKS_SUFFIX)]}' with the seen models' ranks"
+    else:
+        where = f" on the features '{representation}'"
     return f"{STRATEGY_LABELS.get(strategy, strategy)} ({strategy}){where}"
 
 
@@ -192,37 +242,118 @@ def _conclusion(r: pd.Series) -> str:
     return "random does as well: no a-priori strategy helps at this k"
 
 
-def _line(r: pd.Series) -> str:
-    """The verdict at one k."""
+def _informed(r: pd.Series, held_out: bool, level: float) -> str:
+    """The best informed configuration at one k, beside the a-priori answer ("" without one)."""
+    if not isinstance(r["informed_strategy"], str):
+        return ""
+    text = (f" {CLASS_LABELS[INFORMED][0].upper()}{CLASS_LABELS[INFORMED][1:]}: "
+            f"{_label(r['informed_strategy'], r['informed_representation'])}, {r['informed_share']:.0%} of pools")
+    if not pd.isna(r["informed_p_holm"]):
+        verdict = ("significantly higher than random's" if r["informed_p_holm"] < level
+                   and r["informed_share"] > r["random_share"] else "not significantly higher than random's")
+        text += f" ({_p(r['informed_p_holm'])} against random, Holm over the informed configurations: {verdict})"
+    return text + (" -- usable by a curator who has the seen models' scores on every dataset." if held_out else
+                   " -- judged by the models whose scores built it: for comparison only, not advice.")
+
+
+def _line(r: pd.Series, held_out: bool, level: float) -> str:
+    """The verdict at one k: the a-priori class's answer, then the informed class's beside it."""
     share = f"{r['best_share']:.0%}"
+    apriori = CLASS_LABELS[A_PRIORI]
     if r["k"] >= r["pool_size"]:
-        text = (f"k = {r['k']} is the whole pool: every strategy selects the same {r['k']} datasets "
+        return (f"k = {r['k']} is the whole pool: every strategy selects the same {r['k']} datasets "
                 f"({share} of pools), so no strategy can differ.")
-    elif r["n_contenders"] == 0:
-        text = f"k = {r['k']}: only random was evaluated ({share} of pools)."
+    if r["n_contenders"] == 0:
+        text = f"k = {r['k']}, {apriori}: only random was evaluated ({share} of pools)."
     elif pd.isna(r["random_share"]):
-        text = (f"k = {r['k']}: {_label(r['best_strategy'], r['best_representation'])} has the highest share, "
-                f"{share} of pools; random was not evaluated, so there is no comparison.")
+        text = (f"k = {r['k']}, {apriori}: {_label(r['best_strategy'], r['best_representation'])} has the highest "
+                f"share, {share} of pools; random was not evaluated, so there is no comparison.")
     else:
         n = r["n_contenders"]
-        text = (f"k = {r['k']}: {_label(r['best_strategy'], r['best_representation'])} has the highest share, "
-                f"{share} of pools, against {r['random_share']:.0%} for random (only it / only random met the "
-                f"target in {r['wins']} / {r['losses']} trials, {_p(r['p_holm'])} Holm over {n} "
+        text = (f"k = {r['k']}, {apriori}: {_label(r['best_strategy'], r['best_representation'])} has the highest "
+                f"share, {share} of pools, against {r['random_share']:.0%} for random (ahead of / behind random in "
+                f"{r['wins']} / {r['losses']} trials, {_p(r['p_holm'])} Holm over {n} "
                 f"configuration{'s' if n > 1 else ''}): {_conclusion(r)}.")
-    if isinstance(r["oracle_strategy"], str):
-        text += (f" For comparison, the {ORACLE_LABEL}: {r['oracle_share']:.0%} of pools "
-                 f"({STRATEGY_LABELS.get(r['oracle_strategy'], r['oracle_strategy'])}).")
-    return text
+    return text + _informed(r, held_out, level)
 
 
 FULL_REFERENCE = "the full benchmark's model ranking"
 HOLDOUT_REFERENCE = "the full benchmark's ranking of the held-out models (models the selection never saw)"
 
 
+def rho_step(n_models: int) -> float:
+    """The step of Spearman's ρ between two rankings of ``n_models`` models without ties: ρ = 1 - 6 Σd² /
+    (m (m² - 1)) with Σd² even, so ρ moves in steps of 12 / (m (m² - 1)).
+
+    Parameters
+    ----------
+    n_models : int
+        Number of models ranked (at least 2).
+
+    Returns
+    -------
+    float
+        The step: 2 for 2 models, 0.5 for 3, 0.2 for 4, 0.1 for 5.
+
+    Examples
+    --------
+    >>> [rho_step(m) for m in (3, 4, 5)]
+    [0.5, 0.2, 0.1]
+    """
+    if n_models < 2:
+        raise ValueError(f"a ranking needs at least 2 models, got {n_models}")
+    return 12 / (n_models * (n_models ** 2 - 1))
+
+
+def few_models_note(n_models: int, threshold: float, symbol: str = "ρ") -> str:
+    """What a ρ over ``n_models`` < ``MIN_JUDGES_WARN`` models can say: its step ([`rho_step`][]) and, when
+    ``threshold`` lies above the second-highest value, that meeting it demands the exact order.
+
+    Parameters
+    ----------
+    n_models : int
+        Models each ρ is computed on.
+    threshold : float
+        The target of ρ.
+    symbol : str
+        How the text names ρ.
+
+    Returns
+    -------
+    str
+        The note, e.g. "over 4 models ρ moves in steps of 0.2 (no ties), so ρ ≥ 0.9 demands their exact order".
+    """
+    step = rho_step(n_models)
+    text = f"over {n_models} models {symbol} moves in steps of {step:g} (no ties)"
+    if threshold > 1 - step:
+        text += f", so {symbol} ≥ {threshold:g} demands their exact order"
+    return text
+
+
+def _judges(r: pd.Series, held_out: bool, symbol: str) -> str:
+    """What the domain line says of the models each value is computed on, with the warnings below
+    ``MIN_JUDGES_WARN`` ("" when not stated)."""
+    if pd.isna(r["n_judges"]):
+        return ""
+    m = int(r["n_judges"])
+    models = f"the {m} held-out models" if held_out else f"all {m} models"
+    text = f" Each {symbol} is computed on {models}."
+    note = few_models_note(m, r["threshold"], symbol) if r["metric"] == "spearman" else f"over {m} models"
+    if m < MIN_JUDGES_VERDICT:
+        return text + (f" No {symbol}-based verdict below {MIN_JUDGES_VERDICT} models: {note}"
+                       + (" (hold out more models: --holdout-fraction)." if held_out else "."))
+    if m < MIN_JUDGES_WARN:
+        return text + f" Warning: {note}; the shares are coarse."
+    return text
+
+
 def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Mapping[str, str] | None = None,
                  reference: str = FULL_REFERENCE) -> str:
-    """The verdicts of [`strategy_verdicts`][] as text: the definition, then one line per (domain, k);
-    ``reference`` names what the subsets are compared with (model holdout: the held-out models' ranking).
+    """The verdicts of [`strategy_verdicts`][] as text: the definition, then per domain the models each value is
+    computed on and one line per k: the a-priori class's answer, then the informed class's beside it (under model
+    holdout, ``reference`` ``HOLDOUT_REFERENCE``, usable by a curator with the seen models' scores; otherwise
+    judged by the models that built it, for comparison only).  A domain whose values are computed on fewer than
+    ``MIN_JUDGES_VERDICT`` models gets no verdict.
 
     Parameters
     ----------
@@ -233,7 +364,7 @@ def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Map
     domain_labels : Mapping[str, str] | None
         Display name per domain (None: the names).
     reference : str
-        What the subsets are compared with (model holdout: the held-out models' ranking).
+        What the subsets are compared with (model holdout: ``HOLDOUT_REFERENCE``, the held-out models' ranking).
 
     Returns
     -------
@@ -244,18 +375,24 @@ def verdict_text(verdicts: pd.DataFrame, level: float = 0.05, domain_labels: Map
         return "No verdict: the trials hold no subset size to judge."
     first = verdicts.iloc[0]
     higher = METRIC_HIGHER_IS_BETTER[first["metric"]]
-    target = f"{METRIC_SYMBOLS[first['metric']]} {'≥' if higher else '≤'} {first['threshold']:g}"
+    symbol = METRIC_SYMBOLS[first["metric"]]
+    target = f"{symbol} {'≥' if higher else '≤'} {first['threshold']:g}"
+    held_out = reference == HOLDOUT_REFERENCE
     lines = [
         f"Which strategy for k datasets, by the share of pools with {target}: the fraction of the trials (each "
         f"a random pool of floor(alpha x n) datasets, the same pools for every strategy) in which the k datasets "
         f"a strategy selects give {target} against {reference} (the target test of "
-        f"Table 2's k*). Test: {TEST_NAME} of the best a-priori configuration against random at the same k, "
-        f"Holm-corrected over the a-priori configurations at that k, level {level:g}."
+        f"Table 2's k*). The answer comes from the {CLASS_LABELS[A_PRIORI]} class; the best of the "
+        f"{CLASS_LABELS[INFORMED]} class (the oracle is one) is shown beside it. Test: {TEST_NAME} of the best "
+        f"configuration of a class against random at the same k, Holm-corrected over the class's configurations "
+        f"at that k, level {level:g}."
     ]
     for domain, block in verdicts.groupby("domain", sort=False):
         r = block.iloc[0]
         name = (domain_labels or {}).get(domain, domain)
         lines.append(f"{name}: {r['n_trials']} trials, pools of {r['pool_size']} of the {r['n_datasets']} "
-                     "datasets.")
-        lines += [f"- {_line(row)}" for _, row in block.iterrows()]
+                     f"datasets.{_judges(r, held_out, symbol)}")
+        if not pd.isna(r["n_judges"]) and r["n_judges"] < MIN_JUDGES_VERDICT:
+            continue
+        lines += [f"- {_line(row, held_out, level)}" for _, row in block.iterrows()]
     return "\n".join(lines)

@@ -6,7 +6,14 @@ import re
 from typing import Any
 
 from benchdesign.domains import BUILTIN_DOMAINS, NAME_PATTERN, Domain, get_domain
-from benchdesign.selection.options import FAFI_STARTS, HOLDOUT_FRACTION, STANDARDIZATIONS, VARIATIONS
+from benchdesign.selection.options import (
+    FAFI_STARTS,
+    HOLDOUT_FRACTION,
+    RANDOM_BASELINES,
+    RANDOM_DRAWS,
+    STANDARDIZATIONS,
+    VARIATIONS,
+)
 from benchdesign.selection.protocol import strategy_options
 from benchdesign.selection.strategies import DEFAULT_STRATEGIES, STRATEGIES, STRATEGY_REGISTRY
 
@@ -22,6 +29,7 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "design_lambda": 1.0,
     "fafi_start": FAFI_STARTS[0],
     "standardize": STANDARDIZATIONS[0],
+    "random_draws": RANDOM_DRAWS,
 }
 """Protocol defaults (the config schema's ``protocol`` defaults must equal these: tests/test_config.py)."""
 SYNTHETIC_KEYS = (
@@ -100,8 +108,8 @@ def domain_protocol(config: dict, domain: str | None) -> dict[str, Any]:
 def trial_settings(config: dict, domain: str, strategy: str, variation: str = "dataset_pool") -> dict[str, Any]:
     """What the trials of one (variation, domain, strategy) depend on, and nothing else (so that changing, say,
     ``fafi_start`` reruns only the farthest-first trials): ks, n_trials, alpha, ``holdout_fraction`` (model-holdout
-    variation only), the strategy's own options and, unless the strategy ignores the representation (random),
-    ``standardize``."""
+    variation only), the strategy's own options, ``random_draws`` for a random baseline and, unless the strategy
+    ignores the representation (random), ``standardize``."""
     protocol = domain_protocol(config, domain)
     settings = {key: protocol[key] for key in ("ks", "n_trials", "alpha")}
     if strategy == "stratified":
@@ -109,6 +117,8 @@ def trial_settings(config: dict, domain: str, strategy: str, variation: str = "d
     if variation == "model_holdout":
         settings["holdout_fraction"] = protocol["holdout_fraction"]
     settings["options"] = strategy_options(strategy, protocol["options"])
+    if strategy in RANDOM_BASELINES:
+        settings["random_draws"] = protocol["random_draws"]
     if STRATEGY_REGISTRY[strategy].uses_representation:
         settings["standardize"] = protocol["standardize"]
     return settings
@@ -173,11 +183,13 @@ def synthetic_settings(config: dict) -> dict[str, Any]:
 
 def synthetic_protocol(config: dict) -> dict[str, Any]:
     """What a synthetic job uses of the config besides its benchmark settings: seeds, trials per seed and
-    the shared protocol's k grid, alpha and strategy options (not ``n_trials``, which it does not use)."""
+    the shared protocol's k grid, alpha, strategy options and random draws (not ``n_trials``, which it does not
+    use)."""
     protocol = domain_protocol(config, None)
     section = config.get("synthetic") or {}
     return {"n_seeds": section["n_seeds"], "trials_per_seed": section["trials_per_seed"],
-            "ks": protocol["ks"], "alpha": protocol["alpha"], "options": protocol["options"]}
+            "ks": protocol["ks"], "alpha": protocol["alpha"], "options": protocol["options"],
+            "random_draws": protocol["random_draws"]}
 
 
 def untracked(config: dict, key: str) -> Any:

@@ -37,7 +37,8 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from benchdesign.files import package_data
-from benchdesign.selection.frames import DASH, REFERENCE_REPRESENTATIONS, config_label
+from benchdesign.selection.classes import A_PRIORI
+from benchdesign.selection.frames import DASH, class_column, config_label
 from benchdesign.selection.metrics import METRIC_HIGHER_IS_BETTER
 from benchdesign.selection.synthetic import SyntheticSettings
 
@@ -455,7 +456,7 @@ def _run_note(files: ResultFiles, domain: str) -> str:
 
 
 def _a_priori(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame[~frame["representation"].isin(list(REFERENCE_REPRESENTATIONS))]
+    return frame[class_column(frame) == A_PRIORI]
 
 
 def _encoder_note(settings: Mapping[str, Any], representations: Sequence[str]) -> str:
@@ -607,7 +608,8 @@ def kstar_metric_order(files: ResultFiles, settings: Mapping[str, Any], domains:
 
 _T3S = f"{TABLES}/table3_summary.csv"
 _T3S_COLUMNS = ("best_strategy", "best_representation", "best_auc", "random_auc", "gain_vs_random",
-                "p_holm_vs_random", "closest_strategy", "closest_representation", "oracle_strategy", "oracle_auc")
+                "p_holm_vs_random", "closest_strategy", "closest_representation", "informed_strategy",
+                "informed_representation", "informed_auc")
 _T3 = f"{TABLES}/table3_wilcoxon_holm.csv"
 _T3_COLUMNS = ("best_strategy", "best_representation", "other_strategy", "other_representation", "best_auc",
                "other_auc", "p_holm", "significant")
@@ -780,11 +782,11 @@ def none_beats_random_on_all(files: ResultFiles, settings: Mapping[str, Any], do
 def oracle_bound(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str) -> Measurement:
     """Whether the oracle's best AUC is at least as good as the best a-priori configuration's."""
     row = _summary_row(files, domain, metric)
-    if row["oracle_strategy"] == DASH or not _is_number(row["oracle_auc"]):
+    if row["informed_representation"] != "oracle" or not _is_number(row["informed_auc"]):
         raise NotInRun(f"{_T3S} has no oracle for {domain} {metric}")
-    oracle, best = float(row["oracle_auc"]), float(row["best_auc"])
+    oracle, best = float(row["informed_auc"]), float(row["best_auc"])
     holds = not _better(metric, best, oracle)
-    detail = (f"oracle ({_label(row['oracle_strategy'], 'oracle')}) {oracle:.4g}, best a-priori "
+    detail = (f"oracle ({_label(row['informed_strategy'], 'oracle')}) {oracle:.4g}, best a-priori "
               f"{_label(row['best_strategy'], row['best_representation'])} {best:.4g}")
     return Measurement(oracle, holds=holds, detail=detail)
 
