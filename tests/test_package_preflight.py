@@ -80,7 +80,7 @@ def test_only_what_the_run_uses_is_checked():
     tfidf = {"domains": {"nlp": {"representations": ["description", "oracle"]}}}
     assert package_needs(tfidf) == []  # the default encoder, TF-IDF, is scikit-learn
     # datasail run by another interpreter: neither it nor its solver is looked up here; no ablation: no sweeps
-    other = {"molecules": {"enabled": True, "methods_1d": ["random", "datasail_s1"],
+    other = {"molecules": {"enabled": True, "models": ["rf"], "methods_1d": ["random", "datasail_s1"],
                            "method_options": {"datasail_s1": {"python": "/opt/datasail/bin/python"}},
                            "ablation": {"enabled": False}}}
     assert [(n.key, n.value) for n in package_needs(other)] == [("molecules.ilp.solver", "HIGHS")]

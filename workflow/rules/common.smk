@@ -242,6 +242,15 @@ def mol_job_models(wc):
     return dataset_models(MOL, wc.dataset) if MOL_PER_SPLIT else [wc.model]
 
 
+# Minutes one fit may take (the job's runtime: its models' sum). DeepDTA with the paper's settings fits 146 s per
+# epoch on 4,000 DAVIS pairs on one CPU thread (docs/performance.md): 2 h for 50 epochs, 12 h on DAVIS, 2 days on KIBA.
+MOL_MODEL_MINUTES = {"deepdta": 72 * 60}
+
+
+def mol_model_runtime(wc):
+    return sum(MOL_MODEL_MINUTES.get(m, 60) for m in mol_job_models(wc))
+
+
 def mol_targets():
     if not MOL["enabled"]:
         return []

@@ -104,7 +104,7 @@ rule mol_model:
     threads: 1
     resources:
         mem_mb=4000,
-        runtime=60 * len(MOL["models"]) if MOL_PER_SPLIT else 60,
+        runtime=mol_model_runtime,
     params:
         # {model: options} of the job's models, in the order of its outputs
         options=lambda wc: {m: MOL["model_options"].get(m, {}) for m in mol_job_models(wc)},
