@@ -12,7 +12,7 @@ claims = load_claims(snakemake.input.claims)
 results = {str(path): str(path) for path in snakemake.input.results}
 comparison = compare_claims(claims, results, snakemake.params.settings)
 write_csv(comparison, snakemake.output.csv)
-write_text(comparison_markdown(comparison), snakemake.output.md)
+write_text(comparison_markdown(comparison, snakemake.params.settings), snakemake.output.md)
 counts = comparison["status"].value_counts()
 log.info("%d claims from %d result files: %s", len(comparison), len(results),
          ", ".join(f"{counts.get(s, 0)} {s}" for s in STATUSES))

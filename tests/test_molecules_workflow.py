@@ -145,6 +145,33 @@ def test_dmpnn_switch_runs_chemprop_jobs(mol_run, tmp_path, mirror_dir):
         assert record["n_train"] > 3 * record["n_test"] > 0
 
 
+@needs("torch", "chemprop")
+def test_deepdta_switch_fits_deepdta_on_the_pairs_only(mol_run, tmp_path, mirror_dir):
+    """Listing deepdta adds it to the model jobs of the 2-D dataset (DAVIS) and to none of the 1-D datasets
+    (rule mol_model_1d fits their models, whose scores are not refitted); a small network for 2 epochs, on a copy
+    of the finished run."""
+    work = tmp_path / "run"
+    shutil.copytree(mol_run, work, symlinks=True, ignore=shutil.ignore_patterns("locks", "incomplete"))
+    switch = tmp_path / "deepdta.yaml"
+    small = {"epochs": 2, "batch_size": 64, "embedding_dim": 16, "filters": 8, "hidden": [32],
+             "max_sequence_length": 1000}
+    switch.write_text(yaml.safe_dump({"molecules": {"models": [*SETTINGS["models"], "deepdta"],
+                                                    "model_options": {"deepdta": small}}}))
+    targets = [f"results/molecules/davis/scores/{m}/0/deepdta.json" for m in _methods("davis")]
+    result = snakemake(work, *targets, "results/tables/split_performance.csv", "--config", f"mirror={mirror_dir}",
+                       configfiles=(TINY, MOLECULES, switch))
+    counts = _job_counts(result.stdout + result.stderr)
+    # DAVIS's split jobs rerun with deepdta; the 1-D datasets' scores stand (now rule mol_model_1d's outputs)
+    assert counts == {"mol_model": len(_methods("davis")), "mol_tables": 1}, counts
+    for method in _methods("davis"):
+        record = json.loads((work / f"results/molecules/davis/scores/{method}/0/deepdta.json").read_text())
+        assert record["model"] == "deepdta" and record["status"] == "ok" and 0 < record["value"] < 10, record
+    assert {p.parts[-5] for p in (work / "results/molecules").glob("*/scores/*/0/deepdta.json")} == {"davis"}
+    perf = pd.read_csv(work / "results/tables/split_performance.csv")
+    assert set(perf.loc[perf["model"] == "deepdta", "dataset"]) == {"davis"}
+    assert len(perf) == len(pd.read_csv(mol_run / "results/tables/split_performance.csv")) + len(_methods("davis"))
+
+
 def _job_counts(output: str) -> dict[str, int]:
     """Rule -> number of jobs from the 'Job stats' table snakemake prints (the total left out)."""
     table = output.split("Job stats:")[1].split("total")[0]

@@ -20,10 +20,12 @@ CONFIG = {
     "domains": {"tsc": {"representations": ["catch22_paper", "summary", "minirocket", "oracle"]},
                 "nlp": {"representations": ["description", "oracle"]}},
     "features": {"nlp": {"encoder": "bert-base-uncased"}},
-    "molecules": {"enabled": True, "models": ["rf", "dmpnn"], "methods_1d": ["random", "s1", "lohi", "datasail_s1"],
+    "molecules": {"enabled": True, "models": ["rf", "xgb", "dmpnn", "deepdta"],
+                  "methods_1d": ["random", "s1", "lohi", "datasail_s1"],
                   "ilp": {"solver": "SCIP"}, "ablation": {"solvers": ["HIGHS", "GUROBI"], "size_methods": ["s1"]}},
 }
-ABSENT = {"pycatch22", "sktime", "transformers", "chemprop", "lohi_splitter", "mip", "datasail", "pyscipopt", "gurobipy"}
+ABSENT = {"pycatch22", "sktime", "transformers", "xgboost", "chemprop", "lohi_splitter", "mip", "datasail", "pyscipopt",
+          "gurobipy"}
 
 
 def fake_find_spec(absent):
@@ -38,6 +40,7 @@ def test_every_missing_package_is_named_in_one_message():
         ("domains.tsc.representations: catch22_paper", "pycatch22", install_hint("pycatch22")),
         ("domains.tsc.representations: minirocket", "sktime", install_hint("sktime")),
         ("features.nlp.encoder: bert-base-uncased", "transformers", install_hint("transformers")),
+        ("molecules.models: xgb", "xgboost", install_hint("xgboost")),
         ("molecules.models: dmpnn", "chemprop", install_hint("chemprop")),
         ("molecules.methods_1d: lohi", "lohi_splitter, mip", LOHI_INSTALL),  # LoHi's line installs mip too
         ("molecules.methods_1d: datasail_s1", "datasail", install_hint("datasail")),
@@ -59,7 +62,11 @@ def test_installed_packages_and_values_needing_none_pass():
     # a lookup that fails (e.g. a broken parent package) counts as missing
     def broken(name, *args):
         raise ImportError(name)
-    assert {n.value for n, _ in missing_packages(CONFIG, find_spec=broken)} >= {"catch22_paper", "dmpnn", "lohi"}
+    assert {n.value for n, _ in missing_packages(CONFIG, find_spec=broken)} >= {"catch22_paper", "xgb", "dmpnn", "deepdta",
+                                                                                 "lohi"}
+    assert [n.modules for n in package_needs(CONFIG) if n.value == "deepdta"] == [("torch",)]  # DeepDTA: torch only
+    one_d = {**CONFIG, "molecules": {**CONFIG["molecules"], "datasets": ["tox21"]}}  # deepdta is fitted on pairs only
+    assert "deepdta" not in {n.value for n in package_needs(one_d)} and "xgb" in {n.value for n in package_needs(one_d)}
 
 
 def test_only_what_the_run_uses_is_checked():
@@ -73,7 +80,7 @@ def test_only_what_the_run_uses_is_checked():
     tfidf = {"domains": {"nlp": {"representations": ["description", "oracle"]}}}
     assert package_needs(tfidf) == []  # the default encoder, TF-IDF, is scikit-learn
     # datasail run by another interpreter: neither it nor its solver is looked up here; no ablation: no sweeps
-    other = {"molecules": {"enabled": True, "methods_1d": ["random", "datasail_s1"],
+    other = {"molecules": {"enabled": True, "models": ["rf"], "methods_1d": ["random", "datasail_s1"],
                            "method_options": {"datasail_s1": {"python": "/opt/datasail/bin/python"}},
                            "ablation": {"enabled": False}}}
     assert [(n.key, n.value) for n in package_needs(other)] == [("molecules.ilp.solver", "HIGHS")]

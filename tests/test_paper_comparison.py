@@ -248,3 +248,49 @@ def test_fig6c_is_judged_on_the_cells_the_paper_draws(tmp_path, claims):
     assert by.loc["P2-F6-05", "status"] == "agrees"  # over eps at delta 0.1 and 0.2: 0.04 and 0.09
     assert by.loc["P2-F6-06", "status"] == "agrees"  # over delta at eps 0.02 and 0.1: 0
     assert by.loc["P2-F6-05", "run_value"] == pytest.approx(0.065)
+
+
+def _pair_run(tmp_path, deepdta_scores: int) -> dict[str, str]:
+    """DAVIS split_leakage.csv with two made splits (and a skipped one) and split_performance.csv with rf on
+    both and deepdta on the first ``deepdta_scores``."""
+    made = [("davis", m, 0, 0.3, 80, 20, 0, "ok") for m in ("random", "s2")]
+    leak = pd.DataFrame(made + [("davis", "i2", 0, float("nan"), 0, 0, 100, "failed: no split")],
+                        columns=["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test",
+                                 "n_dropped", "status"])
+    perf = [("davis", m, 0, "rf", "rmse", 0.7) for m in ("random", "s2")]
+    perf += [("davis", m, 0, "deepdta", "rmse", 0.8) for m in ("random", "s2")[:deepdta_scores]]
+    perf = pd.DataFrame(perf, columns=["dataset", "split_method", "repeat", "model", "metric", "value"])
+    return {f"{T}/split_leakage.csv": write(tmp_path, "leak.csv", leak),
+            f"{T}/split_performance.csv": write(tmp_path, "perf.csv", perf)}
+
+
+def test_deepdta_claim_reads_whether_every_made_split_was_scored(tmp_path, claims):
+    """P2-F4-07 (DeepDTA trained on the 2-D splits): DAVIS stands in for LP-PDBBind; a split that was not made
+    does not count; a made split without a deepdta score makes it differ; no deepdta at all: not in this run."""
+    claim = one(claims, "P2-F4-07")
+    out = compare_claims(claim, _pair_run(tmp_path, 2)).iloc[0]
+    assert out["status"] == "agrees" and out["run_value"] == "2 of 2", out.to_dict()
+    assert "deepdta scored on 2 of 2 splits of davis; on davis, standing in for the paper's lp_pdbbind" in out["detail"]
+    out = compare_claims(claim, _pair_run(tmp_path, 1)).iloc[0]
+    assert out["status"] == "differs" and out["run_value"] == "1 of 2"
+    out = compare_claims(claim, _pair_run(tmp_path, 0)).iloc[0]
+    assert out["status"] == "not in this run" and out["verdict"] == "not in this run: molecules.models: deepdta " \
+        "(config/paper.yaml)"
+
+
+def test_the_markdown_states_the_molecular_models_settings_against_the_papers(claims):
+    out = compare_claims(one(claims, "P2-V-03"), {})
+    settings = {"models": ["rf", "svm", "xgb", "mlp", "deepdta"], "task_types": ["classification", "regression"],
+                "model_options": {"rf": {"n_estimators": 100, "regression": {"max_features": "sqrt"}},
+                                  "mlp": {"max_iter": 20}, "deepdta": {"epochs": 5}}}
+    text = comparison_markdown(out, settings)
+    section = text.split("## Molecular models of this run\n")[1]
+    assert [line for line in section.splitlines() if line.startswith("- ")] == [
+        "- rf: 100 trees (the paper: 500); regression: max_features sqrt (the paper: 1.0)",
+        "- svm: the paper's settings",
+        "- xgb: the paper's settings",
+        "- mlp: at most 20 epochs (the paper: 200)",
+        "- deepdta: 5 epochs (the paper: 50)",
+    ]
+    assert "Molecular models" not in comparison_markdown(out, {"models": []})
+    assert comparison_markdown(out) == comparison_markdown(out, {"max_molecules": {}})  # no models: no section

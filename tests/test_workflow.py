@@ -134,8 +134,10 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
     # 3 repeats x (3 1-D sets x 6 methods + DAVIS x 7 methods), one job fitting the 4 models of each split;
     # 61 Fig. 6 points
     ("molecules_only.yaml", [], {"mol_split": 75, "mol_model": 75, "mol_ablation_point": 61, "mol_figure": 4}),
-    # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); 6 TSC representations
-    ("paper.yaml", [], {"mol_split": 160, "mol_model": 160, "mol_ablation_point": 88, "tsc_gather_features": 6}),
+    # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); deepdta on the pairs only: the 1-D sets'
+    # model jobs are rule mol_model_1d; 6 TSC representations
+    ("paper.yaml", [], {"mol_split": 160, "mol_model": 70, "mol_model_1d": 90, "mol_ablation_point": 88,
+                        "tsc_gather_features": 6}),
     # 2 repeats x 25 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 3 datasets x 5 methods Fig. 6 points;
     # the trial jobs of the default run, each with fewer trials
     ("quick.yaml", [], {"mol_split": 50, "mol_model": 50, "mol_ablation_point": 25, "trials": 189}),

@@ -37,27 +37,28 @@ CONDA_NAMES: dict[str, str] = {
     "cvxpy": "cvxpy", "highspy": "highspy", "rdkit": "rdkit", "snakemake": "snakemake",
     "threadpoolctl": "threadpoolctl", "sktime": "sktime", "numba": "numba", "tsfresh": "tsfresh",
     "scikit-posthocs": "scikit-posthocs", "statsmodels": "statsmodels", "pytest": "pytest", "ruff": "ruff",
-    "snakefmt": "snakefmt",
+    "snakefmt": "snakefmt", "xgboost": "py-xgboost",
 }
 """Requirement name (canonical) -> its conda package (conda-forge or bioconda); every other requirement is
 installed by pip inside the environment (parasail, kmedoids, pycatch22, the SLURM plugin, datasail)."""
 
-ENVIRONMENT_EXTRAS = ("workflow", "test", "slurm", "peer")
+ENVIRONMENT_EXTRAS = ("workflow", "test", "slurm", "peer", "xgboost")
 """Extras of environment.yml besides the core dependencies."""
-WORKFLOW_EXTRAS = ("workflow", "peer")
-"""Extras of workflow/envs/benchdesign.yaml (Snakemake, which runs each rule's script, and the ``datasail_s1``
-split of the molecular rules)."""
+WORKFLOW_EXTRAS = ("workflow", "peer", "xgboost")
+"""Extras of workflow/envs/benchdesign.yaml (Snakemake, which runs each rule's script, the ``datasail_s1``
+split and the ``xgb`` model of the molecular rules)."""
 
 NO_DEPS_NOTE = [
     "# then, without their own requirements (see pyproject.toml and docs/index.md):",
     "#   pip install --no-deps tsml-eval==0.6.0   # the TSC bake-off scores, read as files",
     "#   pip install mip==1.17.6 'networkx>=3' && pip install --no-deps lohi-splitter==1.1   # extra lohi",
     "# chemprop's D-MPNN (extra chemprop, model dmpnn): pip install torch==2.13.0 'chemprop>=2.2,<2.3'",
+    "# DeepDTA (model deepdta): pip install torch==2.13.0",
 ]
 """Closing comments of environment.yml: what a conda file cannot say (``--no-deps``) and the heavy extras."""
 WORKFLOW_NOTE = [
     "# Not here: tsml-eval (installed only with --no-deps; the rules then fetch the bake-off scores from the",
-    "# mirror or their URL), lohi-splitter (extra lohi) and chemprop (extra chemprop).",
+    "# mirror or their URL), lohi-splitter (extra lohi), chemprop (extra chemprop) and torch (models dmpnn, deepdta).",
 ]
 """Closing comments of workflow/envs/benchdesign.yaml."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from markers import needs
 from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestClassifier
 from sklearn.metrics import mean_absolute_error, roc_auc_score, root_mean_squared_error
 from sklearn.neural_network import MLPRegressor
@@ -12,7 +13,10 @@ from sklearn.svm import LinearSVC, LinearSVR
 from benchdesign.molexp.models import MODELS, fit_predict, make_model, score, target_scores
 
 # Small budgets keep the file fast; the paper's settings are the make_model defaults.
-QUICK = {"rf": {"n_estimators": 20}, "svm": {}, "gb": {"max_iter": 30}, "mlp": {"max_iter": 30}}
+QUICK = {"rf": {"n_estimators": 20}, "svm": {}, "xgb": {"n_estimators": 30}, "hgb": {"max_iter": 30},
+         "mlp": {"max_iter": 30}}
+needs_xgboost = needs("xgboost", "xgboost")
+ALL_MODELS = [pytest.param(m, marks=needs_xgboost) if m == "xgb" else m for m in MODELS]
 
 
 def _bits(n: int, p: int = 24, seed: int = 0) -> np.ndarray:
@@ -29,7 +33,7 @@ def test_make_model_paper_defaults():
     svr = make_model("svm", "regression", seed=42)
     assert isinstance(svr, LinearSVR) and svr.dual == "auto" and svr.max_iter == 1000
     assert isinstance(make_model("svm", "classification", seed=42), LinearSVC)
-    assert isinstance(make_model("gb", "regression", seed=42), HistGradientBoostingRegressor)
+    assert isinstance(make_model("hgb", "regression", seed=42), HistGradientBoostingRegressor)
     mlp = make_model("mlp", "regression", seed=7)
     assert isinstance(mlp, MLPRegressor)
     assert mlp.hidden_layer_sizes == (512, 256, 64) and mlp.max_iter == 200 and mlp.random_state == 7
@@ -42,9 +46,9 @@ def test_make_model_overrides_and_errors():
     with pytest.raises(ValueError, match=message):
         make_model("rf", "regression", seed=0, n_trees=10)
     with pytest.raises(ValueError, match="'random_state' is not allowed; pass seed"):
-        make_model("gb", "regression", seed=0, random_state=3)
-    with pytest.raises(ValueError, match="unknown model 'xgb'; allowed: rf, svm, gb, mlp"):
-        make_model("xgb", "regression", seed=0)
+        make_model("hgb", "regression", seed=0, random_state=3)
+    with pytest.raises(ValueError, match="unknown model 'gb'; allowed: rf, svm, xgb, hgb, mlp"):
+        make_model("gb", "regression", seed=0)
     with pytest.raises(ValueError, match="unknown task type 'multiclass'"):
         make_model("rf", "multiclass", seed=0)
     with pytest.raises(ValueError, match="seed must be an integer, got 0.5"):
@@ -100,7 +104,7 @@ def test_score_errors():
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # LinearSVR at max_iter
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", ALL_MODELS)
 def test_regression_learns_first_bit_deterministically(name):
     x = _bits(240)
     noise = np.random.default_rng(1).normal(0, 0.05, size=(240, 2))
@@ -114,7 +118,7 @@ def test_regression_learns_first_bit_deterministically(name):
     np.testing.assert_array_equal(pred, again)
 
 
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", ALL_MODELS)
 def test_classification_learns_first_bit_with_missing_labels(name):
     x = _bits(300, seed=2)
     y = np.column_stack([x[:, 0], x[:, 1], np.zeros(300)]).astype(float)
@@ -133,10 +137,36 @@ def test_each_target_uses_only_its_labelled_rows():
     x = _bits(150, seed=4)
     y = np.column_stack([x[:, 0] + 0.1 * x[:, 2], x[:, 1]]).astype(float)
     y[::3, 0] = np.nan
-    pred = fit_predict("gb", "regression", x[:100], y[:100], x[100:], seed=0, max_iter=20)
+    pred = fit_predict("hgb", "regression", x[:100], y[:100], x[100:], seed=0, max_iter=20)
     keep = ~np.isnan(y[:100, 0])
-    direct = make_model("gb", "regression", seed=0, max_iter=20).fit(x[:100][keep].astype(np.float32), y[:100][keep, 0])
+    direct = make_model("hgb", "regression", seed=0, max_iter=20).fit(x[:100][keep].astype(np.float32), y[:100][keep, 0])
     np.testing.assert_allclose(pred[:, 0], direct.predict(x[100:].astype(np.float32)))
+
+
+@needs_xgboost
+def test_xgb_is_xgboost_with_its_defaults_one_model_per_target():
+    """The paper's XGB: XGBoost's estimators with their defaults, fitted per target on its labelled rows, equal to
+    fitting xgboost directly; classification scores are predict_proba of class 1."""
+    from xgboost import XGBClassifier, XGBRegressor
+
+    model = make_model("xgb", "regression", seed=42, n_jobs=2)
+    assert isinstance(model, XGBRegressor) and model.random_state == 42 and model.n_jobs == 2
+    assert {k: v for k, v in model.get_params().items() if k not in ("random_state", "n_jobs", "objective")} == \
+        {k: v for k, v in XGBRegressor().get_params().items() if k not in ("random_state", "n_jobs", "objective")}
+    assert isinstance(make_model("xgb", "classification", seed=0), XGBClassifier)
+    x = _bits(160, seed=10)
+    y = np.column_stack([x[:, 0] + 0.2 * x[:, 3], x[:, 1] - x[:, 2]]).astype(float)
+    y[::4, 1] = np.nan
+    pred = fit_predict("xgb", "regression", x[:120], y[:120], x[120:], seed=1, n_estimators=10)
+    for t in range(2):
+        keep = ~np.isnan(y[:120, t])
+        direct = XGBRegressor(n_estimators=10, random_state=1, n_jobs=1).fit(x[:120][keep].astype(np.float32),
+                                                                             y[:120][keep, t])
+        np.testing.assert_allclose(pred[:, t], direct.predict(x[120:].astype(np.float32)), rtol=1e-6)
+    labels = x[:, :1].astype(float)
+    proba = fit_predict("xgb", "classification", x[:120], labels[:120], x[120:], seed=1, n_estimators=10)
+    direct = XGBClassifier(n_estimators=10, random_state=1, n_jobs=1).fit(x[:120].astype(np.float32), labels[:120, 0])
+    np.testing.assert_allclose(proba[:, 0], direct.predict_proba(x[120:].astype(np.float32))[:, 1], rtol=1e-6)
 
 
 def test_svm_scores_are_decision_function_and_rf_proba():
@@ -167,10 +197,22 @@ def test_fit_predict_validates_inputs():
     with pytest.raises(ValueError, match="X_test has 23 features but X_train has 24"):
         fit_predict("rf", "regression", x, y, x[:, 1:], seed=0)
     with pytest.raises(ValueError, match="0/1 labels .* found 3.0"):
-        fit_predict("gb", "classification", x, y * 3, x, seed=0)
+        fit_predict("hgb", "classification", x, y * 3, x, seed=0)
     with pytest.raises(ValueError, match="unknown override.*'epochs'"):
         fit_predict("mlp", "regression", x, y, x, seed=0, epochs=3)
     bad = x.astype(float)
     bad[4, 2] = np.nan
     with pytest.raises(ValueError, match="X_train has NaN/inf in row 4"):
         fit_predict("svm", "regression", bad, y, x, seed=0)
+
+
+def test_examples_of_the_model_modules_run():
+    """The Examples sections of make_model, the settings helpers (dataset_models, model_settings_lines) and
+    DeepDTA's string encoding (its torch examples are skipped: tests/molexp/test_deepdta.py trains it)."""
+    import doctest
+
+    from benchdesign.molexp import deepdta, models, settings
+
+    for module in (models, settings, deepdta):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        assert result.failed == 0 and result.attempted > 0, (module.__name__, result)

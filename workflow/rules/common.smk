@@ -26,10 +26,13 @@ from benchdesign.selection.options import VARIATIONS
 from benchdesign.selection.strategies import STRATEGIES
 from benchdesign.selection.synthetic import REGIMES
 from benchdesign.molexp.datasets import dataset_info, source_paths
+from benchdesign.molexp.datasets import DATASETS
 from benchdesign.molexp.settings import (
     MODEL_NAMES,
+    PAIR_ONLY_MODELS,
     ablation_points,
     dataset_methods,
+    dataset_models,
     mol_settings,
     split_options,
 )
@@ -217,19 +220,35 @@ def mol_score_files(dataset):
         MOL_SCORE.format(dataset=dataset, method=m, repeat=r, model=model)
         for m in dataset_methods(MOL, dataset)
         for r in range(MOL["repeats"])
-        for model in MOL["models"]
+        for model in dataset_models(MOL, dataset)
     ]
 
 
-# The model jobs: one per split fitting every model (molecules.model_jobs: per_split), or one per model fit.
+# The model jobs: one per split fitting every model of the dataset (molecules.model_jobs: per_split), or one per
+# model fit. A pair-only model (deepdta) makes the 1-D datasets' split jobs fit fewer models than the 2-D ones':
+# then rule mol_model serves the 2-D datasets and mol_model_1d (molecules.smk) the 1-D ones.
 MOL_PER_SPLIT = MOL["model_jobs"] == "per_split"
 MOL_MODEL_JOB = "models" if MOL_PER_SPLIT else "{model}"  # the job's name in its log and benchmark paths
 MOL_MODEL_OUTPUT = expand(MOL_SCORE, model=MOL["models"], allow_missing=True) if MOL_PER_SPLIT else MOL_SCORE
+MOL_MODELS_1D = [m for m in MOL["models"] if m not in PAIR_ONLY_MODELS]
+MOL_MODEL_1D_RULE = MOL_PER_SPLIT and bool(MOL_MODELS_1D) and MOL_MODELS_1D != list(MOL["models"])
+MOL_DATASETS_1D = "|".join(sorted(n for n, d in DATASETS.items() if d.kind == "1d"))
+MOL_DATASETS_2D = "|".join(sorted(n for n, d in DATASETS.items() if d.kind == "2d"))
+MOL_MODEL_DATASETS = MOL_DATASETS_2D if MOL_MODEL_1D_RULE else "[a-z0-9_]+"  # datasets of rule mol_model
 
 
 def mol_job_models(wc):
     """The models one mol_model job fits, in the order of its outputs."""
-    return list(MOL["models"]) if MOL_PER_SPLIT else [wc.model]
+    return dataset_models(MOL, wc.dataset) if MOL_PER_SPLIT else [wc.model]
+
+
+# Minutes one fit may take (the job's runtime: its models' sum). DeepDTA with the paper's settings fits 146 s per
+# epoch on 4,000 DAVIS pairs on one CPU thread (docs/performance.md): 2 h for 50 epochs, 12 h on DAVIS, 2 days on KIBA.
+MOL_MODEL_MINUTES = {"deepdta": 72 * 60}
+
+
+def mol_model_runtime(wc):
+    return sum(MOL_MODEL_MINUTES.get(m, 60) for m in mol_job_models(wc))
 
 
 def mol_targets():

@@ -85,8 +85,8 @@ rule mol_split:
 
 
 rule mol_model:
-    """Train the models on the training fold of one split and score them on the test fold: every model in one
-    job (molecules.model_jobs: per_split), or one model per job (per_model)."""
+    """Train the models on the training fold of one split and score them on the test fold: every model of the
+    dataset in one job (molecules.model_jobs: per_split), or one model per job (per_model)."""
     input:
         unpack(mol_dataset_files),
         features="results/molecules/{dataset}/features.npz",
@@ -97,18 +97,29 @@ rule mol_model:
         f"logs/molecules/{{dataset}}/scores/{{method}}/{{repeat}}/{MOL_MODEL_JOB}.log",
     benchmark:
         f"logs/benchmarks/molecules/{{dataset}}/scores/{{method}}/{{repeat}}/{MOL_MODEL_JOB}.tsv"
+    wildcard_constraints:
+        dataset=MOL_MODEL_DATASETS,
     conda:
         "../envs/benchdesign.yaml"
     threads: 1
     resources:
         mem_mb=4000,
-        runtime=60 * len(MOL["models"]) if MOL_PER_SPLIT else 60,
+        runtime=mol_model_runtime,
     params:
         # {model: options} of the job's models, in the order of its outputs
         options=lambda wc: {m: MOL["model_options"].get(m, {}) for m in mol_job_models(wc)},
         seed=config["seed"],
     script:
         "../../scripts/mol_model.py"
+
+
+if MOL_MODEL_1D_RULE:
+
+    use rule mol_model as mol_model_1d with:
+        output:
+            expand(MOL_SCORE, model=MOL_MODELS_1D, allow_missing=True),
+        wildcard_constraints:
+            dataset=MOL_DATASETS_1D,
 
 
 rule mol_tables:

@@ -173,6 +173,10 @@ rule paper_comparison:
             "nlp_encoder": NLP_FEATURES["encoder"],
             "lohi_time_limit": MOL["method_options"].get("lohi", {}).get("time_limit"),
             "max_molecules": MOL["max_molecules"],
+            # the molecular models' settings against the paper's (a section of paper_comparison.md)
+            "models": MOL["models"] if MOL["enabled"] else [],
+            "model_options": MOL["model_options"],
+            "task_types": sorted({dataset_info(d).task_type for d in MOL["datasets"]}),
         },
     script:
         "../../scripts/paper_comparison.py"

@@ -19,12 +19,14 @@ from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, SplitRe
 from benchdesign.splitting.tasks import UNASSIGNED
 
 __all__ = ["ExperimentData", "load_experiment", "run_molecule_split", "read_folds", "run_model", "FOLD_NAMES",
-           "experiment_from_molecules", "entity_fold_labels", "fold_labels"]
+           "GRAPH_MODEL", "PAIR_MODEL", "experiment_from_molecules", "entity_fold_labels", "fold_labels"]
 
 FOLD_NAMES = ("train", "test")
 COMPETITOR_TOOLS = ("lohi", "datasail_s1")
 GRAPH_MODEL = "dmpnn"
 """The optional chemprop D-MPNN (extra ``chemprop``): reads SMILES, not fingerprints."""
+PAIR_MODEL = "deepdta"
+"""The optional DeepDTA (torch): reads each pair's SMILES string and amino-acid sequence; drug-target pairs only."""
 
 
 @dataclass(frozen=True)
@@ -183,8 +185,8 @@ def model_overrides(options: Mapping[str, object], task_type: str) -> dict:
 
 def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
               options: Mapping[str, object]) -> dict:
-    """Fit ``model`` (one of models.MODELS, or GRAPH_MODEL) on the training fold, score it on the test fold
-    with the dataset's metric."""
+    """Fit ``model`` (one of models.MODELS, GRAPH_MODEL or, for drug-target pairs, PAIR_MODEL) on the training
+    fold, score it on the test fold with the dataset's metric."""
     from benchdesign.molexp.models import fit_predict, score
 
     train, test = np.flatnonzero(folds == 0), np.flatnonzero(folds == 1)
@@ -192,6 +194,8 @@ def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
            "n_train": int(train.size), "n_test": int(test.size)}
     if train.size == 0 or test.size == 0:
         return out | {"value": float("nan"), "seconds": 0.0, "status": "no split: empty training or test fold"}
+    if model == PAIR_MODEL and data.protein_index is None:
+        raise ValueError(f"model {PAIR_MODEL!r} needs drug-target pairs; dataset {data.info.name!r} has molecules only")
     Y, overrides = data.labels(), model_overrides(options, data.info.task_type)
     start = time.perf_counter()
     if model == GRAPH_MODEL:
@@ -202,6 +206,13 @@ def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
         pred = fit_predict_dmpnn(data.info.task_type, smiles[train].tolist(), Y[train], smiles[test].tolist(),
                                  seed=seed, extra_train=None if extra is None else extra[train],
                                  extra_test=None if extra is None else extra[test], **overrides)
+    elif model == PAIR_MODEL:
+        from benchdesign.molexp.deepdta import fit_predict_deepdta
+
+        smiles = data.molecules["smiles"].to_numpy(dtype=object)[data.molecule_index]
+        sequences = data.proteins["sequence"].to_numpy(dtype=object)[data.protein_index]
+        pred = fit_predict_deepdta(data.info.task_type, smiles[train].tolist(), sequences[train].tolist(), Y[train],
+                                   smiles[test].tolist(), sequences[test].tolist(), seed=seed, **overrides)
     else:
         X = data.features()
         pred = fit_predict(model, data.info.task_type, X[train], Y[train], X[test], seed=seed, **overrides)

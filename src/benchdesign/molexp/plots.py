@@ -35,8 +35,8 @@ METHOD_LABELS = {
 S1`` for the datasail package's own S1 beside this library's ``S1``."""
 PAIR_METHOD_LABELS = {**METHOD_LABELS, "random": "random pairs", "s1": "S1 drugs"}
 """Display names for a dataset of drug-target pairs, where ``s1`` splits the drugs."""
-MODEL_LABELS = {"rf": "random forest", "svm": "linear SVM", "gb": "gradient boosting", "mlp": "MLP",
-                "dmpnn": "D-MPNN"}
+MODEL_LABELS = {"rf": "random forest", "svm": "linear SVM", "xgb": "XGBoost", "hgb": "HistGradientBoosting",
+                "mlp": "MLP", "dmpnn": "D-MPNN", "deepdta": "DeepDTA"}
 """Display name of every model (:data:`benchdesign.molexp.settings.MODEL_NAMES`)."""
 
 

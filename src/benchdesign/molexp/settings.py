@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from benchdesign.molexp.datasets import dataset_info
-from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL
+from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL, PAIR_MODEL
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 from benchdesign.molexp.models import MODELS
 
-__all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "MOL_DEFAULTS", "mol_settings", "dataset_methods", "split_options", "ablation_points"]
+__all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "mol_settings", "dataset_methods",
+           "dataset_models", "split_options", "ablation_points", "model_settings_lines"]
 
-MODEL_NAMES: tuple[str, ...] = (*MODELS, GRAPH_MODEL)
-"""Every model a config may list: the fingerprint models and the optional D-MPNN."""
+MODEL_NAMES: tuple[str, ...] = (*MODELS, GRAPH_MODEL, PAIR_MODEL)
+"""Every model a config may list: the fingerprint models, the optional D-MPNN and the optional DeepDTA."""
 
-MODEL_PACKAGES: dict[str, tuple[str, ...]] = {GRAPH_MODEL: ("torch", "chemprop")}
+PAIR_ONLY_MODELS: tuple[str, ...] = (PAIR_MODEL,)
+"""Models that run on drug-target pairs only: a 1-D dataset leaves them out (:func:`dataset_models`)."""
+
+MODEL_PACKAGES: dict[str, tuple[str, ...]] = {"xgb": ("xgboost",), GRAPH_MODEL: ("torch", "chemprop"),
+                                              PAIR_MODEL: ("torch",)}
 """Modules a model of :data:`MODEL_NAMES` imports beyond the core ones (the others use scikit-learn only); the
 workflow refuses a config listing a model whose modules are not installed
 (:func:`benchdesign.workflow.preflight.check_packages`)."""
@@ -29,7 +35,7 @@ MOL_DEFAULTS: dict[str, Any] = {
     "fractions": [0.8, 0.2],
     "methods_1d": list(ONE_D_METHODS),
     "methods_2d": list(TWO_D_METHODS),
-    "models": list(MODELS),
+    "models": ["rf", "svm", "xgb", "mlp"],
     "model_options": {},
     "fingerprint_bits": 1024,
     "ilp": {},  # the options of every method of this library (random, s1, i2, ...): a SplitSpec
@@ -70,6 +76,31 @@ def dataset_methods(settings: dict, dataset: str) -> list[str]:
     return list(settings["methods_1d" if dataset_info(dataset).kind == "1d" else "methods_2d"])
 
 
+def dataset_models(settings: dict, dataset: str) -> list[str]:
+    """Models fitted on ``dataset``: ``models`` of the settings, without the pair-only ones for a 1-D dataset.
+
+    Parameters
+    ----------
+    settings : dict
+        The merged ``molecules:`` block (:func:`mol_settings`).
+    dataset : str
+        A dataset name of :data:`benchdesign.molexp.datasets.DATASETS`.
+
+    Returns
+    -------
+    list of str
+        In the order of ``settings["models"]``.
+
+    Examples
+    --------
+    >>> settings = {"models": ["rf", "xgb", "deepdta"]}
+    >>> dataset_models(settings, "tox21"), dataset_models(settings, "davis")
+    (['rf', 'xgb'], ['rf', 'xgb', 'deepdta'])
+    """
+    pairs = dataset_info(dataset).kind == "2d"
+    return [m for m in settings["models"] if pairs or m not in PAIR_ONLY_MODELS]
+
+
 def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:
     """Options one split job needs: the ``ilp`` block, the method's own options and, for a competitor tool,
     the size above which it is skipped (recorded as skipped, not run)."""
@@ -80,6 +111,92 @@ def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:
     if limit is not None:
         options["max_molecules"] = int(limit)
     return options
+
+
+# How the settings the configs change read, with the paper's value ("Training of supervised machine learning
+# models"), per task type where it differs; None: no paper value (a stand-in's own setting). D-MPNN and DeepDTA:
+# every setting of DMPNN_DEFAULTS / DEEPDTA_DEFAULTS (the paper's chemprop run; the LP-PDBBind repository's DeepDTA).
+_PAPER_SETTINGS: dict[str, dict[str, tuple[str, Any]]] = {
+    "rf": {"n_estimators": ("{} trees", 500),
+           "max_features": ("max_features {}", {"regression": 1.0, "classification": "sqrt"})},
+    "xgb": {"n_estimators": ("{} boosting rounds", 100)},
+    "hgb": {"max_iter": ("{} boosting iterations", None)},
+    "mlp": {"max_iter": ("at most {} epochs", 200)},
+    GRAPH_MODEL: {"epochs": ("{} epochs", None)},
+    PAIR_MODEL: {"epochs": ("{} epochs", None)},
+}
+_STAND_INS = {"hgb": "scikit-learn's HistGradientBoosting in place of the paper's XGBoost"}
+
+
+def _paper_value(model: str, key: str, task_type: str | None) -> object:
+    from benchdesign.molexp.deepdta import DEEPDTA_DEFAULTS
+    from benchdesign.molexp.dmpnn import DMPNN_DEFAULTS
+
+    if model in _STAND_INS:
+        return None
+    paper = {GRAPH_MODEL: DMPNN_DEFAULTS, PAIR_MODEL: DEEPDTA_DEFAULTS}.get(model, {}).get(key)
+    if paper is None:
+        paper = _PAPER_SETTINGS.get(model, {}).get(key, ("", None))[1]
+    if isinstance(paper, dict):
+        paper = paper.get(task_type) if task_type else None
+    return paper
+
+
+def _setting(model: str, key: str, value: object, task_type: str | None) -> str:
+    form = _PAPER_SETTINGS.get(model, {}).get(key, (f"{key} {{}}", None))[0]
+    paper = _paper_value(model, key, task_type)
+    if isinstance(paper, tuple) and isinstance(value, list):
+        value = tuple(value)
+    said = form.format(value)
+    if paper is None:
+        return said
+    return f"{said} (the paper's)" if paper == value else f"{said} (the paper: {paper})"
+
+
+def model_settings_lines(models: Sequence[str], model_options: Mapping[str, Mapping[str, Any]],
+                         task_types: Sequence[str] = ("regression", "classification")) -> list[str]:
+    """One line per model: the settings this run changes (``molecules.model_options``) against the paper's.
+
+    Parameters
+    ----------
+    models : sequence of str
+        The run's models (``molecules.models``).
+    model_options : mapping
+        ``molecules.model_options``: per model, shared settings and those under ``regression:`` /
+        ``classification:``.
+    task_types : sequence of str
+        Task types of the run's datasets (a task type's own settings are shown only for these).
+
+    Returns
+    -------
+    list of str
+        ``"<model>: <setting> (the paper: <value>); ..."``, or ``"<model>: the paper's settings"``; a stand-in
+        for a paper model says so.
+
+    Examples
+    --------
+    >>> options = {"rf": {"n_estimators": 100, "regression": {"max_features": "sqrt"}}, "mlp": {"max_iter": 20}}
+    >>> for line in model_settings_lines(["rf", "svm", "mlp"], options, ["regression"]):
+    ...     print(line)
+    rf: 100 trees (the paper: 500); regression: max_features sqrt (the paper: 1.0)
+    svm: the paper's settings
+    mlp: at most 20 epochs (the paper: 200)
+    >>> model_settings_lines(["hgb", "deepdta"], {"hgb": {"max_iter": 30}, "deepdta": {"epochs": 5}})
+    ["hgb (scikit-learn's HistGradientBoosting in place of the paper's XGBoost): 30 boosting iterations", \
+'deepdta: 5 epochs (the paper: 50)']
+    """
+    lines = []
+    for model in models:
+        options = dict(model_options.get(model) or {})
+        parts = [_setting(model, k, v, None) for k, v in options.items() if k not in ("regression", "classification")]
+        for task in task_types:
+            own = [_setting(model, k, v, task) for k, v in dict(options.get(task) or {}).items()]
+            if own:
+                parts.append(f"{task}: " + ", ".join(own))
+        head = f"{model} ({_STAND_INS[model]})" if model in _STAND_INS else model
+        lines.append(f"{head}: " + ("; ".join(parts) if parts else
+                                   "its library's defaults" if model in _STAND_INS else "the paper's settings"))
+    return lines
 
 
 def _number_tag(x: float) -> str:

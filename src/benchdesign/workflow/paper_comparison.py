@@ -375,8 +375,23 @@ def _md_cell(value: object) -> str:
     return _fmt(value).replace("|", "\\|").replace("\n", " ")
 
 
-def comparison_markdown(comparison: pd.DataFrame) -> str:
-    """The comparison as Markdown: how to read it, the count per status, and one row per claim."""
+def comparison_markdown(comparison: pd.DataFrame, settings: Mapping[str, Any] | None = None) -> str:
+    """The comparison as Markdown: how to read it, the count per status, one row per claim and, for a run with
+    molecular models, their settings against the paper's.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        :func:`compare_claims`' result.
+    settings : mapping, optional
+        The run's settings (:func:`compare_claims`); ``models``, ``model_options`` (``molecules.models`` and
+        ``molecules.model_options``) and ``task_types`` (of the molecular datasets) add the section "Molecular
+        models of this run" (:func:`benchdesign.molexp.settings.model_settings_lines`).
+
+    Returns
+    -------
+    str
+    """
     counts = comparison["status"].value_counts()
     lines = [
         "# This run against the papers",
@@ -396,6 +411,17 @@ def comparison_markdown(comparison: pd.DataFrame) -> str:
         cells = [row["id"], row["place"], row["claim"], row["paper_value"], row["run_value"], row["difference"],
                  row["verdict"], row["detail"]]
         lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+    models = list((settings or {}).get("models") or [])
+    if models:
+        from benchdesign.molexp.settings import model_settings_lines  # RDKit: imported only when needed
+
+        task_types = (settings or {}).get("task_types") or ("regression", "classification")
+        lines += ["", "## Molecular models of this run", "",
+                  "Their settings where this run's config (`molecules.model_options`) sets them, against the "
+                  "paper's; a score of a model run with fewer trees or epochs than the paper's is not the paper's "
+                  "model's score.", ""]
+        lines += [f"- {line}" for line in model_settings_lines(models, (settings or {}).get("model_options") or {},
+                                                                task_types)]
     return "\n".join(lines) + "\n"
 
 
@@ -1201,6 +1227,24 @@ def models_trained(files: ResultFiles, settings: Mapping[str, Any], kind: str) -
     if not models:
         raise NotInRun(f"{_PERF} has no {kind} dataset")
     return Measurement(len(models), detail=", ".join(models))
+
+
+@_reader(_LEAK, _PERF)
+def model_scored(files: ResultFiles, settings: Mapping[str, Any], model: str, dataset: str) -> Measurement:
+    """Whether ``model`` has a test score on every split made of ``dataset`` (the first of the ``|``-separated
+    datasets in the run)."""
+    name, note = _dataset(files, dataset)
+    made = files.table(_LEAK, _LEAK_COLUMNS)
+    made = made[(made["dataset"] == name) & (made["status"] == "ok")]
+    if made.empty:
+        raise NotInRun(f"{name}: no split was made")
+    perf = files.table(_PERF, _PERF_COLUMNS)
+    rows = perf[(perf["dataset"] == name) & (perf["model"] == model)]
+    if rows.empty:
+        raise NotInRun(f"{_PERF} has no {model} score on {name}")
+    scored = made.merge(rows.dropna(subset=["value"]), on=["dataset", "split_method", "repeat"])
+    detail = f"{model} scored on {len(scored)} of {len(made)} splits of {name}" + (f"; {note}" if note else "")
+    return Measurement(f"{len(scored)} of {len(made)}", holds=len(scored) == len(made), detail=detail)
 
 
 def _subsampled(settings: Mapping[str, Any], dataset: str) -> str:

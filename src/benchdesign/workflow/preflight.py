@@ -267,17 +267,19 @@ def _molecule_needs(config: dict) -> list[PackageNeed]:
     from benchdesign.molexp.datasets import dataset_info
     from benchdesign.molexp.methods import METHOD_PACKAGES
     from benchdesign.molexp.peers import datasail_s1_split
-    from benchdesign.molexp.settings import MODEL_PACKAGES, mol_settings
+    from benchdesign.molexp.settings import MODEL_PACKAGES, PAIR_ONLY_MODELS, mol_settings
     from benchdesign.splitting.options import SPLIT_OPTIONS
 
     mol = mol_settings(config)
     if not mol["enabled"]:
         return []
-    needs = [PackageNeed("molecules.models", m, MODEL_PACKAGES[m]) for m in mol["models"] if m in MODEL_PACKAGES]
+    kinds = {dataset_info(d).kind for d in mol["datasets"]}
+    # a pair-only model (deepdta) is fitted only when a 2-D dataset is in the run
+    needs = [PackageNeed("molecules.models", m, MODEL_PACKAGES[m]) for m in mol["models"]
+             if m in MODEL_PACKAGES and ("2d" in kinds or m not in PAIR_ONLY_MODELS)]
     peer = dict(mol["method_options"].get("datasail_s1") or {})
     # datasail run by another interpreter (option python): its packages are that interpreter's
     other_python = peer.get("python") is not None
-    kinds = {dataset_info(d).kind for d in mol["datasets"]}
     ab = mol["ablation"]
     size_methods = ab["size_methods"] if ab["enabled"] and ab["size_datasets"] else []  # the Fig. 6 size sweep
     ablation_solvers = ab["solvers"] if ab["enabled"] and ab["clusters"] else []  # the cluster-count sweep
