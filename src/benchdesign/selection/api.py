@@ -554,7 +554,7 @@ def evaluate_benchmark(
     models aside (at least ``MIN_SEEN_MODELS`` stay seen, else ValueError); the selection sees only the others
     (the oracle is rebuilt from their ranks) and the held-out models judge it -- will the subset rank models not
     run yet as the full benchmark would? Fewer than ``MIN_JUDGES_WARN`` (5) held-out models log a warning
-    ([`held_out_warning`][]); fewer than ``MIN_JUDGES_VERDICT`` (4) give no ρ-based verdict.
+    (``held_out_warning``); fewer than ``MIN_JUDGES_VERDICT`` (4) give no ρ-based verdict.
     ``variation="dataset_pool"``: the paper's protocol, where the models that judge a selection are those whose
     scores the oracle used.
 

@@ -5,7 +5,7 @@ The *share of pools* of a configuration at k is [`pool_shares`][]: the
 fraction of the dataset-pool trials (each a random pool of floor(alpha * n) datasets, the same pools for
 every strategy) whose k selected datasets pass [`meets_target`][], the
 target test of Table 2's k*; a random baseline counts each trial by the share of its draws that pass.  The
-test is the one-sided exact McNemar (sign) test on the paired trials ([`mcnemar_exact`][]; against a random
+test is the one-sided exact McNemar (sign) test on the paired trials (``mcnemar_exact``; against a random
 baseline's shares its generalisation, the paired sign-flip test [`paired_share_test`][]), Holm-corrected over
 the a-priori configurations at
 that k, as Table 3 corrects over its contenders.  The answer comes from the a-priori class
