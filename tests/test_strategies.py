@@ -1,7 +1,10 @@
+import itertools
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.cluster import KMeans
-from sklearn.metrics import adjusted_rand_score
+from sklearn.metrics import adjusted_rand_score, pairwise_distances, pairwise_distances_argmin_min
 
 from benchdesign.selection.strategies import (
     PREFIX_ORDERS,
@@ -216,13 +219,29 @@ def test_kmeans_recovers_separated_blobs_like_sklearn(seed):
     assert sorted(truth[chosen]) == [0, 1, 2, 3]  # one representative per blob
 
 
-def test_kmeans_inertia_close_to_sklearn_on_random_data():
+def test_kmeans_selection_is_the_papers_kmeans_and_nearest_rows():
+    """The paper's code (methods/kmeans_methods.py): sklearn KMeans, then each centre's nearest row
+    (pairwise_distances_argmin_min). Ours draws random_state from the rng and, where the paper's rule
+    repeats a row, gives that centre its nearest row not chosen yet."""
     rng = np.random.default_rng(0)
     X = rng.standard_normal((90, 35))
-    for k in (2, 5, 10, 20):
-        mine = np.mean([kmeans(X, k, np.random.default_rng(s))[2] for s in range(5)])
-        ref = np.mean([KMeans(k, n_init=3, random_state=s).fit(X).inertia_ for s in range(5)])
-        assert mine <= 1.03 * ref
+    pool = np.sort(rng.choice(90, size=70, replace=False))
+    repeats = 0
+    for k, seed in itertools.product((2, 5, 10, 20), range(3)):
+        state = int(np.random.default_rng(seed).integers(2**31 - 1))
+        model = KMeans(k, init="k-means++", n_init=3, tol=0.0, random_state=state).fit(X[pool])
+        nearest, _ = pairwise_distances_argmin_min(model.cluster_centers_, X[pool])
+        d2 = pairwise_distances(model.cluster_centers_, X[pool]) ** 2
+        expected: list[int] = []
+        for c in range(k):  # the nearest row no earlier centre took; ties (two-point clusters) -> lowest row
+            free = np.setdiff1d(np.arange(len(pool)), expected)
+            expected.append(int(free[d2[c, free] <= d2[c, free].min() * (1 + 1e-9)][0]))
+        repeats += len(set(nearest)) < k
+        tied = (np.sort(d2, axis=1)[:, 1] <= np.sort(d2, axis=1)[:, 0] * (1 + 1e-9)).tolist()
+        assert all(e == n for e, n, t in zip(expected, nearest, tied) if list(nearest).count(n) == 1 and not t)
+        np.testing.assert_array_equal(select_kmeans(X, k, pool, np.random.default_rng(seed)), pool[expected])
+        assert kmeans(X[pool], k, np.random.default_rng(seed))[2] == pytest.approx(model.inertia_)
+    assert 0 < repeats < 12  # the paper's rule does repeat rows in 35 dimensions
 
 
 def test_kmeans_labels_centres_consistent():
@@ -242,8 +261,11 @@ def test_kmeans_selection_nearest_to_centroids_without_duplicates():
     # fewer distinct points than k still yields k distinct rows
     dup = np.zeros((6, 3))
     dup[3:] = 1.0
-    out = select_kmeans(dup, 5, np.arange(6), np.random.default_rng(1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # sklearn's "fewer distinct clusters" ConvergenceWarning is silenced
+        out = select_kmeans(dup, 5, np.arange(6), np.random.default_rng(1))
     assert len(set(out.tolist())) == 5
+    assert sorted(out.tolist())[:3] == [0, 1, 2] or sorted(out.tolist())[-3:] == [3, 4, 5]  # one group fully taken
 
 
 def test_kmeans_k_equals_one_picks_row_nearest_mean():

@@ -7,9 +7,9 @@ Greedy strategies build a prefix order once, ``<name>_order(X, pool, k_max, rng)
 ``k <= k_max`` (same rng state for the random one).
 
 * ``random``         uniform without replacement: ``rng.permutation(pool)[:k]``.
-* ``kmeans``         k-means (greedy k-means++ seeding, Lloyd iterations, best of ``n_init``) on
-                     the pool rows; then, centroid by centroid in seeding order, the nearest
-                     (Euclidean) pool row not chosen yet.
+* ``kmeans``         scikit-learn's k-means (greedy k-means++ seeding, Lloyd, best of ``n_init``) on
+                     the pool rows, as the paper's code; then, centroid by centroid in seeding order,
+                     the nearest (Euclidean) pool row not chosen yet.
 * ``fafi_cosine``,   farthest-first traversal (Gonzalez): start at the pool row nearest the
   ``fafi_euclidean`` pool mean (``start="nearest"``) or farthest from it (``start="farthest"``, the
                      paper's code), then repeatedly add the row maximising the distance to its
@@ -43,6 +43,7 @@ as a set, the random strategy on its order.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -210,55 +211,12 @@ def _sq_dists(Z: NDArray, zz: NDArray, C: NDArray) -> NDArray:
     return d2
 
 
-def _kmeanspp(D: NDArray, k: int, rng: np.random.Generator) -> IntArray:
-    """Greedy k-means++ seeding on the squared distance matrix D (m, m): the first centre uniform,
-    then per step 2 + floor(ln k) candidates drawn with probability proportional to the squared
-    distance to the nearest centre, keeping the one that minimises the potential (as
-    scikit-learn).  Returns the row indices of the k seeds."""
-    m = D.shape[0]
-    trials = 2 + int(np.log(k))
-    seeds = np.empty(k, dtype=np.intp)
-    seeds[0] = rng.integers(m)
-    closest = D[seeds[0]].copy()
-    pot = closest.sum()
-    for c in range(1, k):
-        if pot > 0.0:
-            cand = np.searchsorted(np.cumsum(closest), rng.random(trials) * pot, side="right")
-            np.minimum(cand, m - 1, out=cand)
-        else:  # every point coincides with a centre: any point is as good
-            cand = rng.integers(m, size=trials)
-        d = np.minimum(closest[None, :], D[cand])  # (trials, m)
-        pots = d.sum(axis=1)
-        best = int(np.argmin(pots))
-        closest, pot = d[best], pots[best]
-        seeds[c] = cand[best]
-    return seeds
-
-
-def _lloyd(
-    Z: NDArray, zz: NDArray, centers: NDArray, max_iter: int
-) -> tuple[NDArray, IntArray, float]:
-    m, k = Z.shape[0], centers.shape[0]
-    labels = None
-    for _ in range(max_iter):
-        d2 = _sq_dists(Z, zz, centers)
-        new = d2.argmin(axis=1)
-        if labels is not None and np.array_equal(new, labels):
-            break
-        labels = new
-        onehot = np.zeros((m, k))
-        onehot[np.arange(m), labels] = 1.0
-        counts = onehot.sum(axis=0)
-        sums = onehot.T @ Z
-        empty = np.flatnonzero(counts == 0)
-        if empty.size:  # re-seed empty clusters at the points farthest from their centres
-            far = np.argsort(-d2[np.arange(m), labels], kind="stable")[: empty.size]
-            sums[empty] = Z[far]
-            counts[empty] = 1.0
-        centers = sums / counts[:, None]
-    labels = _sq_dists(Z, zz, centers).argmin(axis=1)
-    inertia = float(np.sum((Z - centers[labels]) ** 2))
-    return centers, labels, inertia
+def _check_count(name: str, value: object) -> int:
+    """``value`` as an int >= 1, or ValueError naming the option."""
+    is_int = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if not is_int or value < 1:
+        raise ValueError(f"{name}={value!r} must be an integer >= 1")
+    return int(value)
 
 
 def kmeans(
@@ -268,17 +226,14 @@ def kmeans(
     n_init: int = 3,
     max_iter: int = 100,
 ) -> tuple[NDArray[np.float64], IntArray, float]:
-    """k-means clustering: greedy k-means++ seeding and Lloyd iterations, best of ``n_init``.
+    """k-means clustering with scikit-learn's ``KMeans``: greedy k-means++ seeding, Lloyd, best of ``n_init``.
 
-    Lloyd stops when the assignment no longer changes (or after ``max_iter`` rounds); an empty
-    cluster is re-seeded at the point farthest from its centre.
-
-    Not ``benchdesign.splitting.clustering.kmeans``, on purpose: this one serves the ``kmeans``
-    selection strategy (a few pool rows, the trial's rng; greedy k-means++ with 2 + ln k candidates per
-    seed, an empty cluster's centre moved onto the farthest point, centres returned for the
-    nearest-row step), the other one the spectral clustering of the splitter (plain k-means++, an empty
-    cluster given the worst-fitted point, labels only). Merging them would change the selections
-    (and so the paper's tables) or the splits.
+    As the paper's code (hangover137/efficient_benchmarking, ``methods/kmeans_methods.py``: ``KMeans`` with
+    ``init="k-means++"``), except that the ``random_state`` is drawn from ``rng``
+    (``int(rng.integers(2**31 - 1))``), so every draw follows from the config seed, and that Lloyd runs until
+    the assignment no longer changes (``tol=0``; scikit-learn's default ``tol=1e-4`` may stop a round earlier).
+    With fewer distinct points than k some centres coincide; scikit-learn's ConvergenceWarning about it is
+    silenced (``select_kmeans`` still returns k distinct rows).
 
     Parameters
     ----------
@@ -287,7 +242,7 @@ def kmeans(
     k : int
         Number of clusters, 1 to m.
     rng : np.random.Generator
-        Randomness of the seeding.
+        Source of the seed of scikit-learn's k-means (one draw).
     n_init : int
         Independent seedings; the lowest inertia wins.
     max_iter : int
@@ -301,32 +256,55 @@ def kmeans(
         (m,) cluster of each point, in 0..k-1.
     inertia : float
         Sum of squared distances of the points to their centres.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [9.0, 0.0], [9.0, 1.0]])
+    >>> centers, labels, inertia = kmeans(X, 2, np.random.default_rng(0))
+    >>> sorted(centers.tolist()), bool(labels[0] == labels[1] != labels[2] == labels[3]), inertia
+    ([[0.0, 0.5], [9.0, 0.5]], True, 1.0)
     """
     Z = _check_X(X)
     k = _check_k(k, Z.shape[0])
-    _check_rng(rng)
-    for name, value in (("n_init", n_init), ("max_iter", max_iter)):
-        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-        if not is_int or value < 1:
-            raise ValueError(f"{name}={value!r} must be an integer >= 1")
-    zz = np.einsum("ij,ij->i", Z, Z)
-    D = _sq_dists(Z, zz, Z)
-    np.fill_diagonal(D, 0.0)
-    best: tuple[NDArray, IntArray, float] | None = None
-    for _ in range(int(n_init)):
-        fit = _lloyd(Z, zz, Z[_kmeanspp(D, k, rng)], int(max_iter))
-        if best is None or fit[2] < best[2]:
-            best = fit
-    assert best is not None
-    return best
+    seed = int(_check_rng(rng).integers(2**31 - 1))
+    n_init, max_iter = _check_count("n_init", n_init), _check_count("max_iter", max_iter)
+    # here: scikit-learn takes ~1 s to import, and the command line builds its parsers from this module
+    from sklearn.cluster import KMeans
+    from sklearn.exceptions import ConvergenceWarning
+
+    model = KMeans(k, init="k-means++", n_init=n_init, max_iter=max_iter, tol=0.0, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Number of distinct clusters", ConvergenceWarning)
+        model.fit(Z)
+    return model.cluster_centers_, model.labels_.astype(np.intp), float(model.inertia_)
+
+
+def _nearest_distinct(Z: NDArray, centers: NDArray) -> IntArray:
+    """For each centre in order, the nearest (Euclidean) row of Z not taken by an earlier centre.
+
+    Ties (squared distances within ``_first_max``'s 1e-10 relative, e.g. the two members of a two-point
+    cluster, equally far from its centre in exact arithmetic) -> lowest row."""
+    diff = Z[:, None, :] - centers[None, :, :]
+    d2 = np.einsum("mkp,mkp->mk", diff, diff)
+    taken = np.zeros(Z.shape[0], dtype=bool)
+    out = np.empty(centers.shape[0], dtype=np.intp)
+    for c in range(centers.shape[0]):
+        out[c] = _first_max(np.where(taken, -np.inf, -d2[:, c]))
+        taken[out[c]] = True
+    return out
 
 
 def select_kmeans(
     X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, n_init: int = 3
 ) -> IntArray:
-    """k-means representatives: cluster the pool rows into k clusters (``kmeans``), then for
-    each centroid in seeding order take the nearest (Euclidean) pool row not chosen yet (ties ->
-    lowest row index).
+    """k-means representatives: cluster the pool rows into k clusters (``kmeans``), then for each centroid
+    in seeding order take the nearest (Euclidean) pool row not chosen yet (ties -> lowest row index).
+
+    The paper's code takes each centroid's nearest row (``pairwise_distances_argmin_min``), which can
+    return one row twice (two centroids nearest the same row, or coinciding centres when the pool has
+    fewer distinct rows than k); the "not chosen yet" rule always gives k distinct rows and agrees with
+    the paper's choice whenever that has no repeat.
 
     Parameters
     ----------
@@ -337,7 +315,7 @@ def select_kmeans(
     pool : ArrayLike
         (m,) distinct row indices to choose from.
     rng : np.random.Generator
-        Randomness of the k-means++ seeding.
+        Source of the seed of the k-means (one draw).
     n_init : int
         k-means restarts.
 
@@ -345,19 +323,18 @@ def select_kmeans(
     -------
     IntArray
         (k,) distinct row indices from the pool.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [0.2], [1.0], [5.0], [5.1], [5.6], [9.0]])  # centres 0.4, 5.23, 9
+    >>> sorted(select_kmeans(X, 3, np.arange(7), np.random.default_rng(0)).tolist())
+    [1, 4, 6]
     """
     Xa, P, k = _prepare(X, pool, k)
     Z = Xa[P]
     centers, _, _ = kmeans(Z, k, _check_rng(rng), n_init=n_init)
-    diff = Z[:, None, :] - centers[None, :, :]
-    d2 = np.einsum("mkp,mkp->mk", diff, diff)
-    taken = np.zeros(P.shape[0], dtype=bool)
-    out = np.empty(k, dtype=np.intp)
-    for c in range(k):
-        i = int(np.argmin(np.where(taken, np.inf, d2[:, c])))
-        taken[i] = True
-        out[c] = P[i]
-    return out
+    return P[_nearest_distinct(Z, centers)]
 
 
 # ----------------------------------------------------------------------------- farthest-first
