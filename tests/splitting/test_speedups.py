@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
 
-from benchdesign.splitting.clustering import kmeans, leader_labels, spectral_labels
+from benchdesign.splitting.clustering import _kmeans_labels, leader_labels, spectral_labels
 from benchdesign.splitting.ilp import (
     ClusterInstance,
     assignment_objective,
@@ -47,19 +48,23 @@ def test_fingerprint_blocks_sparse_and_dense_paths_equal_brute_force(density):
                                expected[np.ix_(rows, cols)], atol=1e-6)
 
 
-def test_kmeans_recovers_separated_blobs_and_is_seeded():
+def test_spectral_labels_agree_with_sklearn_spectral_clustering():
+    """Our dense-eigh embedding + scikit-learn's KMeans against SpectralClustering(affinity="precomputed")
+    (ARPACK embedding, its own k-means) on noisy blocks of unequal size."""
+    from sklearn.cluster import SpectralClustering
+    from sklearn.metrics import adjusted_rand_score
+
     rng = np.random.default_rng(1)
-    centres = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0], [10.0, 10.0]])
-    truth = np.repeat(np.arange(4), 25)
-    x = centres[truth] + rng.normal(scale=0.3, size=(100, 2))
-    a = kmeans(x, 4, np.random.default_rng(5))
-    b = kmeans(x, 4, np.random.default_rng(5))
-    np.testing.assert_array_equal(a, b)
-    # the same partition up to renaming: every true blob maps to exactly one label
-    assert all(np.unique(a[truth == t]).size == 1 for t in range(4))
-    assert np.unique(a).size == 4
-    with pytest.raises(ValueError, match="k must be in"):
-        kmeans(x, 101, rng)
+    truth = np.repeat(np.arange(5), [4, 9, 14, 6, 27])
+    noise = rng.random((60, 60)) * 0.2
+    aff = np.where(truth[:, None] == truth[None, :], 0.5, 0.1) + (noise + noise.T) / 2
+    np.fill_diagonal(aff, 1.0)
+    ours = spectral_labels(aff, 5, seed=0)
+    ref = SpectralClustering(5, affinity="precomputed", random_state=0).fit_predict(aff)
+    assert adjusted_rand_score(ours, ref) == 1.0
+    assert adjusted_rand_score(ours, truth) == 1.0
+    with pytest.raises(ValueError, match="n_clusters must be in"):
+        spectral_labels(aff, 61)
 
 
 def test_spectral_labels_find_blocks_of_affinity():
@@ -151,12 +156,16 @@ def test_mip_gap_option_and_bound():
     assert res.bound is not None and res.bound <= best + 1e-6
 
 
-def test_kmeans_keeps_every_label_with_duplicate_points():
-    """Many identical points force empty clusters; each is re-seeded with a different point."""
+def test_spectral_kmeans_with_duplicate_points_uses_every_distinct_point_silently():
+    """Many identical points: every distinct point still gets its own label; with fewer distinct points than
+    clusters, fewer labels and no ConvergenceWarning reaching the user."""
     x = np.vstack([np.zeros((30, 2)), np.eye(2) * 5, [[9.0, 9.0]]])
-    lab = kmeans(x, 4, np.random.default_rng(0), n_init=3)
-    assert np.unique(lab).size == 4
-    assert np.unique(lab[:30]).size == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lab = _kmeans_labels(x, 4, seed=0, n_init=3)
+        fewer = _kmeans_labels(x[:32], 4, seed=0, n_init=3)  # 3 distinct points
+    assert np.unique(lab).size == 4 and np.unique(lab[:30]).size == 1
+    assert np.unique(fewer).size == 3 and np.unique(fewer[:30]).size == 1
 
 
 def test_split_spec_mip_gap_reaches_report_and_is_validated(fixtures, tmp_path, capsys):

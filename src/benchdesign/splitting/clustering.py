@@ -24,12 +24,12 @@ of eq. (2) of the entity split.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import scipy.linalg
-import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from benchdesign.splitting.options import DEFAULT_MAX_PAIRS, DEFAULT_MICRO, LINKAGES
@@ -50,7 +50,6 @@ __all__ = [
     "cluster_groups",
     "cluster_entities",
     "micro_similarity",
-    "kmeans",
     "spectral_labels",
 ]
 
@@ -414,62 +413,38 @@ def linkage_similarity(groups: GroupSimilarity, linkage: Linkage = "average") ->
     return s
 
 
-def kmeans(points: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 10, max_iter: int = 300) -> np.ndarray:
-    """Lloyd's k-means with k-means++ seeding, best of ``n_init`` runs by inertia; labels (m,) in [0, k).
-
-    An emptied cluster is re-seeded with the point farthest from its centre, so all k labels stay in use
-    whenever the points hold at least k distinct rows.
-
-    Not ``benchdesign.selection.strategies.kmeans``, on purpose: this one clusters the spectral
-    embedding of ``spectral_labels`` (plain k-means++ seeding, the worst-fitted point moved into an
-    empty cluster, labels only), the other one serves the ``kmeans`` selection strategy (greedy
-    k-means++, an empty cluster's centre moved onto the farthest point, centres returned). They draw
-    differently from the rng, so merging them would change the splits or the selections.
-    """
-    x = np.asarray(points, dtype=np.float64)
-    m = x.shape[0]
-    if not 1 <= k <= m:
-        raise ValueError(f"k must be in [1, {m}], got {k}")
-    sq = np.einsum("ij,ij->i", x, x)
-    best_labels, best_inertia = np.zeros(m, dtype=np.int64), np.inf
-    for _ in range(n_init):
-        centres = np.empty((k, x.shape[1]))
-        centres[0] = x[rng.integers(m)]
-        d2 = np.maximum(sq - 2.0 * x @ centres[0] + centres[0] @ centres[0], 0.0)
-        for j in range(1, k):
-            total = d2.sum()
-            idx = int(rng.integers(m)) if total <= 0 else min(
-                int(np.searchsorted(np.cumsum(d2), rng.random() * total, side="right")), m - 1)
-            centres[j] = x[idx]
-            d2 = np.minimum(d2, np.maximum(sq - 2.0 * x @ centres[j] + centres[j] @ centres[j], 0.0))
-        labels = np.full(m, -1, dtype=np.int64)
-        for _ in range(max_iter):
-            dist = sq[:, None] - 2.0 * x @ centres.T + np.einsum("ij,ij->i", centres, centres)[None, :]
-            new = np.argmin(dist, axis=1)
-            counts = np.bincount(new, minlength=k)
-            for j in np.flatnonzero(counts == 0):  # re-seed empty clusters with the worst-fitted point
-                far = int(np.argmax(dist[np.arange(m), new]))
-                new[far] = j
-                dist[far] = -np.inf  # never move the same point twice
-                counts = np.bincount(new, minlength=k)
-            if np.array_equal(new, labels):
-                break
-            labels = new
-            member = sp.csr_matrix((np.ones(m), (labels, np.arange(m))), shape=(k, m))
-            centres = (member @ x) / counts[:, None]
-        inertia = float(np.sum((x - centres[labels]) ** 2))
-        if inertia < best_inertia - 1e-12:
-            best_labels, best_inertia = labels, inertia
-    return best_labels
-
-
 def spectral_labels(affinity: np.ndarray, n_clusters: int, seed: int = 0, n_init: int = 10) -> np.ndarray:
     """Normalised spectral clustering (Ng-Jordan-Weiss / Shi-Malik embedding) of a dense affinity.
 
-    The same steps as scikit-learn's ``SpectralClustering(affinity="precomputed")``: the
-    ``n_clusters`` leading eigenvectors of D^-1/2 A D^-1/2 (exact dense ``eigh`` of the M x M matrix,
-    M <= a few thousand), divided by D^1/2, then k-means (``n_init`` runs). Avoids importing
-    scikit-learn (~1 s) and its ARPACK shift-invert solve.
+    The steps of scikit-learn's ``SpectralClustering(affinity="precomputed")``: the ``n_clusters`` leading
+    eigenvectors of D^-1/2 A D^-1/2 (self-loops ignored), divided by D^1/2, then scikit-learn's ``KMeans``
+    (``n_init`` runs, its ``random_state`` drawn from ``seed``). The embedding is an exact dense ``eigh``
+    of the M x M matrix (M <= a few thousand micro-clusters) rather than scikit-learn's
+    ``spectral_embedding`` (ARPACK shift-invert from a random start vector, or LOBPCG).
+
+    Parameters
+    ----------
+    affinity : np.ndarray
+        (M, M) symmetric non-negative similarities of the groups.
+    n_clusters : int
+        Number of clusters, 1 to M.
+    seed : int
+        Seed of the k-means.
+    n_init : int
+        k-means restarts; the lowest inertia wins.
+
+    Returns
+    -------
+    np.ndarray
+        (M,) cluster of each group, in [0, n_clusters).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> blocks = np.kron(np.eye(2), np.ones((3, 3))) * 0.9 + 0.05
+    >>> labels = spectral_labels(blocks, 2)
+    >>> bool(len(set(labels[:3])) == len(set(labels[3:])) == 1 and labels[0] != labels[3])
+    True
     """
     a = np.asarray(affinity, dtype=np.float64)
     m = a.shape[0]
@@ -484,10 +459,19 @@ def spectral_labels(affinity: np.ndarray, n_clusters: int, seed: int = 0, n_init
     # single-threaded BLAS: these matrices are small, and threads only add overhead (or worse, on a busy machine)
     with threadpool_limits(limits=1, user_api="blas"):
         _, vecs = scipy.linalg.eigh(normed, subset_by_index=[m - n_clusters, m - 1])
-        emb = vecs / d[:, None]
-        signs = np.sign(emb[np.argmax(np.abs(emb), axis=0), np.arange(n_clusters)])  # deterministic signs
-        emb *= np.where(signs == 0, 1.0, signs)[None, :]
-        return kmeans(emb, n_clusters, np.random.default_rng(seed), n_init=n_init)
+        return _kmeans_labels(vecs / d[:, None], n_clusters, seed, n_init)
+
+
+def _kmeans_labels(points: np.ndarray, k: int, seed: int, n_init: int) -> np.ndarray:
+    """Labels (m,) of scikit-learn's ``KMeans`` (k-means++, best of ``n_init``; ``random_state`` drawn from
+    ``seed``). Fewer distinct points than k leave some labels unused (its ConvergenceWarning is silenced)."""
+    from sklearn.cluster import KMeans  # imported here: ~1 s, only the spectral branch needs it
+    from sklearn.exceptions import ConvergenceWarning
+
+    state = int(np.random.default_rng(seed).integers(2**31 - 1))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Number of distinct clusters", ConvergenceWarning)
+        return KMeans(k, n_init=n_init, random_state=state).fit(points).labels_.astype(np.int64)
 
 
 @stage("cluster_groups")
