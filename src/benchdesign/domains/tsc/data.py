@@ -25,7 +25,8 @@ hold both splits.
 
 Whatever the source, ``materialise_dataset`` writes UCR ``.tsv`` files: a tab-separated table, no
 header, class label in column 0 then the series values. ``.tsv`` sources are copied byte for byte;
-``.ts`` sources are converted (shortest round-trip float repr).
+``.ts`` sources are converted (shortest round-trip float repr). Not through ``pooch``: of these sources
+only the official zip is a download, and no checksum pins its bytes (see ``benchdesign.data.sources``).
 
 Reference: Dau et al., "The UCR time series archive", IEEE/CAA J. Autom. Sinica 6(6), 2019.
 """
