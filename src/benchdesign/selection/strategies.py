@@ -805,12 +805,11 @@ def select_kmedoids(
     """
     P, K, k = _pool_kernel(X, pool, k, "k")
     _check_rng(rng)
-    if isinstance(n_init, (bool, np.bool_)) or not isinstance(n_init, (int, np.integer)) or n_init < 1:
-        raise ValueError(f"n_init={n_init!r} must be an integer >= 1")
+    n_init = _check_count("n_init", n_init)
     D = kernel_distance(K)
     fasterpam = _fasterpam()
     best, best_cost = None, np.inf
-    for start in range(int(n_init)):
+    for start in range(n_init):
         if start == 0:  # BUILD; the seed shuffles FasterPAM's processing order
             fit = fasterpam(D, k, init="build", random_state=int(rng.integers(2**31 - 1)), max_iter=100, n_cpu=1)
         else:  # given medoids: FasterPAM is then deterministic
