@@ -613,7 +613,7 @@ def split_entities(task: str, entities: EntitySet, spec: SplitSpec) -> SplitResu
     ...                      MatrixSimilarity(sim))
     >>> result = split_entities("S1", entities, SplitSpec(fractions=(0.5, 0.5), clusters=2))
     >>> result.labels()
-    array(['test', 'test', 'train', 'train'], dtype=object)
+    array(['train', 'train', 'test', 'test'], dtype=object)
     """
     validate_spec(spec)
     task = task.upper()
