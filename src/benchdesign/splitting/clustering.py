@@ -456,8 +456,9 @@ def spectral_labels(affinity: np.ndarray, n_clusters: int, seed: int = 0, n_init
 
     state = int(np.random.default_rng(seed).integers(2**31 - 1))
     model = SpectralClustering(n_clusters, affinity="precomputed", n_init=n_init, random_state=state)
-    # one BLAS and OpenMP thread: on these small matrices threads only add overhead (or worse, on a busy
-    # machine): scikit-learn's KMeans took 0.30 s wall on 2 OpenMP threads, 0.10 s on one (M = 1000, K = 50)
+    # one BLAS and OpenMP thread: on these small matrices threads add CPU for little wall time, or cost wall time on
+    # a busy machine (M = 1000, K = 50, the k-means on 2 OpenMP threads: idle 0.08 s wall for 0.15 s CPU, against
+    # 0.10 s on one; beside other jobs 0.30 s wall)
     with threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.filterwarnings("ignore", "Graph is not fully connected", UserWarning)
         warnings.filterwarnings("ignore", "Number of distinct clusters", ConvergenceWarning)
