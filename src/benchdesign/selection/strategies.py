@@ -283,10 +283,10 @@ def kmeans(
 
 @functools.cache
 def _threadpools():
-    """The BLAS and OpenMP thread pools, found once (``threadpool_limits`` looks them up on every call, ~4 ms).
+    """The BLAS and OpenMP thread pools, found once (``threadpool_limits`` looks them up on every call).
 
-    ``kmeans`` runs on one thread: on a few hundred rows scikit-learn's OpenMP threads only add CPU (53 x 22
-    points, k = 5, 2 cores: 3.2-5.1 ms CPU against 1.8 ms idle; 86 ms wall against 7 ms beside other jobs)."""
+    ``kmeans`` runs on one thread: on the few hundred rows of a selection pool scikit-learn's OpenMP threads add
+    overhead, not speed, and compete with the workflow's other jobs."""
     from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController()
