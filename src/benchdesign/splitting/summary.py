@@ -3,11 +3,13 @@
 Per fold: its size and fraction (beside the requested one when known), the scaled L(pi) of the fold
 against the rest beside random splits of the same fold sizes (from the certificate, certificate.py),
 and the nearest-neighbour view: each test sample's maximum similarity to the other folds (the summand
-of eq. 1), ours vs the random splits and, for molecules compared by ECFP Tanimoto, vs a Bemis-Murcko
+of eq. 1), ours vs the random splits, all from one pass over the similarities
+(``leakage.nearest_other_fold``), and, when SMILES are passed (``--scaffold-baseline``), vs a Bemis-Murcko
 scaffold split of the same fractions. With class labels (stratification), each fold's class shares
 beside the overall ones. Above ``NN_SAMPLE_MIN`` entities (or when the certificate
 is sampled) the nearest-neighbour figures come from a seeded sample of ``NN_SAMPLE_TEST`` test
 entities against all training entities, and the block says so. Ends with one plain sentence.
+Stages (``progress.stage``): ``nearest_neighbour``, and with SMILES ``scaffolds``, ``scaffold_leakage``.
 """
 
 from __future__ import annotations
