@@ -33,7 +33,7 @@ def _methods(dataset):
 def test_split_leakage_table(mol_run):
     table = pd.read_csv(mol_run / "results/tables/split_leakage.csv")
     assert list(table.columns) == ["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test",
-                                   "n_dropped", "seconds", "status"]
+                                   "n_dropped", "seconds", "status", "no_skill_score"]
     expected = {(d, m) for d in SETTINGS["datasets"] for m in _methods(d)}
     assert set(zip(table["dataset"], table["split_method"])) == expected and len(table) == len(expected)
     for dataset in SETTINGS["datasets"]:
@@ -50,6 +50,14 @@ def test_split_leakage_table(mol_run):
         assert by[(dataset, "s1")] < by[(dataset, "random")], dataset
     assert by[("davis", "s2")] < by[("davis", "random")]
     assert (table.loc[table["split_method"] == "i2", "n_dropped"] > 0).all()  # pairs across folds dropped
+    # the yardstick: predicting the training mean of DAVIS's pKd on the test fold, by hand from the split's files
+    samples = pd.read_csv(mol_run / "results/molecules/davis/samples.csv", dtype={"id": str})
+    folds = pd.read_csv(mol_run / "results/molecules/davis/splits/s2/0.tsv", sep="\t", dtype=str)
+    labels = samples.set_index("id")["label"]
+    train, test = (labels[folds.loc[folds["split"] == f, "id"]] for f in ("train", "test"))
+    by_hand = ((test - train.mean()) ** 2).mean() ** 0.5
+    assert table.set_index(["dataset", "split_method"]).loc[("davis", "s2"), "no_skill_score"] == pytest.approx(by_hand)
+    assert (ok.loc[ok["dataset"].isin(["tox21", "sr_are"]), "no_skill_score"] == 0.5).all()
 
 
 def test_split_performance_table(mol_run):

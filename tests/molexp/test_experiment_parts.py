@@ -11,7 +11,7 @@ import pytest
 from benchdesign.molexp.datasets import dataset_info, load_molecules, load_pairs, subsample_rows
 from benchdesign.molexp.experiment import entity_fold_labels, fold_labels, read_folds
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
-from benchdesign.molexp.scoring import molecule_leakage, pair_leakage, summary_table
+from benchdesign.molexp.scoring import molecule_leakage, no_skill_score, pair_leakage, summary_table
 from benchdesign.molexp.settings import ablation_points, dataset_methods, mol_settings, split_options
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, MatrixSimilarity, scaled_leakage
 
@@ -161,6 +161,28 @@ def test_summary_table_means_over_repeats():
     assert row["scaled_leakage"] == "0.200 ± 0.141" and row["rf (mae)"] == "1.500 ± 0.707"
 
 
+def test_no_skill_score_predicts_the_training_mean():
+    # RMSE by hand: training mean 2; test errors -2 and 2 -> 2.0; MAE 2.0
+    assert no_skill_score("rmse", np.array([1.0, 3.0]), np.array([0.0, 4.0])) == pytest.approx(2.0)
+    # two targets, NaN = missing: target 0 mean 1 (errors 1, 3: RMSE sqrt(5)), target 1 mean 4 (error 2: RMSE 2)
+    train = np.array([[1.0, np.nan], [np.nan, 4.0]])
+    test = np.array([[2.0, 6.0], [4.0, np.nan]])
+    assert no_skill_score("rmse", train, test) == pytest.approx((np.sqrt(5.0) + 2.0) / 2)
+    assert no_skill_score("mae", train, test) == pytest.approx((2.0 + 2.0) / 2)
+    # a constant score ranks nothing: ROC AUC 0.5 whatever the training prior
+    assert no_skill_score("roc_auc", np.array([0.0, 1.0, 1.0]), np.array([0.0, 1.0, 0.0, 1.0])) == 0.5
+    with pytest.raises(ValueError, match="Y_train has 2 targets but Y_test has 1"):
+        no_skill_score("rmse", train, np.array([1.0]))
+
+
+def test_summary_table_shows_the_no_skill_yardstick():
+    leakage = pd.DataFrame({"dataset": ["d"] * 2, "split_method": ["s1"] * 2, "repeat": [0, 1],
+                            "scaled_leakage": [0.1, 0.3], "no_skill_score": [1.0, 3.0]})
+    perf = pd.DataFrame({"dataset": ["d"] * 2, "split_method": ["s1"] * 2, "repeat": [0, 1], "model": ["rf"] * 2,
+                         "metric": ["rmse"] * 2, "value": [1.0, 2.0]})
+    assert summary_table(leakage, perf).iloc[0]["no skill (rmse)"] == "2.000 ± 1.414"
+
+
 def test_model_overrides_per_task_type():
     from benchdesign.molexp.experiment import model_overrides
 
@@ -198,6 +220,7 @@ def test_run_molecule_split_records_a_failing_competitor(monkeypatch):
         run_molecule_split(data, "scaffold", 0, (0.75, 0.25), 1, {"scaffold": {}})
     folds, record = run_molecule_split(data, "s1", 0, (0.75, 0.25), 1, {"ilp": {"clusters": 6, "delta": 0.5}})
     assert record["status"] == "ok" and record["n_test"] > 0 and 0 < record["scaled_leakage"] < 1
+    assert record["no_skill_score"] == 0.5  # ROC AUC of a constant prediction
 
 
 def test_ilp_options_reach_the_split_spec(monkeypatch):

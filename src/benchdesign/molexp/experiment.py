@@ -14,7 +14,7 @@ import pandas as pd
 from benchdesign.molexp.datasets import MolDataset, dataset_info
 from benchdesign.molexp.features import pair_features
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
-from benchdesign.molexp.scoring import molecule_leakage, pair_leakage
+from benchdesign.molexp.scoring import molecule_leakage, no_skill_score, pair_leakage
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, SplitResult
 from benchdesign.splitting.tasks import UNASSIGNED
 
@@ -149,8 +149,18 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
     else:
         leak = float("nan")
     record.update(scaled_leakage=leak, n_train=int((folds == 0).sum()), n_test=int((folds == 1).sum()),
-                  n_dropped=int((folds < 0).sum()), seconds=seconds, status=status, report=report)
+                  n_dropped=int((folds < 0).sum()), seconds=seconds, status=status, report=report,
+                  no_skill_score=_no_skill(data, folds))
     return folds, record
+
+
+def _no_skill(data: ExperimentData, folds: np.ndarray) -> float:
+    """The split's yardstick: the test score of predicting the training fold's mean label (NaN without both folds)."""
+    train, test = folds == 0, folds == 1
+    if not train.any() or not test.any():
+        return float("nan")
+    labels = data.labels()
+    return no_skill_score(data.info.metric, labels[train], labels[test])
 
 
 def fold_labels(folds: np.ndarray) -> np.ndarray:

@@ -16,11 +16,11 @@ import pandas as pd
 
 from benchdesign.splitting import SimilaritySource, leakage_summary
 
-__all__ = ["LEAKAGE_COLUMNS", "PERFORMANCE_COLUMNS", "molecule_leakage", "pair_leakage", "leakage_table",
-           "performance_table"]
+__all__ = ["LEAKAGE_COLUMNS", "PERFORMANCE_COLUMNS", "molecule_leakage", "pair_leakage", "no_skill_score",
+           "leakage_table", "performance_table"]
 
 LEAKAGE_COLUMNS = ["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test", "n_dropped",
-                   "seconds", "status"]
+                   "seconds", "status", "no_skill_score"]
 PERFORMANCE_COLUMNS = ["dataset", "split_method", "repeat", "model", "metric", "value"]
 
 
@@ -51,6 +51,43 @@ def pair_leakage(drug_similarity: SimilaritySource, target_similarity: Similarit
     return cross / total if total > 0 else 0.0
 
 
+def no_skill_score(metric: str, Y_train: np.ndarray, Y_test: np.ndarray) -> float:
+    """The test score of a model that learned nothing: every test row predicted with its target's training mean.
+
+    The yardstick a split's model scores are read against: test folds differ in how spread their labels are
+    (on DAVIS, a drug-cold test fold holding a few promiscuous drugs has a wider label spread than the fold of
+    a two-sided cold split), so a raw RMSE compares splits by their test labels as much as by the models. For
+    ``roc_auc`` a constant prediction scores 0.5 wherever both classes are present.
+
+    Parameters
+    ----------
+    metric : str
+        ``"rmse"``, ``"mae"`` or ``"roc_auc"`` (see :func:`benchdesign.molexp.models.score`).
+    Y_train, Y_test : numpy.ndarray
+        Labels of the training and test fold, (n,) or (n, n_targets), NaN = missing.
+
+    Returns
+    -------
+    float
+        Mean over targets of ``metric``; NaN when no target has a labelled training and test row.
+
+    Examples
+    --------
+    >>> round(no_skill_score("rmse", np.array([1.0, 3.0]), np.array([0.0, 4.0])), 6)
+    2.0
+    """
+    from benchdesign.molexp.models import score
+
+    y_train = np.asarray(Y_train, dtype=float).reshape(len(Y_train), -1)
+    y_test = np.asarray(Y_test, dtype=float).reshape(len(Y_test), -1)
+    if y_train.shape[1] != y_test.shape[1]:
+        raise ValueError(f"Y_train has {y_train.shape[1]} targets but Y_test has {y_test.shape[1]}")
+    labelled = (~np.isnan(y_train)).any(axis=0)
+    means = np.full(y_train.shape[1], np.nan)
+    means[labelled] = np.nanmean(y_train[:, labelled], axis=0)
+    return score(metric, y_test, np.broadcast_to(means, y_test.shape).copy())
+
+
 def leakage_table(records: Iterable[Mapping[str, object]]) -> pd.DataFrame:
     """split_leakage.csv: one row per (dataset, split_method, repeat), sorted."""
     table = pd.DataFrame(list(records), columns=LEAKAGE_COLUMNS)
@@ -76,6 +113,8 @@ def summary_table(leakage: pd.DataFrame, performance: pd.DataFrame) -> pd.DataFr
     for (dataset, method), group in leakage.groupby(["dataset", "split_method"], sort=False):
         row = {"dataset": dataset, "split_method": method, "scaled_leakage": _mean_sd(group["scaled_leakage"])}
         scores = performance[(performance["dataset"] == dataset) & (performance["split_method"] == method)]
+        if "no_skill_score" in group and not scores.empty:
+            row[f"no skill ({scores['metric'].iloc[0]})"] = _mean_sd(group["no_skill_score"])
         for (model, metric), sc in scores.groupby(["model", "metric"], sort=True):
             row[f"{model} ({metric})"] = _mean_sd(sc["value"])
         rows.append(row)
@@ -84,7 +123,9 @@ def summary_table(leakage: pd.DataFrame, performance: pd.DataFrame) -> pd.DataFr
 
 def summary_markdown(leakage: pd.DataFrame, performance: pd.DataFrame) -> str:
     """split_summary.md: one Markdown table per dataset (rows = split methods)."""
-    parts = ["# Leakage-reduced splits: scaled L(π) and test scores (mean ± sd over repeats)\n"]
+    parts = ["# Leakage-reduced splits: scaled L(π) and test scores (mean ± sd over repeats)\n\n"
+             "*no skill*: the score of predicting every test row with the training fold's mean label, the yardstick "
+             "of the models' scores on that split (test folds differ in how spread their labels are).\n"]
     summary = summary_table(leakage, performance)
     for dataset, table in summary.groupby("dataset", sort=False):
         table = table.drop(columns="dataset").dropna(axis=1, how="all")
