@@ -243,3 +243,20 @@ def test_benchmark_summary_groups_the_runs_jobs(mol_run):
         assert summary.loc[("split", method), "jobs"] == n
     assert summary.loc[("ablation", "size"), "jobs"] == 4  # 2 datasets x 2 methods
     assert (summary["wall_s"] > 0).all() and (summary["cpu_s"] >= 0).all()
+
+
+def test_pair_difficulty_reads_the_run(mol_run):
+    """benchmarks/pair_difficulty.py recomputes the no-skill RMSE from the split files: it must equal the column."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pair_difficulty", REPO / "benchmarks" / "pair_difficulty.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    makeup, relative = module.difficulty_table(mol_run / "results", "davis")
+    leak = pd.read_csv(mol_run / "results/tables/split_leakage.csv").query("dataset == 'davis'")
+    perf = pd.read_csv(mol_run / "results/tables/split_performance.csv").query("dataset == 'davis'")
+    no_skill = leak.set_index("split_method")["no_skill_score"]  # one repeat in the tiny config
+    assert makeup["no_skill"].to_dict() == pytest.approx(no_skill.to_dict())
+    by_hand = perf.set_index(["split_method", "model"])["value"] / no_skill.reindex(
+        perf["split_method"]).to_numpy()
+    assert relative.stack().to_dict() == pytest.approx(by_hand.to_dict())
