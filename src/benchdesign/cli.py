@@ -27,6 +27,7 @@ def _split_command(args: argparse.Namespace) -> int:
     spec = SplitSpec.from_options({**_split_options(args), **_fold_layout(args), "verbose": args.verbose})
     if args.pairs:
         return _run_split_job(_pair_table_job(args, spec))
+    _check_no_pair_table_options(args)
     if not args.input:
         raise ValueError("give the entity table (--input) or one long table of pairs (--pairs)")
     side_a = EntityInput(
@@ -108,10 +109,25 @@ def _pair_table_sides(args: argparse.Namespace):
     given = ["--" + name.replace("_", "-") for name in _NOT_WITH_PAIRS if getattr(args, name, None)]
     if given:
         raise ValueError(f"--pairs is one table of pairs; do not combine it with {', '.join(given)}")
+    classes = [f"--{name.replace('_', '-')}" for name in ("class_col", "class_col_b") if getattr(args, name, None)]
+    if classes:
+        raise ValueError(f"{', '.join(classes)}: classes for stratification belong to an entity table; with --pairs "
+                         "there is none: give an entity table per side (--input, --input-b) and --interactions")
     if not (args.a_col and args.b_col):
         raise ValueError("--pairs needs the columns of the two entities of a pair: --a-col and --b-col")
     return pair_table_inputs(args.pairs, args.a_col, args.b_col, args.a_id_col, args.b_id_col,
                              (args.a_kind, args.b_kind), args.sequence_similarity)
+
+
+def _check_no_pair_table_options(args: argparse.Namespace) -> None:
+    """Refuse --a-col, --b-col, --a-id-col, --b-id-col and a --a-kind / --b-kind other than auto without --pairs:
+    they name columns of the --pairs table, and would otherwise be ignored."""
+    given = [f"--{name.replace('_', '-')}" for name in ("a_col", "b_col", "a_id_col", "b_id_col")
+             if getattr(args, name, None)]
+    given += [f"--{side}-kind" for side in ("a", "b") if getattr(args, f"{side}_kind", "auto") != "auto"]
+    if given:
+        raise ValueError(f"{', '.join(given)} name columns of the one table of pairs: give it with --pairs FILE "
+                         "(with entity tables, use --smiles-col / --sequence-col and their -b forms)")
 
 
 def _split_options(args: argparse.Namespace) -> dict:
@@ -316,6 +332,8 @@ def _leakage_command(args: argparse.Namespace) -> int:
     check_output_paths({"--json": args.json, "--shard-out": args.shard_out},
                        {"--input": args.input, "--split": args.split, "--matrix": args.matrix, "--pairs": args.pairs,
                         "--interactions": args.interactions, "--input-b": args.input_b, "--matrix-b": args.matrix_b})
+    if not args.pairs:
+        _check_no_pair_table_options(args)
     if args.pairs or args.interactions or args.input_b:
         return _leakage_pairs_command(args)
     if not args.input:

@@ -78,12 +78,28 @@ def test_a_repeated_id_with_two_values_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize("extra,message", [
     (["--input", "x.csv"], "--pairs is one table of pairs; do not combine it with --input"),
     (["--b-col", ""], "--pairs needs the columns of the two entities of a pair: --a-col and --b-col"),
+    (["--class-col", "label"], "--class-col: classes for stratification belong to an entity table; with --pairs"),
 ])
 def test_pairs_option_errors(tmp_path, capsys, extra, message):
     table = tmp_path / "pairs.csv"
     _long_table(table, np.random.default_rng(2))
     code, out = _split(tmp_path, table, *extra)
     assert code == 2 and message in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("extra,named", [
+    (["--a-col", "ligand"], "--a-col name columns of the one table of pairs: give it with --pairs FILE"),
+    (["--b-id-col", "t", "--a-kind", "smiles"], "--b-id-col, --a-kind name columns of the one table of pairs"),
+])
+@pytest.mark.parametrize("command", ["split", "leakage"])
+def test_pair_table_options_without_pairs_are_refused(tmp_path, capsys, command, extra, named):
+    table = tmp_path / "mols.csv"
+    pd.DataFrame({"id": ["a", "b", "c", "d"], "smiles": MOLECULES[:4]}).to_csv(table, index=False)
+    out = tmp_path / "o.tsv"
+    rest = ["--task", "S1", "--fractions", "0.5", "0.5", "--out", out] if command == "split" else ["--split", out]
+    code = main([str(a) for a in [command, "--input", table, "--smiles-col", "smiles", *rest, *extra]])
+    assert code == 2 and named in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_a_missing_column_is_named(tmp_path, capsys):
