@@ -802,3 +802,21 @@ def test_evaluate_refuses_an_unwritable_out_folder(tmp_path, capsys, monkeypatch
     real = os.access
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != tmp_path and real(path, mode, **kw))
     check_refused(tmp_path, _evaluate(scores, feats, tmp_path / "ev"), ["--out", "not writable"], capsys)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["evaluate", "--jobs", "0"], "argument --jobs: must be at least 1, got 0"),
+    (["evaluate", "--jobs", "two"], "argument --jobs: expected an integer, got 'two'"),
+    (["agreement", "--bootstrap", "-1"], "argument --bootstrap: must be at least 0, got -1"),
+])
+def test_selection_counts_are_checked_before_any_work(tmp_path, capsys, argv, message):
+    examples = REPO / "src" / "benchdesign" / "examples"
+    (tmp_path / "subset.txt").write_text("ArguAna\n")
+    inputs = {"evaluate": ["--features", examples / "features.csv", "--out", tmp_path / "out"],
+              "agreement": ["--subset", tmp_path / "subset.txt"]}[argv[0]]
+    before = snapshot(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(a) for a in [argv[0], "--scores", examples / "scores.csv", "--higher-is-better", *inputs,
+                                *argv[1:]]])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
