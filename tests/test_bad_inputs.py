@@ -8,7 +8,9 @@ The config, cached-input and log cases call the functions the Snakefile calls wh
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import lzma
 import os
 import re
 import shutil
@@ -673,6 +675,27 @@ ISSUE_36_CASES = {
 def test_issue_36_cli_input_is_refused_cleanly(name, tmp_path, capsys):
     argv, fragments = ISSUE_36_CASES[name](tmp_path)
     check_refused(tmp_path, argv, fragments, capsys)
+
+
+@pytest.mark.parametrize("pack,fragments", [
+    (bz2.compress, ["bzip2-compressed", "does not end in .bz2", "bunzip2 -c"]),
+    (lzma.compress, ["xz-compressed", "does not end in .xz", "unxz -c"]),
+])
+def test_other_compressions_under_a_plain_name_are_named(pack, fragments, tmp_path, capsys):
+    table = tmp_path / "mols.csv"
+    table.write_bytes(pack((FIXTURES / "mols.csv").read_bytes()))
+    check_refused(tmp_path, split_args(table, tmp_path / "o.tsv"), [str(table), *fragments], capsys)
+
+
+@pytest.mark.parametrize("suffix,pack", [(".bz2", bz2.compress), (".xz", lzma.compress)])
+def test_bz2_and_xz_tables_are_read_by_their_suffix(suffix, pack, tmp_path, capsys):
+    plain, packed = tmp_path / "plain.csv", tmp_path / f"mols.csv{suffix}"
+    shutil.copy(FIXTURES / "mols.csv", plain)
+    packed.write_bytes(pack(plain.read_bytes()))
+    assert main([str(a) for a in split_args(plain, tmp_path / "a.tsv")]) == 0
+    assert main([str(a) for a in split_args(packed, tmp_path / "b.tsv")]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "a.tsv").read_text() == (tmp_path / "b.tsv").read_text()
 
 
 def test_unwritable_out_folder_is_refused_before_reading(tmp_path, capsys, monkeypatch):

@@ -18,12 +18,14 @@
 
 from __future__ import annotations
 
+import bz2
 import contextlib
 import csv
 import gzip
 import hashlib
 import importlib.resources
 import json
+import lzma
 import os
 import stat
 import sys
@@ -263,7 +265,7 @@ def default_sep(path: str | os.PathLike) -> str:
 
 
 def _first_line(path: Path) -> str:
-    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(path.suffix.lower(), open)
     with opener(path, "rt", encoding="utf-8", errors="replace", newline="") as fh:
         return fh.readline()
 
@@ -273,7 +275,7 @@ def sniff_sep(path: str | os.PathLike) -> str:
     it and holds exactly one other of ``, TAB ; |`` (then that one, via :class:`csv.Sniffer`)."""
     p = Path(path)
     sep = default_sep(p)
-    with contextlib.suppress(OSError, EOFError, gzip.BadGzipFile, zlib.error):
+    with contextlib.suppress(OSError, EOFError, gzip.BadGzipFile, zlib.error, lzma.LZMAError):
         header = _first_line(p)
         others = [d for d in _DELIMITERS if d != sep and d in header]
         if sep not in header and len(others) == 1:
@@ -295,9 +297,9 @@ def read_csv(path: str | os.PathLike, what: str = "input table", sep: str | None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{what} {p}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
                          "re-encode it as UTF-8 (e.g. iconv -f latin1 -t utf-8)") from None
-    except (gzip.BadGzipFile, zlib.error, EOFError, OSError) as exc:
-        raise ValueError(f"{what} {p}: cannot decompress or read it ({exc}); "
-                         "a .gz file must be gzip-compressed") from None
+    except (gzip.BadGzipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as exc:
+        raise ValueError(f"{what} {p}: cannot decompress or read it ({exc}); a file named .gz, .bz2, .xz, .zip "
+                         "or .zst must be compressed that way") from None
     except pd.errors.EmptyDataError:
         raise ValueError(f"{what} {p}: no columns to parse (empty after decompression?); "
                          "expected a header row and data rows") from None
@@ -311,12 +313,22 @@ def read_csv(path: str | os.PathLike, what: str = "input table", sep: str | None
 
 
 GZIP_MAGIC = b"\x1f\x8b"
+COMPRESSION_MAGIC = {GZIP_MAGIC: (".gz", "gzip", "gunzip -c"), b"BZh": (".bz2", "bzip2", "bunzip2 -c"),
+                     b"\xfd7zXZ\x00": (".xz", "xz", "unxz -c"), b"PK\x03\x04": (".zip", "zip", "unzip -p"),
+                     b"\x28\xb5\x2f\xfd": (".zst", "zstd", "zstd -dc")}
+"""The first bytes of the compressed formats pandas reads, with the suffix it reads them by, the format's name
+and the command that unpacks one to standard output."""
+
+
+def _compression(head: bytes) -> tuple[str, str, str] | None:
+    """(suffix, format, unpack command) of a file starting with ``head``; None for an uncompressed one."""
+    return next((how for magic, how in COMPRESSION_MAGIC.items() if head.startswith(magic)), None)
 
 
 def check_table_file(path: str | os.PathLike, what: str = "input table") -> Path:
     """The checks of a table file before it is read: it exists, is a regular file, is not empty, and is not
-    gzip-compressed under a name without ``.gz`` (which would be read as garbled text). Returns the path;
-    raises ValueError naming ``what`` and the file."""
+    compressed (gzip, bzip2, xz, zip, zstd) under a name without that format's suffix (it would be read as
+    garbled text). Returns the path; raises ValueError naming ``what`` and the file."""
     p = Path(path)
     if not p.exists():
         raise ValueError(f"{what} {p}: file not found")
@@ -325,10 +337,12 @@ def check_table_file(path: str | os.PathLike, what: str = "input table") -> Path
     if p.stat().st_size == 0:
         raise ValueError(f"{what} {p}: the file is empty; expected a header row and data rows")
     with open(p, "rb") as fh:
-        gzipped = fh.read(2) == GZIP_MAGIC
-    if gzipped and p.suffix.lower() != ".gz":
-        raise ValueError(f"{what} {p}: the file is gzip-compressed but its name does not end in .gz; rename it "
-                         f"to {p.name}.gz (it is then read as it is) or decompress it (gunzip -c {p.name} > plain.csv)")
+        compressed = _compression(fh.read(6))
+    if compressed and p.suffix.lower() != compressed[0]:
+        suffix, name, unpack = compressed
+        raise ValueError(f"{what} {p}: the file is {name}-compressed but its name does not end in {suffix}; rename "
+                         f"it to {p.name}{suffix} (it is then read as it is) or decompress it "
+                         f"({unpack} {p.name} > plain.csv)")
     return p
 
 
