@@ -27,11 +27,25 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # 45 Tox21 molecules connected at ECFP4 Tanimoto > 0.4 (breadth-first from a hub) + 15 singletons
 LOHI_60 = (FIXTURES / "splitters_lohi_60.smi").read_text().split()
 
-needs_graphpart = pytest.mark.skipif(not has("graph_part") or shutil.which("mmseqs") is None,
-                                     reason="graph-part (extra 'graphpart') or the mmseqs2 program not installed")
+needs_graphpart = pytest.mark.skipif(
+    not has("graph_part") or shutil.which("mmseqs") is None,
+    reason="graph-part (extra 'graphpart') or the mmseqs2 program not installed",
+)
 
-DRUGS = ["CCO", "CCCO", "CCCCO", "c1ccccc1", "c1ccccc1O", "c1ccccc1N", "CC(=O)O", "CC(=O)OC", "CCN", "CCCN",
-         "C1CCCCC1", "C1CCCCC1O"]
+DRUGS = [
+    "CCO",
+    "CCCO",
+    "CCCCO",
+    "c1ccccc1",
+    "c1ccccc1O",
+    "c1ccccc1N",
+    "CC(=O)O",
+    "CC(=O)OC",
+    "CCN",
+    "CCCN",
+    "C1CCCCC1",
+    "C1CCCCC1O",
+]
 AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
 
 
@@ -65,8 +79,7 @@ TARGETS, FAMILY = _targets()
 
 def _pairs() -> tuple[np.ndarray, np.ndarray]:
     """Drug and target of 60 pairs: drug 0 has 16 pairs, drug 1 eight, the others 3 or 4; every target 3."""
-    drug = np.concatenate([np.zeros(16, int), np.ones(8, int), np.repeat(np.arange(2, 12), [4, 4, 4, 4, 4, 4, 3, 3,
-                                                                                         3, 3])])
+    drug = np.concatenate([np.zeros(16, int), np.ones(8, int), np.repeat(np.arange(2, 12), [4, 4, 4, 4, 4, 4, 3, 3, 3, 3])])
     target = np.tile(np.arange(20), 3)
     return drug, target
 
@@ -78,12 +91,26 @@ def _lohi_pairs() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _experiment(drugs: list[str], drug: np.ndarray, target: np.ndarray) -> ExperimentData:
-    samples = pd.DataFrame({"id": [f"P{i:03d}" for i in range(drug.size)], "drug_id": [f"D{d}" for d in drug],
-                            "target_id": [f"T{t}" for t in target], "label": np.linspace(5, 9, drug.size)})
+    samples = pd.DataFrame(
+        {
+            "id": [f"P{i:03d}" for i in range(drug.size)],
+            "drug_id": [f"D{d}" for d in drug],
+            "target_id": [f"T{t}" for t in target],
+            "label": np.linspace(5, 9, drug.size),
+        }
+    )
     molecules = pd.DataFrame({"id": [f"D{i}" for i in range(len(drugs))], "smiles": drugs})
     proteins = pd.DataFrame({"id": [f"T{i}" for i in range(len(TARGETS))], "sequence": TARGETS})
-    return ExperimentData(dataset_info("davis"), samples, molecules, molecule_fingerprints(drugs), drug, proteins,
-                          np.zeros((len(TARGETS), 4), np.float32), target)
+    return ExperimentData(
+        dataset_info("davis"),
+        samples,
+        molecules,
+        molecule_fingerprints(drugs),
+        drug,
+        proteins,
+        np.zeros((len(TARGETS), 4), np.float32),
+        target,
+    )
 
 
 def _side_is_whole(folds: np.ndarray, index: np.ndarray) -> bool:
@@ -126,8 +153,10 @@ def test_split_fingerprints_grows_groups_by_weight_by_hand():
 
 def test_fingerprint_split_weights_one_is_deepchem():
     for seed in (0, 3):
-        assert np.array_equal(fingerprint_split(DRUGS, (0.75, 0.25), seed),
-                              fingerprint_split(DRUGS, (0.75, 0.25), seed, weights=np.ones(len(DRUGS))))
+        assert np.array_equal(
+            fingerprint_split(DRUGS, (0.75, 0.25), seed),
+            fingerprint_split(DRUGS, (0.75, 0.25), seed, weights=np.ones(len(DRUGS))),
+        )
 
 
 def test_fingerprint_drug_keeps_drugs_whole_and_aims_at_pair_shares():
@@ -143,8 +172,7 @@ def test_fingerprint_drug_keeps_drugs_whole_and_aims_at_pair_shares():
     assert 12 <= test_pairs <= 12 + 16
     again, _ = split_pairs_by_peer("fingerprint_drug", drug, target, DRUGS, TARGETS, (0.8, 0.2), 0)
     assert np.array_equal(folds, again)
-    others = [split_pairs_by_peer("fingerprint_drug", drug, target, DRUGS, TARGETS, (0.8, 0.2), s)[0]
-              for s in range(1, 6)]
+    others = [split_pairs_by_peer("fingerprint_drug", drug, target, DRUGS, TARGETS, (0.8, 0.2), s)[0] for s in range(1, 6)]
     assert any(not np.array_equal(folds, o) for o in others)
 
 
@@ -181,9 +209,11 @@ def test_lohi_weights_reach_the_mip(monkeypatch):
 
     seen = []
     real = lohi_splitter.get_linear_problem_train_test
-    monkeypatch.setattr(lohi_splitter, "get_linear_problem_train_test",
-                        lambda g, *a, **k: seen.append(sum(d["weight"] for _, d in g.nodes(data=True)))
-                        or real(g, *a, **k))
+    monkeypatch.setattr(
+        lohi_splitter,
+        "get_linear_problem_train_test",
+        lambda g, *a, **k: seen.append(sum(d["weight"] for _, d in g.nodes(data=True))) or real(g, *a, **k),
+    )
     import networkx as nx
 
     main = max(nx.connected_components(neighborhood_graph(LOHI_60, 0.4)), key=len)
@@ -191,8 +221,9 @@ def test_lohi_weights_reach_the_mip(monkeypatch):
     weights = np.arange(1, len(LOHI_60) + 1, dtype=float)
     for coarsening in (None, 0.8):
         seen.clear()
-        splitters.lohi_split(LOHI_60, (0.8, 0.2), 0, shuffle=False, coarsening_threshold=coarsening,
-                             weights=weights, time_limit=60)
+        splitters.lohi_split(
+            LOHI_60, (0.8, 0.2), 0, shuffle=False, coarsening_threshold=coarsening, weights=weights, time_limit=60
+        )
         assert seen == [pytest.approx(weights[sorted(main)].sum())]
 
 
@@ -210,7 +241,7 @@ def test_graphpart_missing_aligner_names_the_install(monkeypatch):
 def test_graphpart_missing_package_names_the_install(tmp_path, monkeypatch):
     monkeypatch.setattr(peers.shutil, "which", lambda program: f"/usr/bin/{program}")
     shim = tmp_path / "python"  # an interpreter that cannot import graph_part: isolated, no site path
-    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -I -S \"$@\"\n")
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -I -S "$@"\n')
     shim.chmod(0o755)
     assert subprocess.run([str(shim), "-c", "import graph_part"], capture_output=True).returncode != 0
     with pytest.raises(peers.ToolMissing, match="pip install graph-part==1.0.2"):
@@ -246,11 +277,14 @@ def test_graphpart_keeps_planted_families_together_and_pairs_follow():
 # --------------------------------------------------------------------------- scored like the others
 
 
-@pytest.mark.parametrize("method", [
-    "fingerprint_drug",
-    pytest.param("lohi_drug", marks=needs_lohi),
-    pytest.param("graphpart_target", marks=needs_graphpart),
-])
+@pytest.mark.parametrize(
+    "method",
+    [
+        "fingerprint_drug",
+        pytest.param("lohi_drug", marks=needs_lohi),
+        pytest.param("graphpart_target", marks=needs_graphpart),
+    ],
+)
 def test_run_molecule_split_scores_the_peers_like_the_library_methods(method):
     data = _experiment(LOHI_60, *_lohi_pairs())
     options = {"ilp": {"clusters": 6, "epsilon": 0.3, "delta": 0.3, "time_limit": 30}}
@@ -261,7 +295,8 @@ def test_run_molecule_split_scores_the_peers_like_the_library_methods(method):
     drug_sim = FingerprintSimilarity(data.molecule_bits)
     target_sim = KmerSimilarity.from_sequences(TARGETS)
     assert record["scaled_leakage"] == pytest.approx(
-        pair_leakage(drug_sim, target_sim, data.molecule_index, data.protein_index, folds))
+        pair_leakage(drug_sim, target_sim, data.molecule_index, data.protein_index, folds)
+    )
     assert record["n_train"] + record["n_test"] + record["n_dropped"] == len(folds)
     assert record["report"]["tool"] == PAIR_PEERS[method][1]
 

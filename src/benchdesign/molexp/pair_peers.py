@@ -65,17 +65,27 @@ def side_entities(index: np.ndarray, n_entities: int) -> tuple[np.ndarray, np.nd
     return active, counts[active]
 
 
-def _entity_folds(tool: str, items: list[str], pairs: np.ndarray, weighted: bool, fractions: Sequence[float],
-                  seed: int, options: Mapping[str, object]) -> np.ndarray:
+def _entity_folds(
+    tool: str,
+    items: list[str],
+    pairs: np.ndarray,
+    weighted: bool,
+    fractions: Sequence[float],
+    seed: int,
+    options: Mapping[str, object],
+) -> np.ndarray:
     """Fold of each active entity from the 1-D tool (SMILES for the drug tools, sequences for GraphPart)."""
     weights = {"weights": pairs.astype(float)} if weighted else {}
     if tool == "fingerprint":
         from benchdesign.molexp.splitters import fingerprint_split
+
         return fingerprint_split(items, fractions, seed, **weights, **options)
     if tool == "lohi":
         from benchdesign.molexp.splitters import lohi_split
+
         return lohi_split(items, fractions, seed, **weights, **options)
     from benchdesign.molexp.peers import graphpart_split
+
     return graphpart_split(items, fractions, seed, **options)
 
 
@@ -124,20 +134,21 @@ def split_pairs_by_peer(
     table = list(drug_smiles if side == "a" else target_sequences)
     active, pairs = side_entities(index, len(table))
     if active.size < 2:
-        raise ValueError(f"{method}: {active.size} {'drug' if side == 'a' else 'target'}(s) with a pair, "
-                         f"too few to split")
-    entity_folds = np.asarray(_entity_folds(tool, [table[i] for i in active], pairs, weighted, fractions, seed,
-                                            dict(options or {})), dtype=np.int64)
+        raise ValueError(f"{method}: {active.size} {'drug' if side == 'a' else 'target'}(s) with a pair, too few to split")
+    entity_folds = np.asarray(
+        _entity_folds(tool, [table[i] for i in active], pairs, weighted, fractions, seed, dict(options or {})), dtype=np.int64
+    )
     fold_of = np.full(len(table), -1, dtype=np.int64)
     fold_of[active] = entity_folds
     folds = fold_of[index]
     names = [*(_FOLD_NAMES if len(fractions) == 2 else [f"fold{j}" for j in range(len(fractions))]), "left_out"]
     codes = [*range(len(fractions)), -1]
     report = {
-        "tool": tool, "side": "drug" if side == "a" else "target", "weighted_by_pairs": weighted,
+        "tool": tool,
+        "side": "drug" if side == "a" else "target",
+        "weighted_by_pairs": weighted,
         "n_entities": int(active.size),
         "entity_folds": {nm: int((entity_folds == c).sum()) for nm, c in zip(names, codes, strict=True)},
-        "pair_shares": {nm: float((folds == c).mean()) if folds.size else 0.0
-                        for nm, c in zip(names, codes, strict=True)},
+        "pair_shares": {nm: float((folds == c).mean()) if folds.size else 0.0 for nm, c in zip(names, codes, strict=True)},
     }
     return folds, report

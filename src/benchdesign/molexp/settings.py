@@ -9,8 +9,8 @@ from typing import Any
 from benchdesign.molexp.datasets import dataset_info
 from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL, PAIR_MODEL
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
-from benchdesign.molexp.pair_peers import PAIR_PEERS
 from benchdesign.molexp.models import MODELS
+from benchdesign.molexp.pair_peers import PAIR_PEERS
 
 __all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "mol_settings", "dataset_methods",
            "dataset_models", "split_options", "ablation_points", "model_settings_lines"]
