@@ -44,6 +44,7 @@ def test_every_missing_package_is_named_in_one_message():
         ("molecules.models: dmpnn", "chemprop", install_hint("chemprop")),
         ("molecules.methods_1d: lohi", "lohi_splitter, mip", LOHI_INSTALL),  # LoHi's line installs mip too
         ("molecules.methods_1d: datasail_s1", "datasail", install_hint("datasail")),
+        ("molecules.methods_2d: lohi_drug", "lohi_splitter, mip", LOHI_INSTALL),  # the default methods_2d (davis)
         ("molecules.ilp.solver: SCIP", "pyscipopt", install_hint("pyscipopt")),
         ("molecules.ablation.solvers: GUROBI", "gurobipy", install_hint("gurobipy")),
         ("molecules.method_options.datasail_s1.solver: SCIP", "pyscipopt", install_hint("pyscipopt")),
@@ -81,12 +82,16 @@ def test_only_what_the_run_uses_is_checked():
     assert package_needs(tfidf) == []  # the default encoder, TF-IDF, is scikit-learn
     # datasail run by another interpreter: neither it nor its solver is looked up here; no ablation: no sweeps
     other = {"molecules": {"enabled": True, "models": ["rf"], "methods_1d": ["random", "datasail_s1"],
+                           "methods_2d": ["random", "s2"],
                            "method_options": {"datasail_s1": {"python": "/opt/datasail/bin/python"}},
                            "ablation": {"enabled": False}}}
     assert [(n.key, n.value) for n in package_needs(other)] == [("molecules.ilp.solver", "HIGHS")]
     # 2-D datasets only: the 1-D methods are not run
     pairs = {"molecules": {"enabled": True, "datasets": ["davis"], "methods_1d": ["lohi"], "ablation": {"enabled": False}}}
     assert "lohi" not in {n.value for n in package_needs(pairs)}
+    # the peers of the pairs need their packages: LoHi's for lohi_drug, graph_part for graphpart_target
+    assert {(n.value, n.modules) for n in package_needs(pairs) if n.key == "molecules.methods_2d"} == {
+        ("lohi_drug", ("lohi_splitter", "mip", "networkx")), ("graphpart_target", ("graph_part",))}
 
 
 def test_unknown_solver_is_named():

@@ -54,11 +54,14 @@ NO_DEPS_NOTE = [
     "#   pip install mip==1.17.6 'networkx>=3' && pip install --no-deps lohi-splitter==1.1   # extra lohi",
     "# chemprop's D-MPNN (extra chemprop, model dmpnn): pip install torch==2.13.0 'chemprop>=2.2,<2.3'",
     "# DeepDTA (model deepdta): pip install torch==2.13.0",
+    "# GraphPart (extra graphpart, method graphpart_target): pip install graph-part==1.0.2 and the aligner:",
+    "#   conda install -c bioconda mmseqs2   (Debian: apt-get install mmseqs2)",
 ]
 """Closing comments of environment.yml: what a conda file cannot say (``--no-deps``) and the heavy extras."""
 WORKFLOW_NOTE = [
     "# Not here: tsml-eval (installed only with --no-deps; the rules then fetch the bake-off scores from the",
-    "# mirror or their URL), lohi-splitter (extra lohi), chemprop (extra chemprop) and torch (models dmpnn, deepdta).",
+    "# mirror or their URL), lohi-splitter (extra lohi), chemprop (extra chemprop) and torch (models dmpnn, deepdta),",
+    "# graph-part and its aligner mmseqs2 (extra graphpart, method graphpart_target).",
 ]
 """Closing comments of workflow/envs/benchdesign.yaml."""
 

@@ -140,7 +140,8 @@ def test_settings_and_job_expansion():
     settings = mol_settings({"molecules": {"datasets": ["tox21", "davis"], "ilp": {"clusters": 20},
                                            "max_peer_molecules": {"datasail_s1": 5000},
                                            "ablation": {"clusters": [5, 10], "solvers": ["HIGHS"]}}})
-    assert dataset_methods(settings, "davis") == ["random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2"]
+    assert dataset_methods(settings, "davis") == ["random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2",
+                                                  "fingerprint_drug", "lohi_drug", "graphpart_target"]
     assert "scaffold" in dataset_methods(settings, "tox21")
     assert split_options(settings, "tox21", "datasail_s1") == {"ilp": {"clusters": 20}, "datasail_s1": {},
                                                                  "max_molecules": 5000}

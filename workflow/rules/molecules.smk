@@ -74,8 +74,8 @@ rule mol_split:
         "../envs/benchdesign.yaml"
     threads: 1
     resources:
-        mem_mb=lambda wc: 12000 if wc.method in ("datasail_s1", "lohi") else 4000,
-        runtime=lambda wc: 120 if wc.method in ("datasail_s1", "lohi") else 30,
+        mem_mb=lambda wc: 12000 if wc.method in ("datasail_s1", "lohi", "lohi_drug", "graphpart_target") else 4000,
+        runtime=lambda wc: 120 if wc.method in ("datasail_s1", "lohi", "lohi_drug", "graphpart_target") else 30,
     params:
         fractions=MOL["fractions"],
         seed=config["seed"],

@@ -22,7 +22,8 @@ __all__ = ["ExperimentData", "load_experiment", "run_molecule_split", "read_fold
            "GRAPH_MODEL", "PAIR_MODEL", "experiment_from_molecules", "entity_fold_labels", "fold_labels"]
 
 FOLD_NAMES = ("train", "test")
-COMPETITOR_TOOLS = ("lohi", "datasail_s1")
+COMPETITOR_TOOLS = ("lohi", "datasail_s1", "lohi_drug", "graphpart_target")
+"""Peer tools whose failure, time-out or missing package is recorded in the split's status, not raised."""
 GRAPH_MODEL = "dmpnn"
 """The optional chemprop D-MPNN (extra ``chemprop``): reads SMILES, not fingerprints."""
 PAIR_MODEL = "deepdta"
@@ -112,7 +113,7 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
     from benchdesign.molexp.peers import PeerError, PeerTimeout
 
     seed_r = repeat_seed(seed, data.info.name, method, repeat)
-    n_mol = len(data.molecules)
+    n_mol = len(data.proteins) if method == "graphpart_target" else len(data.molecules)  # the side split
     record = {"dataset": data.info.name, "split_method": method, "repeat": repeat, "seed": seed_r}
     folds = np.full(len(data.samples), -1, dtype=np.int64)
     limit = options.get("max_molecules")
@@ -121,7 +122,8 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
     start = time.perf_counter()
     status, report = "ok", {}
     if limit is not None and n_mol > int(limit):
-        status = f"skipped: {n_mol} molecules > max_peer_molecules {limit}"
+        what = "targets" if method == "graphpart_target" else "molecules"
+        status = f"skipped: {n_mol} {what} > max_peer_molecules {limit}"
     else:
         try:
             if data.protein_index is None:
@@ -131,7 +133,9 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
             else:
                 target_sim = KmerSimilarity.from_sequences(data.proteins["sequence"].tolist())
                 folds, report = split_pairs(method, data.molecule_index, data.protein_index, drug_sim, target_sim,
-                                            fractions, seed_r, method_options)
+                                            fractions, seed_r, method_options,
+                                            drug_smiles=data.molecules["smiles"].tolist(),
+                                            target_sequences=data.proteins["sequence"].tolist())
         except PeerTimeout as exc:
             status = f"timeout: {exc}"
         except (ImportError, PeerError, TimeoutError, ValueError) as exc:

@@ -6,7 +6,9 @@ stratified split), ``s1`` (this library's S1, stratified where the dataset is), 
 (the datasail package's own S1, run in a subprocess with a time limit).
 2-D (drug-target pairs): ``random`` (R over pairs), ``i1_drug`` / ``i1_target`` and ``s1`` /
 ``s1_target`` (split one side, pairs follow it), ``i2`` and ``s2`` (both sides; pairs whose drug and
-target land in different folds are dropped).
+target land in different folds are dropped), and the paper's peers of Fig. 4 on one side, pairs
+following (:mod:`benchdesign.molexp.pair_peers`): ``fingerprint_drug`` (DeepChem's split of the drugs),
+``lohi_drug`` (LoHi's Hi split of the drugs) and ``graphpart_target`` (GraphPart on the target sequences).
 
 Every method returns one fold per row (0 = train, 1 = test for 80/20; -1 = left out) and a report.
 """
@@ -18,18 +20,22 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from benchdesign.molexp.pair_peers import PAIR_PEERS, split_pairs_by_peer
 from benchdesign.splitting import EntitySet, SimilaritySource, SplitSpec, split_entities, split_interactions
 from benchdesign.splitting.options import SPLIT_OPTIONS
 
 __all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
 
 ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1")
-TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2")
-METHOD_PACKAGES: dict[str, tuple[str, ...]] = {"lohi": ("lohi_splitter", "mip", "networkx"), "datasail_s1": ("datasail",)}
-"""Modules a split method imports beyond the core ones: the peer tools (LoHi's Hi split, datasail's S1). The
-workflow refuses a config listing a method whose modules are not installed
+TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2", *PAIR_PEERS)
+METHOD_PACKAGES: dict[str, tuple[str, ...]] = {"lohi": ("lohi_splitter", "mip", "networkx"), "datasail_s1": ("datasail",),
+                                               "lohi_drug": ("lohi_splitter", "mip", "networkx"),
+                                               "graphpart_target": ("graph_part",)}
+"""Modules a split method imports beyond the core ones: the peer tools (LoHi's Hi split, datasail's S1,
+GraphPart). The workflow refuses a config listing a method whose modules are not installed
 (:func:`benchdesign.workflow.preflight.check_packages`; datasail run by another interpreter, its
-``python`` option, is not checked)."""
+``python`` option, is not checked; nor is GraphPart's aligner, a program: a missing one fails the split
+with the install command, :data:`benchdesign.molexp.peers.ALIGNER_INSTALL`)."""
 _TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
                 "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
 _ILP_KEYS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # the seed comes from repeat_seed
@@ -97,8 +103,19 @@ def split_pairs(
     fractions: Sequence[float],
     seed: int,
     options: Mapping[str, Mapping[str, object]] | None = None,
+    drug_smiles: Sequence[str] | None = None,
+    target_sequences: Sequence[str] | None = None,
 ) -> tuple[np.ndarray, dict]:
-    """Folds of one 2-D split of drug-target pairs (indices into the drug / target tables)."""
+    """Folds of one 2-D split of drug-target pairs (indices into the drug / target tables).
+
+    The peers of :data:`~benchdesign.molexp.pair_peers.PAIR_PEERS` read the drugs' SMILES and the targets'
+    sequences (``drug_smiles``, ``target_sequences``) and their options block ``options[method]``.
+    """
+    if method in PAIR_PEERS:
+        if drug_smiles is None or target_sequences is None:
+            raise ValueError(f"2-D method {method!r} needs drug_smiles and target_sequences")
+        return split_pairs_by_peer(method, drug_index, target_index, drug_smiles, target_sequences, fractions,
+                                   seed, (options or {}).get(method, {}))
     if method not in _TWO_D_TASKS:
         raise ValueError(f"unknown 2-D split method {method!r}; use one of {', '.join(TWO_D_METHODS)}")
     task, side = _TWO_D_TASKS[method]

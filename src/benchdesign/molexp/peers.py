@@ -4,12 +4,18 @@
 molecule experiments can compare benchdesign's S1 with the original implementation. The child is
 any interpreter that can ``import datasail`` (``python=``), e.g. a separate venv when its pins
 conflict; a run longer than ``timeout`` seconds is killed and raised as :class:`PeerTimeout`.
+
+:func:`graphpart_split` runs GraphPart (``graph-part`` package, Python API
+``train_test_validation_split``) on protein sequences, the DataSAIL paper's protein peer in Fig. 4;
+its aligner (MMseqs2 or EMBOSS needleall) must be on PATH. GraphPart writes into its working
+directory, so the child runs inside a temporary one.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,9 +29,14 @@ import numpy as np
 from benchdesign.molexp.splitters import check_fractions, processing_order
 from benchdesign.splitting.similarity import parse_smiles
 
-__all__ = ["DATASAIL_INSTALL", "PeerTimeout", "PeerError", "datasail_s1_split", "highs_patch"]
+__all__ = ["DATASAIL_INSTALL", "GRAPHPART_INSTALL", "ALIGNER_INSTALL", "PeerTimeout", "PeerError", "ToolMissing",
+           "datasail_s1_split", "graphpart_split", "highs_patch"]
 
 DATASAIL_INSTALL = "pip install datasail==1.4.0"
+GRAPHPART_INSTALL = "pip install graph-part==1.0.2"
+ALIGNER_INSTALL = {"mmseqs2": ("mmseqs", "apt-get install -y mmseqs2 (or conda install -c bioconda mmseqs2)"),
+                   "needle": ("needleall", "apt-get install -y emboss (or conda install -c bioconda emboss)")}
+"""GraphPart's alignment modes offered here: the executable each needs on PATH and how to install it."""
 _NO_PEER = 3  # child exit code: the peer package cannot be imported
 
 def highs_patch(original: str, module: str) -> str:
@@ -90,7 +101,11 @@ class PeerError(RuntimeError):
     """A peer run failed (non-zero exit or no result); the message ends with the child's log tail."""
 
 
-def _run_child(cmd: list[str], cwd: Path, timeout: float, tool: str) -> None:
+class ToolMissing(ImportError):
+    """A peer tool's package or program is not installed; the message names the install command."""
+
+
+def _run_child(cmd: list[str], cwd: Path, timeout: float, tool: str, install: str = DATASAIL_INSTALL) -> None:
     """Run ``cmd`` in its own session; kill the whole group and raise PeerTimeout after ``timeout`` s."""
     log = cwd / "child.log"
     env = {**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
@@ -105,8 +120,8 @@ def _run_child(cmd: list[str], cwd: Path, timeout: float, tool: str) -> None:
             proc.wait()
             raise PeerTimeout(tool, timeout) from None
     if proc.returncode == _NO_PEER:
-        raise ImportError(f"{tool} is not importable by {cmd[0]}: {log.read_text().strip()[-500:]}; "
-                          f"install it with `{DATASAIL_INSTALL}` (in a separate venv if its pins conflict)")
+        raise ToolMissing(f"{tool} is not importable by {cmd[0]}: {log.read_text().strip()[-500:]}; "
+                          f"install it with `{install}` (in a separate venv if its pins conflict)")
     if proc.returncode != 0:
         raise PeerError(f"{tool} exited with code {proc.returncode}; log tail:\n{log.read_text()[-2000:]}")
 
@@ -182,4 +197,128 @@ def datasail_s1_split(
     for key, name in assignment.items():
         if name in fold_of and key.startswith("M") and key[1:].isdigit() and int(key[1:]) < n:
             folds[int(key[1:])] = fold_of[name]
+    return folds
+
+
+# Child script: argv[1] is the path of a JSON job; runs in a temporary directory (GraphPart writes its FASTA and
+# MMseqs2 databases into the working directory and deletes ./temp) and writes {"folds": {id: 0|1}} to job["out"].
+GRAPHPART_CHILD = r'''
+import json, sys, time
+job = json.load(open(sys.argv[1]))
+try:
+    from graph_part import train_test_validation_split
+except ImportError as exc:
+    print(f"cannot import graph_part: {exc!r}", file=sys.stderr)
+    sys.exit(3)
+start = time.perf_counter()
+train, test = train_test_validation_split(dict(zip(job["ids"], job["sequences"])), **job["options"])
+with open(job["out"], "w") as fh:
+    json.dump({"folds": {**{i: 0 for i in train}, **{i: 1 for i in test}},
+               "inner_seconds": time.perf_counter() - start}, fh)
+'''
+
+
+def graphpart_split(
+    sequences: Sequence[str],
+    fractions: Sequence[float] = (0.8, 0.2),
+    seed: int = 0,
+    *,
+    shuffle: bool = True,
+    threshold: float = 0.3,
+    alignment_mode: str = "mmseqs2",
+    prefilter: bool = True,
+    denominator: str | None = None,
+    initialization_mode: str = "slow-nn",
+    no_moving: bool = False,
+    remove_same: bool = False,
+    timeout: float = 3600.0,
+    python: str = sys.executable,
+    workdir: str | Path | None = None,
+) -> np.ndarray:
+    """GraphPart's train/test split of protein sequences (``graph_part.train_test_validation_split``).
+
+    GraphPart aligns all sequences (``alignment_mode`` ``"mmseqs2"`` or ``"needle"``), links those whose
+    identity exceeds ``threshold`` (``transformation="one-minus"``), deals the linked groups into
+    10 (or 20) partitions of equal *sequence counts*, merges them into train and test
+    (``test_size = fractions[1]``, a multiple of 0.05) and then moves or removes sequences until no
+    train-test pair exceeds ``threshold``. Removed sequences get -1. GraphPart balances counts of
+    sequences only; it has no weights, so shares of anything else (e.g. pairs) are what they come out.
+
+    Defaults: the DataSAIL paper's experiment code (``graphpart mmseqs2 -th 0.3``), with
+    ``prefilter=True`` (MMseqs2's own prefilter, ``-s 7.5``) because GraphPart's all-vs-all mode calls
+    ``mmseqs_fake_prefilter.sh``, which the Debian ``mmseqs2`` package does not ship; ``denominator``
+    None is GraphPart's command-line default of the mode (``shortest`` for mmseqs2, ``full`` for needle).
+    GraphPart draws no random numbers; ``seed`` permutes the order the sequences are given in
+    (:func:`processing_order`, ``shuffle=False``: input order), as the paper reshuffled between runs. The
+    child runs single-threaded (``threads=1``, ``OMP_NUM_THREADS=1``).
+
+    Parameters
+    ----------
+    sequences : amino-acid sequences, one per entity.
+    fractions : (train, test); test a multiple of 0.05 in (0, 1).
+    seed : order of the sequences given to GraphPart.
+    threshold : identity above which two sequences must share a fold.
+    alignment_mode, prefilter, denominator, initialization_mode, no_moving, remove_same : GraphPart's options.
+    timeout : wall-clock seconds before the child is killed (:class:`PeerTimeout`).
+    python : interpreter that imports ``graph_part``.
+    workdir : parent of the temporary working directory (default: the system's).
+
+    Returns
+    -------
+    np.ndarray
+        (n,) int64: 0 train, 1 test, -1 removed by GraphPart.
+
+    Raises
+    ------
+    ToolMissing
+        When ``graph_part`` cannot be imported by ``python`` or the aligner is not on PATH (the message
+        names the install command).
+    PeerTimeout, PeerError
+        After ``timeout`` seconds; when GraphPart fails (e.g. its removal empties a fold).
+
+    Examples
+    --------
+    >>> folds = graphpart_split(target_sequences, (0.8, 0.2), seed=0, threshold=0.3)  # doctest: +SKIP
+    >>> folds.shape == (len(target_sequences),)  # doctest: +SKIP
+    True
+    """
+    s = check_fractions(fractions)
+    if s.size != 2:
+        raise ValueError(f"graphpart_split is GraphPart's train/test split and takes 2 fractions, got {list(fractions)}")
+    if abs(round(s[1] * 20) - s[1] * 20) > 1e-9:
+        raise ValueError(f"GraphPart needs a test fraction that is a multiple of 0.05, got {s[1]:g}")
+    if not 0 < threshold < 1:
+        raise ValueError(f"threshold must lie in (0, 1), got {threshold}")
+    if alignment_mode not in ALIGNER_INSTALL:
+        raise ValueError(f"alignment_mode must be one of {', '.join(ALIGNER_INSTALL)}, got {alignment_mode!r}")
+    if timeout <= 0:
+        raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
+    bad = [i for i, q in enumerate(sequences) if not isinstance(q, str) or not q.strip().isalpha()]
+    if bad:
+        raise ValueError(f"{len(bad)} sequences that are not amino-acid letters (row {bad[0]}: {sequences[bad[0]]!r})")
+    program, install = ALIGNER_INSTALL[alignment_mode]
+    if shutil.which(program) is None:
+        raise ToolMissing(f"GraphPart's {alignment_mode} mode needs `{program}` on PATH; install it with: {install}")
+    n = len(sequences)
+    order = processing_order(n, seed, shuffle)
+    options = {"test_size": float(round(s[1] * 20) / 20), "threshold": float(threshold),
+               "alignment_mode": alignment_mode, "initialization_mode": initialization_mode,
+               "no_moving": bool(no_moving), "remove_same": bool(remove_same), "threads": 1,
+               "denominator": denominator or ("shortest" if alignment_mode == "mmseqs2" else "full")}
+    if alignment_mode == "mmseqs2":
+        options["prefilter"] = bool(prefilter)
+    with tempfile.TemporaryDirectory(prefix="graphpart_", dir=workdir) as tmp:
+        work = Path(tmp)
+        job = {"ids": [f"S{i:06d}" for i in order], "sequences": [str(sequences[i]).strip().upper() for i in order],
+               "options": options, "out": str(work / "out.json")}
+        (work / "job.json").write_text(json.dumps(job))
+        (work / "child.py").write_text(GRAPHPART_CHILD)
+        _run_child([python, str(work / "child.py"), str(work / "job.json")], work, timeout, "GraphPart",
+                   GRAPHPART_INSTALL)
+        if not (work / "out.json").is_file():
+            raise PeerError(f"GraphPart wrote no result; log tail:\n{(work / 'child.log').read_text()[-2000:]}")
+        assigned = json.loads((work / "out.json").read_text())["folds"]
+    folds = np.full(n, -1, dtype=np.int64)
+    for key, fold in assigned.items():
+        folds[int(key[1:])] = int(fold)
     return folds

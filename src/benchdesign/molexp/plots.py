@@ -29,7 +29,8 @@ DATASET_LABELS = {
 METHOD_LABELS = {
     "random": "random", "s1": "S1", "scaffold": "scaffold", "fingerprint": "fingerprint", "lohi": "LoHi",
     "datasail_s1": "datasail's S1", "i1_drug": "I1 drugs", "i1_target": "I1 targets", "s1_target": "S1 targets",
-    "i2": "I2", "s2": "S2",
+    "i2": "I2", "s2": "S2", "fingerprint_drug": "fingerprint drugs", "lohi_drug": "LoHi drugs",
+    "graphpart_target": "GraphPart targets",
 }
 """Display name of every split method (:mod:`benchdesign.molexp.methods`): DataSAIL's task names, ``datasail's
 S1`` for the datasail package's own S1 beside this library's ``S1``."""

@@ -10,6 +10,7 @@ from benchdesign.molexp.datasets import dataset_info
 from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL, PAIR_MODEL
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 from benchdesign.molexp.models import MODELS
+from benchdesign.molexp.pair_peers import PAIR_PEERS
 
 __all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "mol_settings", "dataset_methods",
            "dataset_models", "split_options", "ablation_points", "model_settings_lines"]
@@ -105,7 +106,7 @@ def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:
     """Options one split job needs: the ``ilp`` block, the method's own options and, for a competitor tool,
     the size above which it is skipped (recorded as skipped, not run)."""
     options: dict[str, Any] = {"ilp": dict(settings["ilp"])}
-    if method not in ("random", "s1") and dataset_info(dataset).kind == "1d":
+    if (method not in ("random", "s1") and dataset_info(dataset).kind == "1d") or method in PAIR_PEERS:
         options[method] = dict(settings["method_options"].get(method, {}))
     limit = settings["max_peer_molecules"].get(method) if method in COMPETITOR_TOOLS else None
     if limit is not None:

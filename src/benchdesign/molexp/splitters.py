@@ -132,22 +132,37 @@ class _BitColumns:
         return inter / np.maximum(union, 1.0)
 
 
-def split_fingerprints(bits: np.ndarray, size1: int, size2: int) -> tuple[list[int], list[int]]:
+def split_fingerprints(
+    bits: np.ndarray, size1: float, size2: float, weights: np.ndarray | None = None
+) -> tuple[list[int], list[int]]:
     """DeepChem's ``_split_fingerprints``: grow two groups of sizes ``size1``/``size2`` maximally apart.
 
     Row 0 starts group 0. While molecules remain, the group to grow is 0 if
     ``len(g0)/size1 <= len(g1)/size2`` else 1; it takes the remaining molecule whose maximum Tanimoto
     similarity to the *other* group is smallest (first such in row order). Returns the row indices of
     both groups in the order they were added. Exact float64 Tanimoto, O(n) memory, O(n^2) time.
+
+    ``weights`` (one > 0 per row; not in DeepChem) replace ``len`` by the groups' weight sums in that
+    rule, with sizes in weight units (``size1 + size2`` = the total weight): e.g. a drug weighted by
+    its number of pairs, so the groups aim at shares of pairs. ``None`` is DeepChem's rule exactly.
     """
     n = bits.shape[0]
-    if size1 + size2 != n:
-        raise ValueError(f"group sizes {size1} + {size2} must equal the {n} fingerprints")
-    if size1 < 1:
+    if size1 < (1 if weights is None else 0) or size1 == 0:
         raise ValueError(f"the first group needs at least one molecule, got size1={size1}")
+    if weights is None:
+        if size1 + size2 != n:
+            raise ValueError(f"group sizes {size1} + {size2} must equal the {n} fingerprints")
+        weights = np.ones(n)
+    else:
+        weights = np.asarray(weights, dtype=float)
+        if weights.shape != (n,) or not (weights > 0).all():
+            raise ValueError(f"weights must be {n} positive numbers, one per fingerprint")
+        if abs(size1 + size2 - weights.sum()) > 1e-6 * max(1.0, weights.sum()):
+            raise ValueError(f"group sizes {size1} + {size2} must equal the total weight {weights.sum():g}")
     if size2 == 0:
         return list(range(n)), []
     groups: tuple[list[int], list[int]] = ([0], [])
+    grown = [float(weights[0]), 0.0]
     on_bits = [np.flatnonzero(row) for row in bits]
     store = _BitColumns.from_bits(bits)
     ids = np.arange(n)  # row index of each column of the (compacted) store
@@ -156,10 +171,11 @@ def split_fingerprints(bits: np.ndarray, size1: int, size2: int) -> tuple[list[i
     max_sim[:, 0] = np.inf  # assigned molecules are never picked again
     live = n - 1
     while live > 0:
-        group = 0 if len(groups[0]) / size1 <= len(groups[1]) / size2 else 1
+        group = 0 if grown[0] / size1 <= grown[1] / size2 else 1
         i = int(np.argmin(max_sim[1 - group]))
         row = int(ids[i])
         groups[group].append(row)
+        grown[group] += weights[row]
         np.maximum(max_sim[group], store.tanimoto(on_bits[row], store.counts[i]), out=max_sim[group])
         max_sim[:, i] = np.inf
         live -= 1
@@ -177,6 +193,7 @@ def fingerprint_split(
     shuffle: bool = True,
     radius: int = 2,
     n_bits: int = 1024,
+    weights: Sequence[float] | None = None,
 ) -> np.ndarray:
     """DeepChem's ``FingerprintSplitter`` on ECFP (Morgan radius 2, 1024 bits = ECFP4) Tanimoto.
 
@@ -187,6 +204,10 @@ def fingerprint_split(
     stays empty. Molecules are visited in :func:`processing_order` ``(n, seed, shuffle)``: the seed
     picks the start molecule and the tie order; ``shuffle=False`` is DeepChem on the input order.
     Only 2 or 3 fractions are accepted, as in DeepChem. Every molecule gets a fold (no -1).
+
+    ``weights`` (not in DeepChem; one > 0 per molecule, e.g. its number of drug-target pairs): the fold
+    sizes are shares of the total weight instead of molecule counts, ``train = s_0 W`` (no rounding),
+    and :func:`split_fingerprints` grows the groups by weight. ``None`` is DeepChem's split.
     """
     s = check_fractions(fractions)
     if s.size > 3:
@@ -195,24 +216,34 @@ def fingerprint_split(
     if not valid.all():
         raise ValueError(_bad_rows_message(smiles, valid))
     n = bits.shape[0]
-    train_size = int(s[0] * n)
-    valid_size = int(s[1] * n) if s.size == 3 else 0
-    test_size = n - train_size - valid_size
-    if train_size < 1:
+    if weights is None:
+        w, total = None, n
+        train_size, valid_size = int(s[0] * n), (int(s[1] * n) if s.size == 3 else 0)
+    else:
+        w = np.asarray(weights, dtype=float).reshape(-1)
+        if w.size != n or not (np.isfinite(w) & (w > 0)).all():
+            raise ValueError(f"weights must be {n} finite numbers > 0, one per molecule")
+        total = float(w.sum())
+        train_size, valid_size = s[0] * total, (s[1] * total if s.size == 3 else 0)
+    test_size = total - train_size - valid_size
+    if train_size < 1 and weights is None:
         raise ValueError(f"train fraction {s[0]} of {n} molecules leaves an empty train fold")
     order = processing_order(n, seed, shuffle)
-    train, rest = split_fingerprints(bits[order], train_size, n - train_size)
+    train, rest = split_fingerprints(bits[order], train_size, total - train_size, None if w is None else w[order])
     folds = np.full(n, -1, dtype=np.int64)
     folds[order[train]] = 0
     rest_rows = order[rest]
-    if s.size == 2:
+    if s.size == 2 or rest_rows.size == 0:
         folds[rest_rows] = 1
     elif valid_size == 0:
         folds[rest_rows] = 2
     elif test_size == 0:
         folds[rest_rows] = 1
     else:
-        test, val = split_fingerprints(bits[rest_rows], test_size, valid_size)
+        if w is not None:  # the rest's weight is what train left, shared in the planned ratio
+            rest_weight = float(w[rest_rows].sum())
+            test_size, valid_size = rest_weight * s[2] / (s[1] + s[2]), rest_weight * s[1] / (s[1] + s[2])
+        test, val = split_fingerprints(bits[rest_rows], test_size, valid_size, None if w is None else w[rest_rows])
         folds[rest_rows[test]] = 2
         folds[rest_rows[val]] = 1
     return folds
@@ -279,6 +310,7 @@ def lohi_split(
     max_mip_gap: float = 0.1,
     time_limit: float | None = 600.0,
     threads: int = 1,
+    weights: Sequence[float] | None = None,
 ) -> np.ndarray:
     """LoHi's Hi train/test split (``lohi_splitter.hi_train_test_split``) with a solver time limit.
 
@@ -298,6 +330,12 @@ def lohi_split(
     On time-out: if CBC has a feasible incumbent by ``time_limit`` seconds, that split is returned (it
     is a valid Hi split but may discard more molecules than the optimum) with a RuntimeWarning; if it
     has none, TimeoutError is raised. An infeasible model raises ValueError (LoHi's message).
+
+    ``weights`` (one > 0 per molecule, e.g. its number of drug-target pairs; ``None``: 1 each, LoHi's
+    split): LoHi's MIP already maximises the kept node weight subject to weighted fold minima; here a
+    molecule's node weighs ``weights[i]``, a coarsened node the sum of its molecules' weights (LoHi's
+    ``coarse_graph`` counts molecules) and the small components are dealt by weight, not count.
+    The giant component is still the one with the most molecules.
     """
     lohi, mip = _import_lohi()
     s = check_fractions(fractions)
@@ -316,11 +354,18 @@ def lohi_split(
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
     n = len(smiles)
+    w = None if weights is None else np.asarray(weights, dtype=float).reshape(-1)
+    if w is not None and (w.size != n or not (np.isfinite(w) & (w > 0)).all()):
+        raise ValueError(f"weights must be {n} finite numbers > 0, one per molecule")
     order = processing_order(n, seed, shuffle)
     graph = neighborhood_graph([smiles[i] for i in order], similarity_threshold)
+    if w is not None:
+        nx_weights = {node: float(w[order[node]]) for node in graph.nodes()}
 
     import networkx as nx
 
+    if w is not None:
+        nx.set_node_attributes(graph, nx_weights, "weight")
     main, small = lohi.get_giant_component(graph)
     old_to_new = dict(zip(main.nodes(), range(main.number_of_nodes())))
     new_to_old = {v: k for k, v in old_to_new.items()}
@@ -328,6 +373,9 @@ def lohi_split(
     target, node_to_cluster = main, None
     if coarsening_threshold:
         target, node_to_cluster = lohi.coarse_graph(main, coarsening_threshold)
+        if w is not None:
+            summed = np.bincount(node_to_cluster, weights=[main.nodes[v]["weight"] for v in range(len(main))])
+            nx.set_node_attributes(target, {c: float(summed[c]) for c in target.nodes()}, "weight")
     model = lohi.get_linear_problem_train_test(target, train_min, test_min, verbose=False)
     model.max_mip_gap = max_mip_gap
     model.threads = threads
@@ -350,8 +398,24 @@ def lohi_split(
     if node_to_cluster is not None:
         part = lohi.uncoarse_results(part, node_to_cluster)
     partitions = lohi.map_split_to_original_idx(part, k=2, new_nodes_to_old=new_to_old)
-    partitions = lohi.assign_small_components_train_test(small, partitions, train_min, test_min)
+    if w is None:
+        partitions = lohi.assign_small_components_train_test(small, partitions, train_min, test_min)
+    else:
+        partitions = _assign_small_components_by_weight(small, partitions, train_min / test_min, nx_weights)
     folds = np.full(n, -1, dtype=np.int64)
     for fold, members in enumerate(partitions):
         folds[order[np.asarray(list(members), dtype=np.int64)]] = fold
     return folds
+
+
+def _assign_small_components_by_weight(small, partitions, goal_ratio: float, weight: dict) -> list:
+    """LoHi's ``assign_small_components_train_test`` with weights: each component, in LoHi's order, goes to test
+    when train's weight / test's weight exceeds ``goal_ratio`` (train_min_frac / test_min_frac), else to train."""
+    partitions = [list(p) for p in partitions]
+    sums = [sum(weight[v] for v in p) for p in partitions]
+    for component in small:
+        ratio = sums[0] / sums[1] if sums[1] > 0 else (np.inf if sums[0] > 0 else 0.0)
+        fold = 1 if ratio > goal_ratio else 0
+        partitions[fold].extend(component)
+        sums[fold] += sum(weight[v] for v in component)
+    return partitions
