@@ -54,7 +54,7 @@ NO_DEPS_NOTE = [
     "#   pip install mip==1.17.6 'networkx>=3' && pip install --no-deps lohi-splitter==1.1   # extra lohi",
     "# chemprop's D-MPNN (extra chemprop, model dmpnn): pip install torch==2.13.0 'chemprop>=2.2,<2.3'",
     "# DeepDTA (model deepdta): pip install torch==2.13.0",
-    "# ESM-2 protein embeddings (extra esm, molecules.protein_representation: esm2_t12): pip install torch==2.13.0 fair-esm==2.0.0",
+    "# ESM-2 protein embeddings (extra esm, protein_representation esm2_t12): pip install torch==2.13.0 fair-esm==2.0.0",
 ]
 """Closing comments of environment.yml: what a conda file cannot say (``--no-deps``) and the heavy extras."""
 WORKFLOW_NOTE = [

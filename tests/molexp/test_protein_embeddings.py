@@ -43,10 +43,10 @@ def tiny(tmp_path_factory):
     torch.manual_seed(0)
     alphabet = esm.data.Alphabet.from_architecture("ESM-1b")
     model = esm.model.esm2.ESM2(num_layers=LAYERS, embed_dim=DIM, attention_heads=2, alphabet=alphabet).eval()
-    state = {f"encoder.sentence_encoder.{k}": v for k, v in model.state_dict().items()
-             if not k.startswith("contact_head.regression")}  # a separate file in fair-esm's downloads
-    cfg = argparse.Namespace(encoder_layers=LAYERS, encoder_embed_dim=DIM, encoder_attention_heads=2,
-                             token_dropout=True)
+    state = {
+        f"encoder.sentence_encoder.{k}": v for k, v in model.state_dict().items() if not k.startswith("contact_head.regression")
+    }  # a separate file in fair-esm's downloads
+    cfg = argparse.Namespace(encoder_layers=LAYERS, encoder_embed_dim=DIM, encoder_attention_heads=2, token_dropout=True)
     path = tmp_path_factory.mktemp("esm") / "tiny_esm2.pt"  # any name: the loader does not read it
     torch.save({"model": state, "cfg": {"model": cfg}}, path)
     return model, alphabet, path
@@ -60,7 +60,7 @@ def _forward_mean(model, alphabet, sequence: str) -> np.ndarray:
     with torch.no_grad():
         rep = model(tokens, repr_layers=[model.num_layers])["representations"][model.num_layers]
     assert tokens[0, 0] == alphabet.cls_idx and tokens[0, len(sequence) + 1] == alphabet.eos_idx
-    return rep[0, 1:len(sequence) + 1].double().mean(0).numpy()
+    return rep[0, 1 : len(sequence) + 1].double().mean(0).numpy()
 
 
 def test_the_checkpoint_loads_into_the_same_weights(tiny):
@@ -189,7 +189,10 @@ def _run_feature_script(tmp_path, proteins: pd.DataFrame, options: dict) -> dict
     out = tmp_path / "features.npz"
     snakemake = SimpleNamespace(
         input=SimpleNamespace(molecules=str(tmp_path / "molecules.csv"), proteins=str(tmp_path / "proteins.csv")),
-        params=SimpleNamespace(n_bits=64, proteins=options), log=[str(tmp_path / "features.log")], output=[str(out)])
+        params=SimpleNamespace(n_bits=64, proteins=options),
+        log=[str(tmp_path / "features.log")],
+        output=[str(out)],
+    )
     stderr, handlers = sys.stderr, logging.getLogger().handlers[:]
     try:  # the script's log set-up takes over stderr and the root logger: give them back
         runpy.run_path(str(REPO / "scripts" / "mol_features.py"), init_globals={"snakemake": snakemake})

@@ -82,8 +82,11 @@ def _read_checkpoint(path: Path) -> dict[str, Any]:
         with torch.serialization.safe_globals([argparse.Namespace]):
             return torch.load(str(path), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as err:
-        _log.warning("%s holds objects beyond tensors (%s); unpickling it in full: give only a file you trust",
-                     path, str(err).splitlines()[-1][:200])
+        _log.warning(
+            "%s holds objects beyond tensors (%s); unpickling it in full: give only a file you trust",
+            path,
+            str(err).splitlines()[-1][:200],
+        )
         return torch.load(str(path), map_location="cpu", weights_only=False)
 
 
@@ -95,8 +98,10 @@ def _model_from_checkpoint(path: Path) -> tuple[Any, Any]:
     data = _read_checkpoint(path)
     if not (isinstance(data, dict) and "model" in data and "cfg" in data):
         found = sorted(data) if isinstance(data, dict) else type(data).__name__
-        raise ValueError(f"{path} is not an ESM-2 checkpoint of fair-esm (a dict with 'model' and 'cfg'; found "
-                         f"{found}); download {esm_weights_url()} and set {_WEIGHTS_KEY} to its path")
+        raise ValueError(
+            f"{path} is not an ESM-2 checkpoint of fair-esm (a dict with 'model' and 'cfg'; found "
+            f"{found}); download {esm_weights_url()} and set {_WEIGHTS_KEY} to its path"
+        )
     regression_path = path.with_name(f"{path.stem}-contact-regression.pt")
     regression = _read_checkpoint(regression_path) if regression_path.is_file() else None
     with warnings.catch_warnings():  # no regression weights: only contact prediction suffers, not embeddings
@@ -140,7 +145,8 @@ def load_esm2(weights: str | os.PathLike | None = None, model_name: str = DEFAUL
         if not path.is_file():
             raise FileNotFoundError(
                 f"ESM-2 weights file {path} ({_WEIGHTS_KEY}) does not exist; download {esm_weights_url(model_name)} "
-                f"to that path, or set {_WEIGHTS_KEY}: null to let fair-esm download {model_name} (online)")
+                f"to that path, or set {_WEIGHTS_KEY}: null to let fair-esm download {model_name} (online)"
+            )
         model, alphabet = _model_from_checkpoint(path)
     else:
         model, alphabet = _model_by_name(model_name)
@@ -155,8 +161,9 @@ def _model_by_name(model_name: str) -> tuple[Any, Any]:
     if cached.is_file():
         _log.info("ESM-2 weights from the torch hub cache: %s", cached)
         return _model_from_checkpoint(cached)
-    _log.info("ESM-2 weights %s not in the torch hub cache (%s): downloading %s", model_name, cached.parent,
-              esm_weights_url(model_name))
+    _log.info(
+        "ESM-2 weights %s not in the torch hub cache (%s): downloading %s", model_name, cached.parent, esm_weights_url(model_name)
+    )
     try:
         return esm.pretrained.load_model_and_alphabet_hub(model_name)
     except Exception as err:  # URLError offline, HTTPError, a partial file: all mean "no weights"
@@ -164,7 +171,8 @@ def _model_by_name(model_name: str) -> tuple[Any, Any]:
             f"cannot get the ESM-2 weights {model_name}: {cached} does not exist and the download from "
             f"{esm_weights_url(model_name)} failed ({type(err).__name__}: {err}). Run once online (fair-esm saves "
             f"the file there; TORCH_HOME moves the cache), or download that URL elsewhere and set {_WEIGHTS_KEY} "
-            "to the file's path") from err
+            "to the file's path"
+        ) from err
 
 
 def _pieces(sequence: str, max_residues: int, long_sequences: str) -> list[str]:
@@ -255,26 +263,37 @@ def esm2_embeddings(
     model = model.to(device)
     pieces = [(row, p) for row, s in enumerate(clean) for p in _pieces(s, int(max_residues), long_sequences)]
     if any(len(s) > max_residues for s in clean):
-        _log.info("%d sequences longer than %d residues: %s", sum(len(s) > max_residues for s in clean),
-                  max_residues, "averaged over windows" if long_sequences == "windows" else "truncated")
+        _log.info(
+            "%d sequences longer than %d residues: %s",
+            sum(len(s) > max_residues for s in clean),
+            max_residues,
+            "averaged over windows" if long_sequences == "windows" else "truncated",
+        )
     sums = np.zeros((len(clean), model.embed_dim), dtype=np.float64)
     counts = np.zeros(len(clean), dtype=np.int64)
     order = sorted(range(len(pieces)), key=lambda i: (-len(pieces[i][1]), i))
     convert = alphabet.get_batch_converter()
     n_batches = math.ceil(len(order) / int(batch_size))
-    _log.info("ESM-2 (%d layers, %d dimensions) on %s: %d sequences, %d passes in %d batches", model.num_layers,
-              model.embed_dim, device, len(clean), len(pieces), n_batches)
+    _log.info(
+        "ESM-2 (%d layers, %d dimensions) on %s: %d sequences, %d passes in %d batches",
+        model.num_layers,
+        model.embed_dim,
+        device,
+        len(clean),
+        len(pieces),
+        n_batches,
+    )
     threads = torch.get_num_threads()
     torch.set_num_threads(int(n_jobs))
     try:
         with torch.no_grad():
             for b, start in enumerate(range(0, len(order), int(batch_size))):
-                batch = [pieces[i] for i in order[start:start + int(batch_size)]]
+                batch = [pieces[i] for i in order[start : start + int(batch_size)]]
                 _, _, tokens = convert([(str(row), p) for row, p in batch])
                 out = model(tokens.to(device), repr_layers=[model.num_layers])
                 rep = out["representations"][model.num_layers].to("cpu", torch.float64).numpy()
                 for i, (row, p) in enumerate(batch):
-                    sums[row] += rep[i, 1:len(p) + 1].sum(axis=0)  # token 0 is BOS, len(p) + 1 is EOS
+                    sums[row] += rep[i, 1 : len(p) + 1].sum(axis=0)  # token 0 is BOS, len(p) + 1 is EOS
                     counts[row] += len(p)
                 if (b + 1) % 50 == 0 or b + 1 == n_batches:
                     _log.info("ESM-2: %d of %d batches", b + 1, n_batches)
@@ -283,8 +302,9 @@ def esm2_embeddings(
     return (sums / np.maximum(counts, 1)[:, None]).astype(np.float32)
 
 
-def encode_proteins(sequences: Sequence[object], representation: str = "composition",
-                    esm_weights: str | os.PathLike | None = None) -> np.ndarray:
+def encode_proteins(
+    sequences: Sequence[object], representation: str = "composition", esm_weights: str | os.PathLike | None = None
+) -> np.ndarray:
     """The protein features of ``molecules.protein_representation`` (:data:`PROTEIN_REPRESENTATIONS`).
 
     Parameters
@@ -308,13 +328,11 @@ def encode_proteins(sequences: Sequence[object], representation: str = "composit
     (2, 420)
     """
     if representation not in PROTEIN_REPRESENTATIONS:
-        raise ValueError(f"protein representation must be one of {sorted(PROTEIN_REPRESENTATIONS)}, "
-                         f"got {representation!r}")
+        raise ValueError(f"protein representation must be one of {sorted(PROTEIN_REPRESENTATIONS)}, got {representation!r}")
     if representation == "composition":
         return protein_features(sequences)
     model_name = ESM_MODELS[representation]
     out = esm2_embeddings(sequences, weights=esm_weights, model_name=model_name)
     if out.shape[1] != 480:
-        _log.warning("the ESM-2 weights %s give %d dimensions, not the 480 of %s", esm_weights, out.shape[1],
-                     model_name)
+        _log.warning("the ESM-2 weights %s give %d dimensions, not the 480 of %s", esm_weights, out.shape[1], model_name)
     return out

@@ -12,8 +12,8 @@ from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 from benchdesign.molexp.models import MODELS
 
 __all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "mol_settings", "dataset_methods",
-           "dataset_models", "protein_options", "run_protein_representation", "split_options", "ablation_points", "model_settings_lines",
-           "protein_representation_line"]
+           "dataset_models", "protein_options", "run_protein_representation", "split_options", "ablation_points",
+           "model_settings_lines", "protein_representation_line"]
 
 MODEL_NAMES: tuple[str, ...] = (*MODELS, GRAPH_MODEL, PAIR_MODEL)
 """Every model a config may list: the fingerprint models, the optional D-MPNN and the optional DeepDTA."""
