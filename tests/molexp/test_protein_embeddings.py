@@ -75,7 +75,7 @@ def test_the_checkpoint_loads_into_the_same_weights(tiny):
 
 def test_embedding_is_the_mean_over_residues_of_the_last_layer(tiny):
     model, alphabet, path = tiny
-    emb = esm2_embeddings(SEQUENCES, weights=path, batch_size=2, device="cpu")
+    emb = esm2_embeddings(SEQUENCES, weights=path, batch_tokens=40, device="cpu")
     assert emb.dtype == np.float32 and emb.shape == (len(SEQUENCES), DIM)
     for row, sequence in enumerate(SEQUENCES):
         np.testing.assert_allclose(emb[row], _forward_mean(model, alphabet, sequence), rtol=1e-5, atol=1e-6)
@@ -90,10 +90,10 @@ def test_embedding_is_the_mean_over_residues_of_the_last_layer(tiny):
 
 def test_batching_and_padding_leave_an_embedding_unchanged_and_runs_repeat(tiny):
     _, _, path = tiny
-    alone = esm2_embeddings(["GAVLIPFW"], weights=path, batch_size=1)
-    padded = esm2_embeddings(SEQUENCES, weights=path, batch_size=len(SEQUENCES))  # padded to the longest
+    alone = esm2_embeddings(["GAVLIPFW"], weights=path, batch_tokens=1)
+    padded = esm2_embeddings(SEQUENCES, weights=path)  # one batch, padded to the longest
     np.testing.assert_allclose(padded[1], alone[0], rtol=1e-5, atol=1e-6)
-    again = esm2_embeddings(SEQUENCES, weights=path, batch_size=len(SEQUENCES))
+    again = esm2_embeddings(SEQUENCES, weights=path)
     np.testing.assert_array_equal(padded, again)
 
 

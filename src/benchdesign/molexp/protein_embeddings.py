@@ -187,20 +187,72 @@ def _pieces(sequence: str, max_residues: int, long_sequences: str) -> list[str]:
     return [sequence[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def _check_options(batch_size: int, max_residues: int, long_sequences: str) -> None:
+def _check_options(batch_tokens: int, max_residues: int, long_sequences: str) -> None:
     if long_sequences not in LONG_SEQUENCE_MODES:
         raise ValueError(f"long_sequences must be one of {LONG_SEQUENCE_MODES}, got {long_sequences!r}")
-    if int(batch_size) < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    if int(batch_tokens) < 1:
+        raise ValueError(f"batch_tokens must be >= 1, got {batch_tokens}")
     if not 1 <= int(max_residues) <= ESM_MAX_RESIDUES:
         raise ValueError(f"max_residues must be in [1, {ESM_MAX_RESIDUES}], got {max_residues}")
+
+
+def _token_batches(lengths: Sequence[int], batch_tokens: int) -> list[list[int]]:
+    """Indices of ``lengths`` in batches, longest first, each padding to at most ``batch_tokens`` tokens (BOS and
+    EOS included; a longer single sequence is a batch of its own).
+
+    Examples
+    --------
+    >>> _token_batches([3, 10, 4, 4, 2], 16)
+    [[1], [2, 3], [0, 4]]
+    """
+    order = sorted(range(len(lengths)), key=lambda i: (-lengths[i], i))
+    batches: list[list[int]] = []
+    for i in order:
+        if batches and (len(batches[-1]) + 1) * (lengths[batches[-1][0]] + 2) <= batch_tokens:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
+
+
+def _residue_sums(
+    model: Any, alphabet: Any, pieces: list[tuple[int, str]], batch_tokens: int, device: str, n_rows: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of the input, the sum over its residues of the last layer's representation, and its residues."""
+    import torch
+
+    sums = np.zeros((n_rows, model.embed_dim), dtype=np.float64)
+    counts = np.zeros(n_rows, dtype=np.int64)
+    convert = alphabet.get_batch_converter()
+    batches = _token_batches([len(p) for _, p in pieces], int(batch_tokens))
+    _log.info(
+        "ESM-2 (%d layers, %d dimensions) on %s: %d sequences, %d passes in %d batches",
+        model.num_layers,
+        model.embed_dim,
+        device,
+        n_rows,
+        len(pieces),
+        len(batches),
+    )
+    with torch.no_grad():
+        for b, batch in enumerate(batches):
+            items = [pieces[i] for i in batch]
+            _, _, tokens = convert([(str(row), p) for row, p in items])
+            out = model(tokens.to(device), repr_layers=[model.num_layers])
+            rep = out["representations"][model.num_layers].to("cpu", torch.float64).numpy()
+            for k, (row, p) in enumerate(items):
+                sums[row] += rep[k, 1 : len(p) + 1].sum(axis=0)  # token 0 is BOS, len(p) + 1 is EOS
+                counts[row] += len(p)
+            if (b + 1) % 25 == 0 or b + 1 == len(batches):
+                _log.info("ESM-2: %d of %d batches", b + 1, len(batches))
+    return sums, counts
 
 
 def esm2_embeddings(
     sequences: Sequence[object],
     weights: str | os.PathLike | None = None,
     model_name: str = DEFAULT_ESM_MODEL,
-    batch_size: int = 8,
+    batch_tokens: int = 4096,
     device: str | None = None,
     max_residues: int = ESM_MAX_RESIDUES,
     long_sequences: str = "windows",
@@ -222,8 +274,9 @@ def esm2_embeddings(
         A local fair-esm checkpoint; None: by ``model_name`` (:func:`load_esm2`).
     model_name : str
         fair-esm's model name (``esm2_t12_35M_UR50D``: 12 layers, 480 dimensions, the paper's).
-    batch_size : int
-        Sequences (or windows) per forward pass; they are sorted by length so a batch pads little.
+    batch_tokens : int
+        Tokens per forward pass, padding included (fair-esm's ``extract.py`` default, 4096): sequences (or
+        windows) are sorted by length, longest first, and batched while the padded batch fits.
     device : str, optional
         torch device; None: ``cuda`` when available, else ``cpu``.
     max_residues : int
@@ -256,47 +309,24 @@ def esm2_embeddings(
     """
     import torch
 
-    _check_options(batch_size, max_residues, long_sequences)
+    _check_options(batch_tokens, max_residues, long_sequences)
     clean = [checked_sequence(s, row).replace("J", "X") for row, s in enumerate(sequences)]
     model, alphabet = load_esm2(weights, model_name)
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     model = model.to(device)
     pieces = [(row, p) for row, s in enumerate(clean) for p in _pieces(s, int(max_residues), long_sequences)]
-    if any(len(s) > max_residues for s in clean):
+    n_long = sum(len(s) > max_residues for s in clean)
+    if n_long:
         _log.info(
             "%d sequences longer than %d residues: %s",
-            sum(len(s) > max_residues for s in clean),
+            n_long,
             max_residues,
             "averaged over windows" if long_sequences == "windows" else "truncated",
         )
-    sums = np.zeros((len(clean), model.embed_dim), dtype=np.float64)
-    counts = np.zeros(len(clean), dtype=np.int64)
-    order = sorted(range(len(pieces)), key=lambda i: (-len(pieces[i][1]), i))
-    convert = alphabet.get_batch_converter()
-    n_batches = math.ceil(len(order) / int(batch_size))
-    _log.info(
-        "ESM-2 (%d layers, %d dimensions) on %s: %d sequences, %d passes in %d batches",
-        model.num_layers,
-        model.embed_dim,
-        device,
-        len(clean),
-        len(pieces),
-        n_batches,
-    )
     threads = torch.get_num_threads()
     torch.set_num_threads(int(n_jobs))
     try:
-        with torch.no_grad():
-            for b, start in enumerate(range(0, len(order), int(batch_size))):
-                batch = [pieces[i] for i in order[start : start + int(batch_size)]]
-                _, _, tokens = convert([(str(row), p) for row, p in batch])
-                out = model(tokens.to(device), repr_layers=[model.num_layers])
-                rep = out["representations"][model.num_layers].to("cpu", torch.float64).numpy()
-                for i, (row, p) in enumerate(batch):
-                    sums[row] += rep[i, 1 : len(p) + 1].sum(axis=0)  # token 0 is BOS, len(p) + 1 is EOS
-                    counts[row] += len(p)
-                if (b + 1) % 50 == 0 or b + 1 == n_batches:
-                    _log.info("ESM-2: %d of %d batches", b + 1, n_batches)
+        sums, counts = _residue_sums(model, alphabet, pieces, batch_tokens, device, len(clean))
     finally:
         torch.set_num_threads(threads)
     return (sums / np.maximum(counts, 1)[:, None]).astype(np.float32)
