@@ -227,6 +227,20 @@ def mol_esm_weights(wc):
     return [weights] if weights else []
 
 
+def mol_features_esm(wc):
+    return protein_options(MOL, wc.dataset).get("representation", "composition") != "composition"
+
+
+# ESM-2 t12 on all of DAVIS (442 proteins), one thread: 756 CPU s, 22 min wall on 2 loaded cores, 1.6 GB peak
+# (docs/performance.md#esm-2-protein-embeddings)
+def mol_features_runtime(wc):
+    return 90 if mol_features_esm(wc) else 10
+
+
+def mol_features_mem_mb(wc):
+    return 4000 if mol_features_esm(wc) else 2000
+
+
 MOL_SCORE = "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json"
 
 

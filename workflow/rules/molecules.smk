@@ -51,9 +51,10 @@ rule mol_features:
         "logs/benchmarks/molecules/{dataset}/features.tsv"
     conda:
         "../envs/benchdesign.yaml"
+    threads: 1
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=mol_features_mem_mb,
+        runtime=mol_features_runtime,
     params:
         n_bits=MOL["fingerprint_bits"],
         proteins=lambda wc: protein_options(MOL, wc.dataset),
