@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from benchdesign.molexp.scoring import leakage_table, performance_table, summary_markdown
+from benchdesign.molexp.scoring import leakage_table, performance_table, protein_representations, summary_markdown
 from benchdesign.workflow.io import write_csv, write_text
 from benchdesign.workflow.logs import start_log
 
@@ -19,4 +19,4 @@ for line in not_run:
 log.info("%d splits (%d not made), %d model scores", len(leakage), len(not_run), len(performance))
 write_csv(leakage, snakemake.output.leakage)
 write_csv(performance, snakemake.output.performance)
-write_text(summary_markdown(leakage, performance), snakemake.output.summary)
+write_text(summary_markdown(leakage, performance, protein_representations(scores)), snakemake.output.summary)

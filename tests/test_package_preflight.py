@@ -151,3 +151,37 @@ def test_dry_run_is_refused_before_any_job(tmp_path):
         assert "Traceback" not in out and len(out.splitlines()) < 15, out  # the message, not a stack
         assert "Job stats" not in out and "This was a dry-run" not in out, out
         assert not (work / "results").exists() and not (work / "resources").exists() and not (work / "logs").exists()
+
+
+def test_esm_protein_features_need_fair_esm_when_the_run_has_pairs(monkeypatch):
+    esm = {"molecules": {"enabled": True, "datasets": ["tox21", "davis"], "models": ["rf"], "methods_1d": ["s1"],
+                         "protein_representation": "esm2_t12", "ablation": {"enabled": False}}}
+    with pytest.raises(ValueError) as err:
+        check_packages(esm, find_spec=fake_find_spec({"esm"}))
+    assert f"  - molecules.protein_representation: esm2_t12 needs esm ({install_hint('esm')})\n" in str(err.value)
+    check_packages(esm, find_spec=fake_find_spec(set()))
+    one_d = {"molecules": {**esm["molecules"], "datasets": ["tox21"]}}  # no proteins: no ESM-2
+    assert "molecules.protein_representation" not in {n.key for n in package_needs(one_d)}
+    composition = {"molecules": {**esm["molecules"], "protein_representation": "composition"}}
+    assert "molecules.protein_representation" not in {n.key for n in package_needs(composition)}
+    # the hint installs fair-esm (PyPI's "esm" is another package), with benchdesign's pin when it has one
+    monkeypatch.setattr(importlib.metadata, "requires",
+                        lambda name: ['fair-esm==2.0.0; extra == "esm"'] if name == "benchdesign" else None)
+    assert install_hint("esm") == "pip install fair-esm==2.0.0"
+
+
+def test_a_missing_local_esm_weights_file_is_refused_with_its_key(tmp_path, monkeypatch):
+    from benchdesign.workflow.preflight import check_esm_weights
+
+    monkeypatch.chdir(tmp_path)
+    config = {"molecules": {"enabled": True, "datasets": ["davis"], "protein_representation": "esm2_t12",
+                            "esm_weights": "weights/esm2_t12_35M_UR50D.pt"}}
+    with pytest.raises(ValueError, match=re.escape("config key molecules.esm_weights: weights/esm2_t12_35M_UR50D.pt "
+                                                   f"(resolved: {tmp_path}/weights/esm2_t12_35M_UR50D.pt) is not a file")):
+        check_esm_weights(config)
+    (tmp_path / "weights").mkdir()
+    (tmp_path / "weights" / "esm2_t12_35M_UR50D.pt").write_bytes(b"x")
+    check_esm_weights(config)
+    # not used, not checked: composition, a run without pairs, molecules off
+    for change in ({"protein_representation": "composition"}, {"datasets": ["tox21"]}, {"enabled": False}):
+        check_esm_weights({"molecules": {**config["molecules"], **change, "esm_weights": "absent.pt"}})

@@ -293,4 +293,12 @@ def test_the_markdown_states_the_molecular_models_settings_against_the_papers(cl
         "- deepdta: 5 epochs (the paper: 50)",
     ]
     assert "Molecular models" not in comparison_markdown(out, {"models": []})
+    esm = [line for line in comparison_markdown(out, {**settings, "protein_representation": "esm2_t12"}).splitlines()
+           if "protein features" in line]
+    assert esm == ["- protein features of the drug-target pair models: esm2_t12 (ESM-2 t12 (esm2_t12_35M_UR50D), mean "
+                   "over residues of the last layer, 480 columns; the paper's)"]
+    composition = comparison_markdown(out, {**settings, "protein_representation": "composition"})
+    assert "- protein features of the drug-target pair models: composition (amino-acid + dipeptide composition, 420 " \
+           "columns; the paper: esm2_t12, ESM-2 t12 embeddings)" in composition
+    assert "protein features" not in text  # a run without pairs: no line
     assert comparison_markdown(out) == comparison_markdown(out, {"max_molecules": {}})  # no models: no section

@@ -324,3 +324,67 @@ def test_load_lp_pdbbind_names_bad_files(tmp_path):
                  index=["1abc", "1abc"]).to_csv(path)
     with pytest.raises(ValueError, match=r"PDB id\(s\) \['1abc'\] listed more than once"):
         load_pairs(dataset_info("lp_pdbbind"), path)
+
+
+def _pair_files(tmp_path, representation: str | None):
+    """A 2-D dataset of 8 DAVIS-like pairs (4 drugs x 2 targets) as the dataset and feature rules write it; the
+    features file records ``representation`` (None: a file written before the key existed)."""
+    samples = pd.DataFrame({"id": [f"P{i}" for i in range(8)], "drug_id": [f"D{i % 4}" for i in range(8)],
+                            "target_id": [f"T{i // 4}" for i in range(8)], "label": np.linspace(5.0, 8.5, 8)})
+    molecules = pd.DataFrame({"id": [f"D{i}" for i in range(4)], "smiles": SMILES[:4]})
+    proteins = pd.DataFrame({"id": ["T0", "T1"], "sequence": ["MKTAYIAK", "GAVLIPFW"]})
+    paths = {n: tmp_path / f"{n}.csv" for n in ("samples", "molecules", "proteins")}
+    for name, table in (("samples", samples), ("molecules", molecules), ("proteins", proteins)):
+        table.to_csv(paths[name], index=False)
+    arrays = {"molecule_bits": np.eye(4, 16, dtype=np.uint8), "protein_features": np.eye(2, 6, dtype=np.float32)}
+    if representation is not None:
+        arrays["protein_representation"] = np.array(representation)
+    np.savez_compressed(tmp_path / "features.npz", **arrays)
+    return [paths["samples"], paths["molecules"], paths["proteins"], tmp_path / "features.npz"]
+
+
+@pytest.mark.parametrize("recorded,expected", [("esm2_t12", "esm2_t12"), ("composition", "composition"),
+                                               (None, "composition")])
+def test_model_records_say_which_protein_features_the_pair_models_read(tmp_path, recorded, expected):
+    from benchdesign.molexp.experiment import load_experiment, run_model
+
+    data = load_experiment("davis", *_pair_files(tmp_path, recorded))
+    assert data.protein_representation == expected
+    assert data.features().shape == (8, 16 + 6)
+    folds = np.array([0, 0, 0, 1, 0, 0, 0, 1])
+    record = run_model(data, folds, "rf", seed=0, options={"n_estimators": 5})
+    assert record["status"] == "ok" and record["protein_representation"] == expected
+
+
+def test_the_summary_names_each_pair_datasets_protein_features():
+    from benchdesign.molexp.scoring import protein_representations, summary_markdown
+
+    scores = [{"dataset": "davis", "model": "rf", "protein_representation": "esm2_t12"},
+              {"dataset": "davis", "model": "deepdta", "protein_representation": "sequence"},
+              {"dataset": "kiba", "model": "rf", "protein_representation": "composition"},
+              {"dataset": "kiba", "model": "svm", "protein_representation": "esm2_t12"},
+              {"dataset": "tox21", "model": "rf"}]
+    reps = protein_representations(scores)
+    assert reps == {"davis": "esm2_t12", "kiba": "composition+esm2_t12"}
+    leakage = pd.DataFrame({"dataset": ["davis", "tox21"], "split_method": ["s2", "s1"], "repeat": [0, 0],
+                            "scaled_leakage": [0.2, 0.1]})
+    perf = pd.DataFrame({"dataset": ["davis", "tox21"], "split_method": ["s2", "s1"], "repeat": [0, 0],
+                         "model": ["rf", "rf"], "metric": ["rmse", "roc_auc"], "value": [1.0, 0.7]})
+    text = summary_markdown(leakage, perf, reps)
+    assert "## davis\n\nProtein features of the fingerprint models: esm2_t12.\n\n|" in text
+    assert "## tox21\n\n|" in text
+    assert summary_markdown(leakage, perf) == text.replace("Protein features of the fingerprint models: esm2_t12.\n\n", "")
+
+
+def test_protein_representation_reaches_only_the_pair_datasets_jobs():
+    from benchdesign.molexp.settings import protein_options, run_protein_representation
+
+    default = mol_settings({"molecules": {"enabled": True}})
+    assert (default["protein_representation"], default["esm_weights"]) == ("composition", None)
+    assert protein_options(default, "davis") == {"representation": "composition", "esm_weights": None}
+    esm = mol_settings({"molecules": {"enabled": True, "protein_representation": "esm2_t12", "esm_weights": "w.pt"}})
+    assert protein_options(esm, "kiba") == {"representation": "esm2_t12", "esm_weights": "w.pt"}
+    assert protein_options(esm, "qm8") == {}  # no proteins: the choice does not touch a 1-D dataset's jobs
+    assert run_protein_representation(esm) == "esm2_t12"
+    assert run_protein_representation({**esm, "datasets": ["qm8", "tox21"]}) is None
+    assert run_protein_representation({**esm, "enabled": False}) is None

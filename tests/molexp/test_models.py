@@ -207,12 +207,13 @@ def test_fit_predict_validates_inputs():
 
 
 def test_examples_of_the_model_modules_run():
-    """The Examples sections of make_model, the settings helpers (dataset_models, model_settings_lines) and
-    DeepDTA's string encoding (its torch examples are skipped: tests/molexp/test_deepdta.py trains it)."""
+    """The Examples sections of make_model, the settings helpers (dataset_models, model_settings_lines,
+    protein_options), DeepDTA's string encoding (its torch examples are skipped: tests/molexp/test_deepdta.py trains
+    it) and of the protein features (ESM-2's need weights: tests/molexp/test_protein_embeddings.py)."""
     import doctest
 
-    from benchdesign.molexp import deepdta, models, settings
+    from benchdesign.molexp import deepdta, features, models, protein_embeddings, settings
 
-    for module in (models, settings, deepdta):
+    for module in (models, settings, deepdta, features, protein_embeddings):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
         assert result.failed == 0 and result.attempted > 0, (module.__name__, result)

@@ -34,9 +34,17 @@ from benchdesign.molexp.settings import (
     dataset_methods,
     dataset_models,
     mol_settings,
+    protein_options,
+    run_protein_representation,
     split_options,
 )
-from benchdesign.workflow.preflight import check_cached_files, check_packages, check_protocol_against_data, domain_facts
+from benchdesign.workflow.preflight import (
+    check_cached_files,
+    check_esm_weights,
+    check_packages,
+    check_protocol_against_data,
+    domain_facts,
+)
 from benchdesign.workflow.io import source_file_to_dict
 
 validate(config, "../schemas/config.schema.yaml")
@@ -50,6 +58,7 @@ MOL = mol_settings(config)
 # conda the jobs run in workflow/envs/benchdesign.yaml's environment, not this one: not checked here.
 if DeploymentMethod.CONDA not in getattr(workflow.deployment_settings, "deployment_method", ()):
     check_packages(config)
+check_esm_weights(config)
 # Before any job: cached inputs still have their checksums, and the protocol fits each domain's data
 # (number of datasets, model names) wherever those data are at hand (cache or mirror).
 check_cached_files(MANIFEST.values(), DATA_CACHE)
@@ -210,6 +219,26 @@ def mol_split_files(dataset):
         for r in range(MOL["repeats"])
         for ext in ("tsv", "json")
     ]
+
+
+def mol_esm_weights(wc):
+    """The local ESM-2 weights file of a 2-D dataset's feature job, when the config names one."""
+    weights = protein_options(MOL, wc.dataset).get("esm_weights")
+    return [weights] if weights else []
+
+
+def mol_features_esm(wc):
+    return protein_options(MOL, wc.dataset).get("representation", "composition") != "composition"
+
+
+# ESM-2 t12 on all of DAVIS (442 proteins), one thread: 756 CPU s, 22 min wall on 2 loaded cores, 1.6 GB peak
+# (docs/performance.md#esm-2-protein-embeddings)
+def mol_features_runtime(wc):
+    return 90 if mol_features_esm(wc) else 10
+
+
+def mol_features_mem_mb(wc):
+    return 4000 if mol_features_esm(wc) else 2000
 
 
 MOL_SCORE = "results/molecules/{dataset}/scores/{method}/{repeat}/{model}.json"

@@ -37,10 +37,12 @@ rule mol_dataset:
 
 
 rule mol_features:
-    """ECFP4 bits of the molecules (drugs) and, for pairs, k-mer composition of the targets."""
+    """ECFP4 bits of the molecules (drugs) and, for pairs, the targets' features: composition or ESM-2 t12
+    embeddings (molecules.protein_representation; a local weights file, molecules.esm_weights, is an input)."""
     input:
         molecules="results/molecules/{dataset}/molecules.csv",
         proteins="results/molecules/{dataset}/proteins.csv",
+        esm_weights=mol_esm_weights,
     output:
         "results/molecules/{dataset}/features.npz",
     log:
@@ -49,11 +51,13 @@ rule mol_features:
         "logs/benchmarks/molecules/{dataset}/features.tsv"
     conda:
         "../envs/benchdesign.yaml"
+    threads: 1
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=mol_features_mem_mb,
+        runtime=mol_features_runtime,
     params:
         n_bits=MOL["fingerprint_bits"],
+        proteins=lambda wc: protein_options(MOL, wc.dataset),
     script:
         "../../scripts/mol_features.py"
 

@@ -177,6 +177,8 @@ rule paper_comparison:
             "models": MOL["models"] if MOL["enabled"] else [],
             "model_options": MOL["model_options"],
             "task_types": sorted({dataset_info(d).task_type for d in MOL["datasets"]}),
+            # the protein features of the pair models, when the run has 2-D data
+            "protein_representation": run_protein_representation(MOL),
         },
     script:
         "../../scripts/paper_comparison.py"

@@ -33,7 +33,8 @@ PAIR_MODEL = "deepdta"
 @dataclass(frozen=True)
 class ExperimentData:
     """samples : the dataset's rows; molecule_bits : ECFP4 per molecule; molecule_index : sample -> molecule
-    row; for 2-D data also proteins (id, sequence), protein_features and protein_index."""
+    row; for 2-D data also proteins (id, sequence), protein_features, protein_index and protein_representation
+    (``molecules.protein_representation`` of the feature job: composition or esm2_t12)."""
 
     info: MolDataset
     samples: pd.DataFrame
@@ -43,6 +44,7 @@ class ExperimentData:
     proteins: pd.DataFrame
     protein_features: np.ndarray
     protein_index: np.ndarray | None
+    protein_representation: str = ""
 
     def labels(self) -> np.ndarray:
         """(n_samples, n_targets) float labels, NaN = missing."""
@@ -73,6 +75,8 @@ def load_experiment(dataset: str, samples: str | Path, molecules: str | Path, pr
     protein_table = pd.read_csv(proteins, dtype={"id": str})
     with np.load(features, allow_pickle=False) as npz:
         bits, prot = npz["molecule_bits"], npz["protein_features"]
+        # a file written before the key was recorded holds composition features, the only kind then
+        representation = str(npz["protein_representation"]) if "protein_representation" in npz.files else "composition"
     if len(bits) != len(molecule_table):
         raise ValueError(f"{features}: {len(bits)} fingerprints for {len(molecule_table)} molecules in {molecules}")
     if info.kind == "1d":
@@ -81,7 +85,8 @@ def load_experiment(dataset: str, samples: str | Path, molecules: str | Path, pr
     else:
         mol_index = _index(sample_table["drug_id"], molecule_table, "drug", samples)
         prot_index = _index(sample_table["target_id"], protein_table, "target", samples)
-    return ExperimentData(info, sample_table, molecule_table, bits, mol_index, protein_table, prot, prot_index)
+    return ExperimentData(info, sample_table, molecule_table, bits, mol_index, protein_table, prot, prot_index,
+                          representation if prot_index is not None else "")
 
 
 def experiment_from_molecules(info: MolDataset, table: pd.DataFrame, bits: np.ndarray) -> ExperimentData:
@@ -200,12 +205,15 @@ def model_overrides(options: Mapping[str, object], task_type: str) -> dict:
 def run_model(data: ExperimentData, folds: np.ndarray, model: str, seed: int,
               options: Mapping[str, object]) -> dict:
     """Fit ``model`` (one of models.MODELS, GRAPH_MODEL or, for drug-target pairs, PAIR_MODEL) on the training
-    fold, score it on the test fold with the dataset's metric."""
+    fold, score it on the test fold with the dataset's metric. For drug-target pairs the record says which
+    protein features the model read (``protein_representation``; DeepDTA reads the sequences)."""
     from benchdesign.molexp.models import fit_predict, score
 
     train, test = np.flatnonzero(folds == 0), np.flatnonzero(folds == 1)
     out = {"dataset": data.info.name, "model": model, "metric": data.info.metric,
            "n_train": int(train.size), "n_test": int(test.size)}
+    if data.protein_index is not None:
+        out["protein_representation"] = "sequence" if model == PAIR_MODEL else data.protein_representation
     if train.size == 0 or test.size == 0:
         return out | {"value": float("nan"), "seconds": 0.0, "status": "no split: empty training or test fold"}
     if model == PAIR_MODEL and data.protein_index is None:

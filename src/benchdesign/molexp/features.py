@@ -2,8 +2,8 @@
 machine learning models").
 
 - :func:`molecule_fingerprints` -- ECFP4 (Morgan radius 2) bit vectors, 1024 bits as in the paper.
-- :func:`protein_features` -- amino-acid (20) + dipeptide (400) composition, a CPU-only stand-in for
-  the paper's ESM-2 embeddings.
+- :func:`protein_features` -- amino-acid (20) + dipeptide (400) composition, the offline default in place
+  of the paper's ESM-2 embeddings (those: :mod:`benchdesign.molexp.protein_embeddings`).
 - :func:`pair_features` -- drug and protein features concatenated per drug-target interaction row.
 """
 
@@ -19,6 +19,7 @@ from benchdesign.splitting.similarity import smiles_fingerprints
 __all__ = [
     "AMINO_ACIDS",
     "PROTEIN_KINDS",
+    "checked_sequence",
     "molecule_fingerprints",
     "protein_features",
     "pair_features",
@@ -91,6 +92,18 @@ def _residue_weights(sequence: object, row: int) -> np.ndarray:
     if not weights.any():
         raise ValueError(f"sequence at row {row} has no standard residue: {sequence[:50]!r}")
     return weights
+
+
+def checked_sequence(sequence: object, row: int) -> str:
+    """``sequence`` upper-cased, after the checks of :func:`protein_features` (ValueError naming ``row``).
+
+    Examples
+    --------
+    >>> checked_sequence("acdX", 0)
+    'ACDX'
+    """
+    _residue_weights(sequence, row)
+    return str(sequence).upper()
 
 
 def protein_features(

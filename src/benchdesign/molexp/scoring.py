@@ -17,7 +17,7 @@ import pandas as pd
 from benchdesign.splitting import SimilaritySource, leakage_summary
 
 __all__ = ["LEAKAGE_COLUMNS", "PERFORMANCE_COLUMNS", "molecule_leakage", "pair_leakage", "no_skill_score",
-           "leakage_table", "performance_table"]
+           "leakage_table", "performance_table", "protein_representations", "summary_markdown"]
 
 LEAKAGE_COLUMNS = ["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test", "n_dropped",
                    "seconds", "status", "no_skill_score"]
@@ -121,13 +121,28 @@ def summary_table(leakage: pd.DataFrame, performance: pd.DataFrame) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def summary_markdown(leakage: pd.DataFrame, performance: pd.DataFrame) -> str:
-    """split_summary.md: one Markdown table per dataset (rows = split methods)."""
+def protein_representations(scores: Iterable[Mapping[str, object]]) -> dict[str, str]:
+    """Per 2-D dataset, the protein features its fingerprint models read, from the model records (``+``-joined
+    when records of one dataset differ); DeepDTA's records (``sequence``) are left out."""
+    seen: dict[str, list[str]] = {}
+    for record in scores:
+        rep = record.get("protein_representation")
+        if rep and rep != "sequence" and rep not in seen.setdefault(str(record["dataset"]), []):
+            seen[str(record["dataset"])].append(str(rep))
+    return {dataset: "+".join(reps) for dataset, reps in seen.items() if reps}
+
+
+def summary_markdown(leakage: pd.DataFrame, performance: pd.DataFrame,
+                     representations: Mapping[str, str] | None = None) -> str:
+    """split_summary.md: one Markdown table per dataset (rows = split methods); under a 2-D dataset's heading,
+    the protein features of its models (``representations``, :func:`protein_representations`)."""
     parts = ["# Leakage-reduced splits: scaled L(π) and test scores (mean ± sd over repeats)\n\n"
              "*no skill*: the score of predicting every test row with the training fold's mean label, the yardstick "
              "of the models' scores on that split (test folds differ in how spread their labels are).\n"]
     summary = summary_table(leakage, performance)
     for dataset, table in summary.groupby("dataset", sort=False):
         table = table.drop(columns="dataset").dropna(axis=1, how="all")
-        parts.append(f"\n## {dataset}\n\n" + table.to_markdown(index=False) + "\n")
+        rep = (representations or {}).get(str(dataset))
+        said = f"Protein features of the fingerprint models: {rep}.\n\n" if rep else ""
+        parts.append(f"\n## {dataset}\n\n{said}" + table.to_markdown(index=False) + "\n")
     return "".join(parts)

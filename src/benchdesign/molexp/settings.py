@@ -13,7 +13,8 @@ from benchdesign.molexp.models import MODELS
 from benchdesign.molexp.pair_peers import PAIR_PEERS
 
 __all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "mol_settings", "dataset_methods",
-           "dataset_models", "split_options", "ablation_points", "model_settings_lines"]
+           "dataset_models", "protein_options", "run_protein_representation", "split_options", "ablation_points",
+           "model_settings_lines", "protein_representation_line"]
 
 MODEL_NAMES: tuple[str, ...] = (*MODELS, GRAPH_MODEL, PAIR_MODEL)
 """Every model a config may list: the fingerprint models, the optional D-MPNN and the optional DeepDTA."""
@@ -39,6 +40,8 @@ MOL_DEFAULTS: dict[str, Any] = {
     "models": ["rf", "svm", "xgb", "mlp"],
     "model_options": {},
     "fingerprint_bits": 1024,
+    "protein_representation": "composition",  # or esm2_t12 (the paper's; molexp.protein_embeddings)
+    "esm_weights": None,  # a local fair-esm checkpoint for esm2_t12; None: the torch hub cache / download
     "ilp": {},  # the options of every method of this library (random, s1, i2, ...): a SplitSpec
     "method_options": {},
     "max_peer_molecules": {},
@@ -100,6 +103,69 @@ def dataset_models(settings: dict, dataset: str) -> list[str]:
     """
     pairs = dataset_info(dataset).kind == "2d"
     return [m for m in settings["models"] if pairs or m not in PAIR_ONLY_MODELS]
+
+
+def protein_options(settings: dict, dataset: str) -> dict[str, Any]:
+    """How the feature job of ``dataset`` encodes its proteins: ``representation`` and ``esm_weights`` for a 2-D
+    dataset, nothing for a 1-D one (it has no proteins, so the choice does not rerun its jobs).
+
+    Parameters
+    ----------
+    settings : dict
+        The merged ``molecules:`` block (:func:`mol_settings`).
+    dataset : str
+        A dataset name of :data:`benchdesign.molexp.datasets.DATASETS`.
+
+    Returns
+    -------
+    dict
+        ``{"representation": ..., "esm_weights": ...}`` (2-D; weights only for an ESM representation), or ``{}``.
+
+    Examples
+    --------
+    >>> settings = {"protein_representation": "esm2_t12", "esm_weights": "w/esm2_t12_35M_UR50D.pt"}
+    >>> protein_options(settings, "davis"), protein_options(settings, "tox21")
+    ({'representation': 'esm2_t12', 'esm_weights': 'w/esm2_t12_35M_UR50D.pt'}, {})
+    >>> protein_options({"protein_representation": "composition", "esm_weights": "w.pt"}, "kiba")
+    {'representation': 'composition', 'esm_weights': None}
+    """
+    if dataset_info(dataset).kind != "2d":
+        return {}
+    rep = settings["protein_representation"]
+    return {"representation": rep, "esm_weights": settings["esm_weights"] if rep != "composition" else None}
+
+
+def run_protein_representation(settings: dict) -> str | None:
+    """``protein_representation`` of a run with molecular 2-D datasets, None for a run without (or disabled).
+
+    Examples
+    --------
+    >>> base = {"enabled": True, "protein_representation": "esm2_t12", "esm_weights": None}
+    >>> run_protein_representation({**base, "datasets": ["tox21", "davis"]})
+    'esm2_t12'
+    >>> run_protein_representation({**base, "datasets": ["tox21"]}) is None
+    True
+    """
+    if not settings["enabled"]:
+        return None
+    return next((protein_options(settings, d)["representation"] for d in settings["datasets"]
+                 if protein_options(settings, d)), None)
+
+
+def protein_representation_line(representation: str) -> str:
+    """The protein features of the pair models against the paper's (ESM-2 t12), for the reports.
+
+    Examples
+    --------
+    >>> protein_representation_line("composition")
+    'protein features of the drug-target pair models: composition (amino-acid + dipeptide composition, 420 \
+columns; the paper: esm2_t12, ESM-2 t12 embeddings)'
+    """
+    from benchdesign.molexp.protein_embeddings import PROTEIN_REPRESENTATIONS
+
+    paper = "the paper's" if representation == "esm2_t12" else "the paper: esm2_t12, ESM-2 t12 embeddings"
+    return f"protein features of the drug-target pair models: {representation} " \
+           f"({PROTEIN_REPRESENTATIONS[representation]}; {paper})"
 
 
 def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:

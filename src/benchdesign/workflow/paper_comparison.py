@@ -386,7 +386,8 @@ def comparison_markdown(comparison: pd.DataFrame, settings: Mapping[str, Any] | 
     settings : mapping, optional
         The run's settings (:func:`compare_claims`); ``models``, ``model_options`` (``molecules.models`` and
         ``molecules.model_options``) and ``task_types`` (of the molecular datasets) add the section "Molecular
-        models of this run" (:func:`benchdesign.molexp.settings.model_settings_lines`).
+        models of this run" (:func:`benchdesign.molexp.settings.model_settings_lines`); ``protein_representation``
+        (``molecules.protein_representation`` of a run with 2-D data) a line on the pair models' protein features.
 
     Returns
     -------
@@ -422,6 +423,10 @@ def comparison_markdown(comparison: pd.DataFrame, settings: Mapping[str, Any] | 
                   "model's score.", ""]
         lines += [f"- {line}" for line in model_settings_lines(models, (settings or {}).get("model_options") or {},
                                                                 task_types)]
+        if (settings or {}).get("protein_representation"):
+            from benchdesign.molexp.settings import protein_representation_line
+
+            lines.append(f"- {protein_representation_line(settings['protein_representation'])}")
     return "\n".join(lines) + "\n"
 
 

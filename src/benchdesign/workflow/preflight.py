@@ -10,6 +10,7 @@ check a job runs on its cached inputs, and the console summary of a failed run.
 * :func:`check_packages`: every representation, model, peer split method and solver the config asks for must
   have its modules installed (looked up with :func:`importlib.util.find_spec`, not imported); one message
   lists every missing one with its config key and the pip line that installs it (:func:`install_hint`).
+* :func:`check_esm_weights`: a local ESM-2 weights file the config names must exist.
 * :func:`failed_job_logs`: the log tails of the jobs a failed Snakemake run names (for ``onerror:``).
 """
 
@@ -36,6 +37,7 @@ __all__ = [
     "CHECKS_DIR",
     "PackageNeed",
     "check_cached_files",
+    "check_esm_weights",
     "check_packages",
     "check_protocol_against_data",
     "domain_facts",
@@ -213,6 +215,10 @@ def _install_commands() -> dict[str, str]:
     return {"lohi_splitter": LOHI_INSTALL}
 
 
+_DISTRIBUTIONS = {"esm": "fair-esm"}
+"""Modules whose distribution has another name (PyPI's ``esm`` is a different package from fair-esm's ``esm``)."""
+
+
 def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -244,13 +250,14 @@ def install_hint(module: str) -> str:
     -------
     str
         The line of the few modules whose install needs more than one pip requirement (LoHi's), else
-        ``pip install <requirement>`` with benchdesign's own requirement for it (the pin of pyproject.toml,
-        as installed), else with the bare distribution name.
+        ``pip install <requirement>`` with benchdesign's own requirement for its distribution (the pin of
+        pyproject.toml, as installed), else with the bare distribution name (``fair-esm`` for ``esm``).
     """
     special = _install_commands().get(module)
     if special is not None:
         return special
-    return "pip install " + shlex.quote(_requirement(module) or _canonical(module))
+    distribution = _DISTRIBUTIONS.get(module, module)
+    return "pip install " + shlex.quote(_requirement(distribution) or _canonical(distribution))
 
 
 def _solver_need(key: str, solver: str) -> PackageNeed:
@@ -267,6 +274,7 @@ def _molecule_needs(config: dict) -> list[PackageNeed]:
     from benchdesign.molexp.datasets import dataset_info
     from benchdesign.molexp.methods import METHOD_PACKAGES
     from benchdesign.molexp.peers import datasail_s1_split
+    from benchdesign.molexp.protein_embeddings import REPRESENTATION_PACKAGES
     from benchdesign.molexp.settings import MODEL_PACKAGES, PAIR_ONLY_MODELS, mol_settings
     from benchdesign.splitting.options import SPLIT_OPTIONS
 
@@ -277,6 +285,9 @@ def _molecule_needs(config: dict) -> list[PackageNeed]:
     # a pair-only model (deepdta) is fitted only when a 2-D dataset is in the run
     needs = [PackageNeed("molecules.models", m, MODEL_PACKAGES[m]) for m in mol["models"]
              if m in MODEL_PACKAGES and ("2d" in kinds or m not in PAIR_ONLY_MODELS)]
+    if "2d" in kinds:  # the protein features of the pair models (ESM-2: torch and fair-esm)
+        rep = mol["protein_representation"]
+        needs.append(PackageNeed("molecules.protein_representation", rep, REPRESENTATION_PACKAGES[rep]))
     peer = dict(mol["method_options"].get("datasail_s1") or {})
     # datasail run by another interpreter (option python): its packages are that interpreter's
     other_python = peer.get("python") is not None
@@ -304,7 +315,9 @@ def package_needs(config: dict) -> list[PackageNeed]:
     (:data:`benchdesign.domains.tsc.features.REPRESENTATIONS`, ``packages``) of ``domains.tsc.representations``;
     the encoder of the NLP descriptions (``features.nlp.encoder``,
     :func:`benchdesign.domains.nlp.descriptions.encoder_packages`) when the nlp domain computes them; with
-    ``molecules.enabled``, the models (:data:`benchdesign.molexp.settings.MODEL_PACKAGES`), the split methods of
+    ``molecules.enabled``, the models (:data:`benchdesign.molexp.settings.MODEL_PACKAGES`), the protein
+    representation of a run with 2-D data (:data:`benchdesign.molexp.protein_embeddings.REPRESENTATION_PACKAGES`),
+    the split methods of
     the datasets' kinds and of the ablation (:data:`benchdesign.molexp.methods.METHOD_PACKAGES`) and the
     solvers of the ILP, the ablation and datasail (:data:`benchdesign.splitting.ilp.SOLVER_PACKAGES`); the
     solver of a ``splitting:`` block. Values needing nothing beyond the core are left out.
@@ -344,11 +357,13 @@ def registered_modules() -> set[str]:
     from benchdesign.domains.nlp.descriptions import encoder_packages
     from benchdesign.domains.tsc.features import REPRESENTATIONS
     from benchdesign.molexp.methods import METHOD_PACKAGES
+    from benchdesign.molexp.protein_embeddings import REPRESENTATION_PACKAGES
     from benchdesign.molexp.settings import MODEL_PACKAGES
     from benchdesign.splitting.ilp import SOLVER_PACKAGES
 
     groups = [r.packages for r in REPRESENTATIONS.values()] + [encoder_packages("a Hugging Face model")]
-    groups += [*MODEL_PACKAGES.values(), *METHOD_PACKAGES.values(), tuple(SOLVER_PACKAGES.values())]
+    groups += [*MODEL_PACKAGES.values(), *METHOD_PACKAGES.values(), *REPRESENTATION_PACKAGES.values(),
+               tuple(SOLVER_PACKAGES.values())]
     return {m for group in groups for m in group}
 
 
@@ -403,6 +418,28 @@ def check_packages(config: dict, find_spec: Callable | None = None) -> None:
              for need, absent in missing]
     raise ValueError("the config asks for packages that are not installed, so nothing was run:\n"
                      + "\n".join(lines) + "\nInstall them, or remove these values from the config.")
+
+
+def check_esm_weights(config: dict) -> None:
+    """Refuse a config whose ``molecules.esm_weights`` names a file that does not exist, when a 2-D dataset of the
+    run uses it (``molecules.protein_representation`` an ESM one); the message names the key, the path as given
+    and as resolved, and where to download the file.
+
+    Parameters
+    ----------
+    config : the pipeline configuration.
+    """
+    from benchdesign.molexp.protein_embeddings import esm_weights_url
+    from benchdesign.molexp.settings import mol_settings, protein_options
+
+    mol = mol_settings(config)
+    if not mol["enabled"]:
+        return
+    weights = next((w for d in mol["datasets"] if (w := protein_options(mol, d).get("esm_weights"))), None)
+    if weights is not None and not Path(weights).is_file():
+        raise ValueError(f"config key molecules.esm_weights: {weights} (resolved: {Path(weights).resolve()}) is not a "
+                         f"file; download {esm_weights_url()} there, or set molecules.esm_weights: null to let "
+                         "fair-esm download it (online), or molecules.protein_representation: composition")
 
 
 # --------------------------------------------------------------------------------------- failed run
