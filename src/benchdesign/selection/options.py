@@ -37,3 +37,16 @@ ESTIMATOR_NAMES: tuple[str, ...] = ("auto", "mean", "anchor", "ridge", "gaussian
 four others, the one with the least leave-one-model-out error on the seen models."""
 ESTIMATOR_LEVEL = 0.9
 """Default coverage level of an estimator's interval (jackknife over the seen models)."""
+HELDOUT_DESIGNS: tuple[str, ...] = ("random", "family", "crossfit")
+"""Held-out designs (``selection.heldout``): a random ``HOLDOUT_FRACTION`` of the models, whole model families, or
+cross-fitting (every model judged once, by the selection of the fold it sat out)."""
+CROSSFIT_FOLDS = 3
+"""Folds of the cross-fitting design (RecSys's 9 models: 3 folds of 3, each selection seeing 6)."""
+TUNING_SEEDS: tuple[int, ...] = tuple(range(10))
+"""Protocol seeds on which every choice is made (``select``'s default strategy and estimator, hyper-parameters):
+``benchmarks/selection_goals.py --seeds tuning``; ``TRIALS_PER_SEED`` trials each."""
+REPORTING_SEEDS: tuple[int, ...] = tuple(range(100, 120))
+"""Protocol seeds the reported figures come from (``benchmarks/selection_goals.py --seeds reporting``), disjoint
+from ``TUNING_SEEDS``, never used to choose anything; ``TRIALS_PER_SEED`` trials each."""
+TRIALS_PER_SEED = 10
+"""Trials per protocol seed in the tuning/reporting runs (100 tuning trials, 200 reporting trials)."""
