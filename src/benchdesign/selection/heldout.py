@@ -57,8 +57,7 @@ from benchdesign.selection.protocol import (
 )
 from benchdesign.selection.ranking import mean_ranks
 
-__all__ = ["READINGS", "heldout_splits", "crossfit_folds", "family_split", "heldout_selections", "heldout_fits",
-           "heldout_trials"]
+__all__ = ["READINGS", "heldout_splits", "crossfit_folds", "family_split", "heldout_selections", "heldout_fits", "heldout_trials"]
 
 READINGS: tuple[str, ...] = ("rank", *ESTIMATOR_NAMES)
 """How a subset is read into a model's full-benchmark standing: ``rank`` (the paper's unweighted mean rank
@@ -109,13 +108,14 @@ def family_split(families: Sequence, n_held: int, rng: np.random.Generator) -> n
             break
         held += np.flatnonzero(labels == names[position]).tolist()
     if len(held) == labels.size:
-        raise ValueError(f"family hold-out of at least {n_held} models leaves no model seen: the families are too "
-                         f"few or too large ({len(names)} families)")
+        raise ValueError(
+            f"family hold-out of at least {n_held} models leaves no model seen: the families are too "
+            f"few or too large ({len(names)} families)"
+        )
     return np.sort(np.asarray(held, dtype=np.intp))
 
 
-def crossfit_folds(n_models: int, n_folds: int, rng: np.random.Generator,
-                   families: Sequence | None = None) -> list[np.ndarray]:
+def crossfit_folds(n_models: int, n_folds: int, rng: np.random.Generator, families: Sequence | None = None) -> list[np.ndarray]:
     """The models cut into ``n_folds`` disjoint folds covering them all, families whole.
 
     Without families, a random permutation cut into folds of sizes differing by at most one; with families,
@@ -160,8 +160,14 @@ def crossfit_folds(n_models: int, n_folds: int, rng: np.random.Generator,
     return [np.sort(np.asarray(fold, dtype=np.intp)) for fold in folds]
 
 
-def heldout_splits(n_models: int, design: str, rng: np.random.Generator, holdout_fraction: float = HOLDOUT_FRACTION,
-                   n_folds: int = CROSSFIT_FOLDS, families: Sequence | None = None) -> list[np.ndarray]:
+def heldout_splits(
+    n_models: int,
+    design: str,
+    rng: np.random.Generator,
+    holdout_fraction: float = HOLDOUT_FRACTION,
+    n_folds: int = CROSSFIT_FOLDS,
+    families: Sequence | None = None,
+) -> list[np.ndarray]:
     """The judged sets of one trial's splits (disjoint; the seen models of a split are all the others).
 
     Parameters
@@ -203,8 +209,15 @@ def heldout_splits(n_models: int, design: str, rng: np.random.Generator, holdout
     return [family_split(labels, n_held, rng)]
 
 
-def _seen_features(scores: np.ndarray, higher_is_better: bool, X: np.ndarray | None, seen: np.ndarray,
-                   pool: np.ndarray, per_pool: bool, with_seen_ranks: bool) -> np.ndarray:
+def _seen_features(
+    scores: np.ndarray,
+    higher_is_better: bool,
+    X: np.ndarray | None,
+    seen: np.ndarray,
+    pool: np.ndarray,
+    per_pool: bool,
+    with_seen_ranks: bool,
+) -> np.ndarray:
     """The selection's features for one split: ``X``, the seen models' ranks (``X=None``: the oracle), or both."""
     if X is not None and not with_seen_ranks:
         return standardize_rows(X, pool if per_pool else None)
@@ -350,8 +363,9 @@ def heldout_fits(
         raise ValueError(f"unknown reading(s) {unknown}; choose from {list(READINGS)}")
     cube = np.asarray(scores, dtype=float)
     mean_scores = cube.mean(axis=1)
-    for trial, _, splits in heldout_selections(cube, higher_is_better, X, strategy, ks, n_trials, alpha, seed,
-                                               draws=draws, **design):
+    for trial, _, splits in heldout_selections(
+        cube, higher_is_better, X, strategy, ks, n_trials, alpha, seed, draws=draws, **design
+    ):
         for index, (judged, by_draw) in enumerate(splits):
             seen = np.setdiff1d(np.arange(cube.shape[2]), judged)
             values = win_shares(mean_scores[:, seen], higher_is_better)
@@ -372,6 +386,7 @@ def heldout_trials(
     seed: int,
     readings: Sequence[str] = READINGS,
     random_draws: int = RANDOM_DRAWS,
+    estimator_draws: int | None = None,
     **design: Any,
 ) -> pd.DataFrame:
     """Held-out Spearman ρ of a strategy under a held-out design, for every reading of its subsets.
@@ -403,6 +418,9 @@ def heldout_trials(
         Of ``READINGS``.
     random_draws : int
         Subsets a random baseline draws per split (``protocol.n_draws``).
+    estimator_draws : int | None
+        Read only the first ``estimator_draws`` draws by the estimators (None: all); ``rank`` reads every draw.
+        The estimators' fits (``auto``'s leave-one-model-out choice above all) cost far more than a selection.
     **design
         ``design`` (``'random'``, ``'family'``, ``'crossfit'``), ``holdout_fraction``, ``n_folds``, ``families``,
         ``options``, ``standardize``, ``with_seen_ranks`` (as in [`heldout_selections`][]).
@@ -430,24 +448,27 @@ def heldout_trials(
     fitted = [r for r in readings if r != "rank"]
     mean_scores = cube.mean(axis=1)
     rows = []
-    for trial, _, splits in heldout_selections(cube, higher_is_better, X, strategy, ks, n_trials, alpha, seed,
-                                               draws=draws, **design):
+    for trial, _, splits in heldout_selections(
+        cube, higher_is_better, X, strategy, ks, n_trials, alpha, seed, draws=draws, **design
+    ):
         judged = np.sort(np.concatenate([j for j, _ in splits]))
         ranks = fold_ranks(cube[:, :, judged], higher_is_better).mean(axis=1)  # (n, |judged|)
         reference = mean_ranks(ranks)
         where = {model: i for i, model in enumerate(judged)}
         for d in range(draws):
-            values = {(k, r): np.empty(judged.size) for k in splits[0][1][d] for r in readings}
+            read = fitted if estimator_draws is None or d < estimator_draws else []
+            names = [r for r in readings if r == "rank" or r in read]
+            values = {(k, r): np.empty(judged.size) for k in splits[0][1][d] for r in names}
             for members, by_draw in splits:
                 at = [where[m] for m in members]
                 seen = np.setdiff1d(np.arange(cube.shape[2]), members)
-                shares = win_shares(mean_scores[:, seen], higher_is_better) if fitted else None
+                shares = win_shares(mean_scores[:, seen], higher_is_better) if read else None
                 new = shares_against(mean_scores[:, seen], mean_scores[:, members], higher_is_better)
                 for k, subset in by_draw[d].items():
                     subset = np.asarray(subset, dtype=np.intp)
-                    if "rank" in readings:
+                    if "rank" in names:
                         values[k, "rank"][at] = mean_ranks(ranks, subset)[at]
-                    fits = _fit_readings(shares, subset, fitted) if fitted else {}
+                    fits = _fit_readings(shares, subset, read) if read else {}
                     for name, fit in fits.items():
                         values[k, name][at] = -fit.predict(new[:, subset])
             rows += [(trial, d, k, r, spearman(v, reference), judged.size) for (k, r), v in values.items()]
