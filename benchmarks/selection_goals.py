@@ -5,7 +5,7 @@ Usage: python benchmarks/selection_goals.py --seeds tuning|reporting [--domains 
        [--trials-per-seed 10] [--random-draws 20] [--out TABLE.md] [--csv RHO.csv.gz]
 
 Seeds (``selection.options``, the one place they are fixed): ``tuning`` = ``TUNING_SEEDS`` (0-9), ``reporting`` =
-``REPORTING_SEEDS`` (100-119), ``TRIALS_PER_SEED`` (10) trials each. Every choice (``select``'s default strategy
+``REPORTING_SEEDS`` (100-119), ``TRIALS_PER_SEED`` (5) trials each. Every choice (``select``'s default strategy
 and estimator) is made on the tuning seeds by ``choose_default``'s rule, stated here before any run:
 
     Candidates: the strategies ``select`` can run on a feature file (every registered strategy but the random
@@ -17,7 +17,8 @@ and estimator) is made on the tuning seeds by ``choose_default``'s rule, stated 
     the chosen strategy's subsets, same rule.
 
 Designs (``selection.heldout``): NLP the random 30 % of the models (primary) and whole model families
-(``domains.nlp.families``); TSC the random 30 %; RecSys (9 models) cross-fitting in ``CROSSFIT_FOLDS`` folds
+(``domains.nlp.families``; read by ``rank`` only, to save time); TSC the random 30 %; RecSys (9 models)
+cross-fitting in ``CROSSFIT_FOLDS`` folds
 (every model judged once; primary). Rows: the a-priori strategies on each a-priori feature table (NLP metadata,
 RecSys interaction statistics, TSC the tables of ``--tsc-representations`` from a finished pipeline run's
 ``--prepared-dir``), k-medoids and greedy MI on the features with the seen models' ranks appended, k-means and
@@ -67,7 +68,7 @@ SEEDS = {"tuning": TUNING_SEEDS, "reporting": REPORTING_SEEDS}
 DESIGNS = {"nlp": ("random", "family"), "recsys": ("crossfit",), "tsc": ("random",)}
 """Held-out designs per domain; the first is the domain's primary design (the goals and the default's rule)."""
 THRESHOLD = 0.9
-ESTIMATOR_DRAWS = 5
+ESTIMATOR_DRAWS = 2
 """A random baseline's draws read by the estimators (``heldout_trials(estimator_draws=)``); all are read by rank."""
 NOT_FOR_SELECT = (*RANDOM_BASELINES, "backward_elimination")
 """Strategies the default is not chosen from: random baselines, and MMTEB's elimination (meant for the oracle)."""
@@ -104,7 +105,7 @@ def domain_frame(name: str, data: dict, design: str, seeds, args, options: dict)
                 args.trials_per_seed,
                 0.8,
                 seed,
-                readings=args.readings,
+                readings=args.readings if design == DESIGNS[name][0] else ["rank"],
                 random_draws=args.random_draws,
                 estimator_draws=args.estimator_draws,
                 design=design,
@@ -247,9 +248,10 @@ def main() -> None:
     parser.add_argument(
         "--tsc-representations",
         nargs="+",
-        default=["catch22_paper", "landmarking_paper"],
+        default=["landmarking_paper"],
         metavar="NAME",
-        help="TSC feature tables of --prepared-dir (default: catch22_paper landmarking_paper, two of the default run's)",
+        help="TSC feature tables of --prepared-dir (default: landmarking_paper, the smallest of the default run's; "
+        "every table adds a row per strategy)",
     )
     parser.add_argument("--ks", nargs="+", type=int, default=[5, 10])
     parser.add_argument("--trials-per-seed", type=int, default=TRIALS_PER_SEED)

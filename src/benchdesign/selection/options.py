@@ -48,5 +48,5 @@ TUNING_SEEDS: tuple[int, ...] = tuple(range(10))
 REPORTING_SEEDS: tuple[int, ...] = tuple(range(100, 120))
 """Protocol seeds the reported figures come from (``benchmarks/selection_goals.py --seeds reporting``), disjoint
 from ``TUNING_SEEDS``, never used to choose anything; ``TRIALS_PER_SEED`` trials each."""
-TRIALS_PER_SEED = 10
-"""Trials per protocol seed in the tuning/reporting runs (100 tuning trials, 200 reporting trials)."""
+TRIALS_PER_SEED = 5
+"""Trials per protocol seed in the tuning/reporting runs (50 tuning trials, 100 reporting trials)."""
