@@ -152,6 +152,12 @@ def tests(frame: pd.DataFrame, k: int) -> dict[tuple, dict[str, float]]:
     return out
 
 
+def judged_count(counts: pd.Series) -> str:
+    """The number of models each rho is computed on: one number, or its range (family hold-out)."""
+    low, high = int(counts.min()), int(counts.max())
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def summary(frame: pd.DataFrame, ks) -> pd.DataFrame:
     """One row per (domain, design, strategy, features, reading): per k median, p10, share and the four p."""
     rows = []
@@ -172,7 +178,7 @@ def summary(frame: pd.DataFrame, ks) -> pd.DataFrame:
                     f"median k={k}": rho.median(),
                     f"p10 k={k}": rho.quantile(0.1),
                     f"share k={k}": (rho >= THRESHOLD).mean(),
-                    f"n_judged k={k}": part["n_judged"].iloc[0],
+                    f"judged k={k}": judged_count(part["n_judged"]),
                 }
                 row |= {f"p {name} k={k}": p for name, p in pvalues[k][key].items()}
             rows.append(row)
@@ -218,7 +224,7 @@ def markdown(table: pd.DataFrame, ks) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for _, row in table.iterrows():
         cells = [
-            f"{row['domain']} ({row['design']}, {int(row[f'n_judged k={ks[0]}'])} judged)",
+            f"{row['domain']} ({row['design']}, {row[f'judged k={ks[0]}']} judged)",
             row["class"],
             row["strategy"],
             row["features"],
