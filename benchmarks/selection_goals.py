@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/selection_goals.py --seeds tuning|reporting [--domains nlp recsys tsc]
        [--prepared-dir RUN/results/prepared] [--tsc-representations NAME ...] [--ks 5 10]
-       [--trials-per-seed 10] [--random-draws 20] [--out TABLE.md] [--csv RHO.csv.gz]
+       [--trials-per-seed 5] [--random-draws 20] [--estimator-draws 2] [--out TABLE.md] [--csv RHO.csv]
+       [--from-csv A.csv B.csv ...]
 
 Seeds (``selection.options``, the one place they are fixed): ``tuning`` = ``TUNING_SEEDS`` (0-9), ``reporting`` =
 ``REPORTING_SEEDS`` (100-119), ``TRIALS_PER_SEED`` (5) trials each. Every choice (``select``'s default strategy
@@ -13,22 +14,21 @@ and estimator) is made on the tuning seeds by ``choose_default``'s rule, stated 
     (``rank``). Score of a candidate: the share of trials with held-out rho >= 0.9, averaged over the three
     domains (each domain: the mean over its a-priori feature tables) and k in {5, 10}, on each domain's primary
     design. Highest score wins; ties by the median rho averaged the same way. Then the estimator (the default
-    of ``fit_subset_estimator``, ``options.ESTIMATOR_NAMES[0]``): of the five, the one with the highest score on
-    the chosen strategy's subsets, same rule.
+    of ``fit_subset_estimator``, then ``options.ESTIMATOR_NAMES[0]``, now ``options.ESTIMATOR_DEFAULT``): of the
+    five, the one with the highest score on the chosen strategy's subsets, same rule.
 
 Designs (``selection.heldout``): NLP the random 30 % of the models (primary) and whole model families
 (``domains.nlp.families``; read by ``rank`` only, to save time); TSC the random 30 %; RecSys (9 models)
-cross-fitting in ``CROSSFIT_FOLDS`` folds
-(every model judged once; primary). Rows: the a-priori strategies on each a-priori feature table (NLP metadata,
-RecSys interaction statistics, TSC the tables of ``--tsc-representations`` from a finished pipeline run's
-``--prepared-dir``), k-medoids and greedy MI on the features with the seen models' ranks appended, k-means and
-MMTEB's backward elimination on the oracle of the seen models; each read by every reading of
-``heldout.READINGS`` (``rank``: the paper's R_S; the estimators, fitted on the seen models: informed). Per k:
-median held-out rho, its 10th percentile, the share of trials with rho >= 0.9 (a random baseline's: over all its
-draws), and the Holm-adjusted one-sided paired p-values against random and stratified random (both read by
-``rank``): Wilcoxon on rho (a random baseline's rho in a trial: the mean of its draws) and
-``statistics.paired_share_test`` on the share (a random baseline's: its share of draws), Holm over the rows of
-the domain and design at that k.
+cross-fitting in ``CROSSFIT_FOLDS`` folds (every model judged once; primary). Rows: the a-priori strategies on each
+a-priori feature table (NLP metadata, RecSys interaction statistics, TSC the tables of ``--tsc-representations``
+from a finished pipeline run's ``--prepared-dir``), k-medoids and greedy MI on the features with the seen models'
+ranks appended, k-means and MMTEB's backward elimination on the oracle of the seen models; each read by every
+reading of ``heldout.READINGS`` (``rank``: the paper's R_S; the estimators, fitted on the seen models: informed).
+Per k: median held-out rho, its 10th percentile, the share of trials with rho >= 0.9 (a random baseline's: over all
+its draws; its estimator readings only on its first ``--estimator-draws`` draws, their fits being costly), and the
+Holm-adjusted one-sided paired p-values against random and stratified random (both read by ``rank``): Wilcoxon on
+rho (a random baseline's rho in a trial: the mean of its draws) and ``statistics.paired_share_test`` on the share (a
+random baseline's: its share of draws), Holm over the rows of the domain and design at that k.
 """
 
 from __future__ import annotations
