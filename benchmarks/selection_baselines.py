@@ -67,7 +67,7 @@ def prepared(name: str, directory: str, reps: list[str]) -> dict:
          for rep in reps if (folder / f"representation_{rep}.csv").is_file()}
     higher = config_domain({"domains": {name: {}}}, name).higher_is_better
     return {"ranks": ranks.to_numpy(), "cube": score_cube(scores, ranks.index, ranks.columns), "reps": X,
-            "strata": None, "higher": higher}
+            "strata": None, "higher": higher, "models": list(ranks.columns)}
 
 
 def prepare(name: str, config: dict, mirror: str, cache: Path, features_dir: str | None) -> dict:
@@ -88,7 +88,7 @@ def prepare(name: str, config: dict, mirror: str, cache: Path, features_dir: str
         strata = load_mteb_metadata(one_input(files, "README.md", "nlp"))["type"].loc[ranks.index].to_numpy()
     cube = score_cube(scores, ranks.index, ranks.columns)
     return {"ranks": ranks.to_numpy(), "cube": cube, "reps": reps, "strata": strata,
-            "higher": domain.higher_is_better}
+            "higher": domain.higher_is_better, "models": list(ranks.columns)}
 
 
 def register_dpp() -> None:

@@ -12,6 +12,7 @@ from benchdesign.selection import farthest_first_order, mean_ranks, rank_metrics
 from benchdesign.selection.api import run_configuration, select_datasets, subset_agreement
 from benchdesign.selection.conclusions import dataset_scores
 from benchdesign.selection.guarantee import covering_radius
+from benchdesign.selection.options import SELECT_STRATEGY
 from benchdesign.selection.protocol import dataset_pool_trials, standardize_rows
 
 N, M, F = 12, 4, 3
@@ -68,10 +69,10 @@ def test_select_include_exclude(bench):
 
 
 
-def test_select_default_is_kmedoids_and_states_random_subsets_as_yardstick(tmp_path, capsys):
-    """Three far-apart clusters of 10: k-medoids takes one dataset of each (radius: a cluster's spread); a random
-    3-subset takes one of each with probability 10**3 / C(30, 3) = 0.246, else covers a cluster from afar (a radius
-    of the order of the clusters' distance)."""
+def test_select_default_is_greedy_mi_and_states_random_subsets_as_yardstick(tmp_path, capsys):
+    """Three far-apart clusters of 10: greedy mutual information (the default) takes one dataset of each (radius:
+    a cluster's spread); a random 3-subset takes one of each with probability 10**3 / C(30, 3) = 0.246, else
+    covers a cluster from afar (a radius of the order of the clusters' distance)."""
     rng = np.random.default_rng(0)
     centres = np.array([[0.0, 0.0], [20.0, 0.0], [0.0, 20.0]])
     X = np.vstack([c + 0.3 * rng.normal(size=(10, 2)) for c in centres])
@@ -82,7 +83,7 @@ def test_select_default_is_kmedoids_and_states_random_subsets_as_yardstick(tmp_p
     chosen = (tmp_path / "c.txt").read_text().split()
     assert sorted(names.index(c) // 10 for c in chosen) == [0, 1, 2]
     report = json.loads((tmp_path / "c.txt.json").read_text())
-    assert report["strategy"] == "kmedoids"
+    assert report["strategy"] == "mutual_information" == SELECT_STRATEGY
     randoms = report["random_subsets"]
     assert randoms["n"] == 200 and randoms["share_with_larger_covering_radius"] >= 0.9
     assert randoms["median_covering_radius"] > 10 * report["covering_radius"]
@@ -93,7 +94,7 @@ def test_select_default_is_kmedoids_and_states_random_subsets_as_yardstick(tmp_p
     err = capsys.readouterr().err
     assert "200 random subsets of 3 from the same pool" in err
     # the class it picked from: the features only (issue 38)
-    assert report["class"] == "a priori" and f"kmedoids on {feats}: class a priori (dataset features only)" in err
+    assert report["class"] == "a priori" and f"mutual_information on {feats}: class a priori (dataset features only)" in err
     oracle = tmp_path / "oracle.csv"  # a table of model ranks, named as the evaluation names it: informed
     pd.DataFrame(X, index=pd.Index(names, name="dataset"), columns=["m1", "m2"]).to_csv(oracle)
     assert main(["select", "--features", str(oracle), "-k", "3", "--report", str(tmp_path / "o.json")]) == 0

@@ -23,6 +23,7 @@ importing only the ones above it (none imports ``benchdesign.domains``, which bu
 * ``guarantee``   covering radius and its bound (Appendix A.2, A.5), p_eff, coverage curves;
 * ``conclusions`` Wilcoxon-Holm verdicts, conclusion stability, CD diagrams;
 * ``estimators``  from a subset's scores to the full benchmark: a new model's predicted rank, with an interval;
+* ``heldout``     held-out designs: random, whole model families, cross-fitting (every model judged once);
 * ``api``         select / evaluate / agreement on a user's benchmark;
 * ``synthetic``   the synthetic oracle-vs-broken benchmark (section 6.4);
 * ``plotting``    figures (not exported here: it loads matplotlib).

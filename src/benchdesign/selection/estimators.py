@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from benchdesign.selection.options import ESTIMATOR_LEVEL, ESTIMATOR_NAMES, HOLDOUT_FRACTION
+from benchdesign.selection.options import ESTIMATOR_DEFAULT, ESTIMATOR_LEVEL, ESTIMATOR_NAMES, HOLDOUT_FRACTION
 from benchdesign.selection.ranking import average_ranks, rank_scores, with_fold
 
 __all__ = [
@@ -546,7 +546,7 @@ def fit_subset_estimator(
     scores: pd.DataFrame,
     subset: Sequence[str],
     higher_is_better: bool,
-    estimator: str = ESTIMATOR_NAMES[0],
+    estimator: str = ESTIMATOR_DEFAULT,
     level: float = ESTIMATOR_LEVEL,
 ) -> SubsetEstimator:
     """Fit an estimator from the subset's scores to the full benchmark on the models of ``scores``.
@@ -566,7 +566,8 @@ def fit_subset_estimator(
     higher_is_better : bool
         Whether a higher score is a better model.
     estimator : str
-        ``'auto'``, ``'mean'``, ``'anchor'``, ``'ridge'`` or ``'gaussian'``.
+        ``'auto'``, ``'mean'``, ``'anchor'``, ``'ridge'`` or ``'gaussian'`` (default ``options.ESTIMATOR_DEFAULT``,
+        ``'anchor'``, chosen on the tuning seeds: docs/guides/select.md).
     level : float
         Coverage level of the interval, in (0, 1).
 

@@ -1,0 +1,370 @@
+"""The goals table of issue 38: every strategy and estimator judged on unseen models, on tuning or reporting seeds.
+
+Usage: python benchmarks/selection_goals.py --seeds tuning|reporting [--domains nlp recsys tsc]
+       [--prepared-dir RUN/results/prepared] [--tsc-representations NAME ...] [--ks 5 10]
+       [--trials-per-seed 5] [--random-draws 20] [--estimator-draws 2] [--out TABLE.md] [--csv RHO.csv]
+       [--from-csv A.csv B.csv ...]
+
+Seeds (``selection.options``, the one place they are fixed): ``tuning`` = ``TUNING_SEEDS`` (0-9), ``reporting`` =
+``REPORTING_SEEDS`` (100-119), ``TRIALS_PER_SEED`` (5) trials each. Every choice (``select``'s default strategy
+and estimator) is made on the tuning seeds by ``choose_default``'s rule, stated here before any run:
+
+    Candidates: the strategies ``select`` can run on a feature file (every registered strategy but the random
+    baselines and ``backward_elimination``, which is meant for the oracle), read by their unweighted mean rank
+    (``rank``). Score of a candidate: the share of trials with held-out rho >= 0.9, averaged over the three
+    domains (each domain: the mean over its a-priori feature tables) and k in {5, 10}, on each domain's primary
+    design. Highest score wins; ties by the median rho averaged the same way. Then the estimator (the default
+    of ``fit_subset_estimator``, then ``options.ESTIMATOR_NAMES[0]``, now ``options.ESTIMATOR_DEFAULT``): of the
+    five, the one with the highest score on the chosen strategy's subsets, same rule.
+
+Designs (``selection.heldout``): NLP the random 30 % of the models (primary) and whole model families
+(``domains.nlp.families``; read by ``rank`` only, to save time); TSC the random 30 %; RecSys (9 models)
+cross-fitting in ``CROSSFIT_FOLDS`` folds (every model judged once; primary). Rows: the a-priori strategies on each
+a-priori feature table (NLP metadata, RecSys interaction statistics, TSC the tables of ``--tsc-representations``
+from a finished pipeline run's ``--prepared-dir``), k-medoids and greedy MI on the features with the seen models'
+ranks appended, k-means and MMTEB's backward elimination on the oracle of the seen models; each read by every
+reading of ``heldout.READINGS`` (``rank``: the paper's R_S; the estimators, fitted on the seen models: informed).
+Per k: median held-out rho, its 10th percentile, the share of trials with rho >= 0.9 (a random baseline's: over all
+its draws; its estimator readings only on its first ``--estimator-draws`` draws, their fits being costly), and the
+Holm-adjusted one-sided paired p-values against random and stratified random (both read by ``rank``): Wilcoxon on
+rho (a random baseline's rho in a trial: the mean of its draws) and ``statistics.paired_share_test`` on the share (a
+random baseline's: its share of draws), Holm over the rows of the domain and design at that k.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from selection_baselines import APRIORI, APRIORI_STRATEGIES, ORACLE_STRATEGIES, SEEN_STRATEGIES, prepare  # noqa: E402
+
+from benchdesign.domains.nlp.families import mteb_model_families  # noqa: E402
+from benchdesign.selection import strategies as S  # noqa: E402
+from benchdesign.selection.classes import INFORMED, seen_ranks_name, selection_class  # noqa: E402
+from benchdesign.selection.heldout import READINGS, heldout_trials  # noqa: E402
+from benchdesign.selection.options import (  # noqa: E402
+    CROSSFIT_FOLDS,
+    ESTIMATOR_NAMES,
+    HOLDOUT_FRACTION,
+    RANDOM_BASELINES,
+    RANDOM_DRAWS,
+    REPORTING_SEEDS,
+    TRIALS_PER_SEED,
+    TUNING_SEEDS,
+)
+from benchdesign.selection.statistics import holm, paired_share_test, paired_wilcoxon  # noqa: E402
+from benchdesign.workflow.config import domain_protocol  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+SEEDS = {"tuning": TUNING_SEEDS, "reporting": REPORTING_SEEDS}
+DESIGNS = {"nlp": ("random", "family"), "recsys": ("crossfit",), "tsc": ("random",)}
+"""Held-out designs per domain; the first is the domain's primary design (the goals and the default's rule)."""
+THRESHOLD = 0.9
+ESTIMATOR_DRAWS = 2
+"""A random baseline's draws read by the estimators (``heldout_trials(estimator_draws=)``); all are read by rank."""
+NOT_FOR_SELECT = (*RANDOM_BASELINES, "backward_elimination")
+"""Strategies the default is not chosen from: random baselines, and MMTEB's elimination (meant for the oracle)."""
+
+
+def configurations(data: dict) -> list[tuple[str, str, np.ndarray | None, bool]]:
+    """(strategy, features name, X, with_seen_ranks) of every row of a domain."""
+    rows = []
+    for strategy in APRIORI_STRATEGIES:
+        if strategy == "stratified" and data["strata"] is None:
+            continue
+        if S.STRATEGY_REGISTRY[strategy].uses_representation:
+            rows += [(strategy, rep, X, False) for rep, X in data["reps"].items()]
+        else:
+            rows.append((strategy, "none", np.zeros((len(data["ranks"]), 1)), False))
+    rows += [(s, seen_ranks_name(rep), X, True) for s in SEEN_STRATEGIES for rep, X in data["reps"].items()]
+    rows += [(s, "oracle", None, False) for s in ORACLE_STRATEGIES]
+    return rows
+
+
+def domain_frame(name: str, data: dict, design: str, seeds, args, options: dict) -> pd.DataFrame:
+    """Long held-out rho of every row and reading of one domain and design, over the seeds."""
+    frames = []
+    families = mteb_model_families(data["models"]) if design == "family" else None
+    for strategy, rep, X, with_seen in configurations(data):
+        start = time.process_time()
+        for seed in seeds:
+            frame = heldout_trials(
+                data["cube"],
+                data["higher"],
+                X,
+                strategy,
+                args.ks,
+                args.trials_per_seed,
+                0.8,
+                seed,
+                readings=args.readings if design == DESIGNS[name][0] else ["rank"],
+                random_draws=args.random_draws,
+                estimator_draws=args.estimator_draws,
+                design=design,
+                holdout_fraction=HOLDOUT_FRACTION,
+                n_folds=CROSSFIT_FOLDS,
+                families=families,
+                options={**options, "strata": data["strata"]},
+                with_seen_ranks=with_seen,
+            )
+            frames.append(frame.assign(seed=seed, strategy=strategy, features=rep, domain=name, design=design))
+        print(f"# {name}/{design} {strategy}/{rep}: {time.process_time() - start:.1f} CPU-s", file=sys.stderr, flush=True)
+    return pd.concat(frames, ignore_index=True)
+
+
+def row_class(strategy: str, features: str, reading: str) -> str:
+    """A priori only for an a-priori selection read by its mean rank; an estimator reads the seen models' scores."""
+    return selection_class(strategy, features) if reading == "rank" else INFORMED
+
+
+def per_trial(block: pd.DataFrame, share: bool) -> np.ndarray:
+    """One value per (seed, trial), in order: the mean rho of its draws, or the share of its draws with rho >= 0.9."""
+    values = (block["rho"] >= THRESHOLD).astype(float) if share else block["rho"]
+    return values.groupby([block["seed"], block["trial"]]).mean().sort_index().to_numpy()
+
+
+def tests(frame: pd.DataFrame, k: int) -> dict[tuple, dict[str, float]]:
+    """Holm-adjusted p-values of every (strategy, features, reading) at ``k`` against random and stratified."""
+    at_k = frame[frame["k"] == k]
+    keys = list(at_k.groupby(["strategy", "features", "reading"], sort=False).groups)
+    out = {key: {} for key in keys}
+    for base in RANDOM_BASELINES:
+        reference = at_k[(at_k["strategy"] == base) & (at_k["reading"] == "rank")]
+        if reference.empty:
+            continue
+        tested = [key for key in keys if key != (base, "none", "rank")]
+        for share in (False, True):
+            raw = []
+            for key in tested:
+                block = at_k[(at_k["strategy"] == key[0]) & (at_k["features"] == key[1]) & (at_k["reading"] == key[2])]
+                first, second = per_trial(block, share), per_trial(reference, share)
+                raw.append(paired_share_test(first, second)[2] if share else paired_wilcoxon(first, second, True))
+            for key, p in zip(tested, holm(raw)):
+                out[key][f"{'share' if share else 'rho'} {base}"] = float(p)
+    return out
+
+
+def judged_count(counts: pd.Series) -> str:
+    """The number of models each rho is computed on: one number, or its range (family hold-out)."""
+    low, high = int(counts.min()), int(counts.max())
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def summary(frame: pd.DataFrame, ks) -> pd.DataFrame:
+    """One row per (domain, design, strategy, features, reading): per k median, p10, share and the four p."""
+    rows = []
+    for (domain, design), block in frame.groupby(["domain", "design"], sort=False):
+        pvalues = {k: tests(block, k) for k in ks}
+        for key, part in block.groupby(["strategy", "features", "reading"], sort=False):
+            row = {
+                "domain": domain,
+                "design": design,
+                "strategy": key[0],
+                "features": key[1],
+                "reading": key[2],
+                "class": row_class(*key),
+            }
+            for k in ks:
+                rho = part[part["k"] == k]["rho"]
+                row |= {
+                    f"median k={k}": rho.median(),
+                    f"p10 k={k}": rho.quantile(0.1),
+                    f"share k={k}": (rho >= THRESHOLD).mean(),
+                    f"judged k={k}": judged_count(part["n_judged"]),
+                }
+                row |= {f"p {name} k={k}": p for name, p in pvalues[k][key].items()}
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def choose_default(table: pd.DataFrame, ks) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rule of the module docstring: (strategies by score, estimators of the best strategy by score)."""
+    primary = table[[design == DESIGNS[domain][0] for domain, design in zip(table["domain"], table["design"])]]
+
+    def scored(rows: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+        per_domain = rows.groupby([*by, "domain"])[[f"share k={k}" for k in ks] + [f"median k={k}" for k in ks]]
+        means = per_domain.mean().reset_index()  # over the domain's feature tables
+        means["score"] = means[[f"share k={k}" for k in ks]].mean(axis=1)
+        means["median"] = means[[f"median k={k}" for k in ks]].mean(axis=1)
+        domains = means.groupby(by)["domain"].nunique()
+        means = means[means[by[0]].isin(domains[domains == primary["domain"].nunique()].index)]
+        return means.groupby(by)[["score", "median"]].mean().sort_values(["score", "median"], ascending=False)
+
+    apriori = primary[(primary["reading"] == "rank") & ~primary["strategy"].isin(NOT_FOR_SELECT) & (primary["class"] != INFORMED)]
+    strategies = scored(apriori, ["strategy"])
+    best = strategies.index[0]
+    chosen = primary[
+        (primary["strategy"] == best)
+        & primary["reading"].isin(ESTIMATOR_NAMES)
+        & ~primary["features"].str.endswith("+seen")
+        & (primary["features"] != "oracle")
+    ]
+    return strategies, scored(chosen, ["reading"])
+
+
+def fmt(value) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "—"
+    return f"{value:.2g}"
+
+
+def best(rows: pd.DataFrame, column: str) -> str:
+    """The row with the highest ``column``, named."""
+    if rows.empty:
+        return "no row"
+    row = rows.loc[rows[column].idxmax()]
+    return f"{row['strategy']} on {row['features']} read by {row['reading']} ({row['class']}): {row[column]:.2f}"
+
+
+def goals(table: pd.DataFrame) -> list[str]:
+    """Issue 38's goals on each domain's primary design, reached or not, with the best row of each."""
+    primary = table[[design == DESIGNS[domain][0] for domain, design in zip(table["domain"], table["design"])]]
+    lines = []
+    for domain, target in (("nlp", 0.90), ("tsc", 0.80)):
+        rows = primary[primary["domain"] == domain]
+        if rows.empty:
+            continue
+        top = rows["share k=5"].max()
+        lines.append(
+            f"- {domain}, share of rho >= 0.9 at k = 5 >= {target:.2f}: {'reached' if top >= target else 'not reached'}"
+            f"; best {best(rows, 'share k=5')}; best a priori {best(rows[rows['class'] != INFORMED], 'share k=5')}"
+        )
+    rows = primary[(primary["domain"] == "recsys") & (primary["strategy"] != "random")]
+    if not rows.empty and "p rho random k=10" in rows:
+        wins = rows[(rows["p rho random k=10"] < 0.01) | (rows["p share random k=10"] < 0.01)]
+        named = "; ".join(f"{r['strategy']}/{r['features']}/{r['reading']}" for _, r in wins.iterrows()) or "none"
+        lowest = rows.loc[rows[["p rho random k=10", "p share random k=10"]].min(axis=1).idxmin()]
+        lines.append(
+            f"- recsys, a strategy + estimator beating random at k = 10 with Holm p < 0.01 (rho or share): "
+            f"{'reached' if len(wins) else 'not reached'} ({named}); lowest p: {lowest['strategy']} on "
+            f"{lowest['features']} read by {lowest['reading']}, p rho {lowest['p rho random k=10']:.2g}, "
+            f"p share {lowest['p share random k=10']:.2g}"
+        )
+    rows = primary[(primary["domain"] == "nlp") & (primary["class"] != INFORMED) & ~primary["strategy"].isin(RANDOM_BASELINES)]
+    if not rows.empty and "p rho stratified k=10" in rows:
+        wins = rows[(rows["p rho stratified k=10"] < 0.05) & (rows["p share stratified k=10"] < 0.05)]
+        named = (
+            "; ".join(
+                f"{r['strategy']} on {r['features']}: p rho {r['p rho stratified k=10']:.2g}, p share "
+                f"{r['p share stratified k=10']:.2g}"
+                for _, r in wins.iterrows()
+            )
+            or "none"
+        )
+        lines.append(
+            f"- nlp, an a-priori strategy beating stratified random at k = 10 (Holm p < 0.05 on rho and on "
+            f"the share): {'reached' if len(wins) else 'not reached'} ({named})"
+        )
+    return lines
+
+
+def markdown(table: pd.DataFrame, ks) -> str:
+    """The Markdown table: one line per row and reading."""
+    head = ["domain (design)", "class", "strategy", "features", "reading"]
+    for k in ks:
+        head += [f"k={k} median / p10 / share", f"k={k} p ρ random / stratified", f"k={k} p share random / stratified"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for _, row in table.iterrows():
+        cells = [
+            f"{row['domain']} ({row['design']}, {row[f'judged k={ks[0]}']} judged)",
+            row["class"],
+            row["strategy"],
+            row["features"],
+            row["reading"],
+        ]
+        for k in ks:
+            cells += [
+                f"{row[f'median k={k}']:.3f} / {row[f'p10 k={k}']:.3f} / {row[f'share k={k}']:.2f}",
+                f"{fmt(row.get(f'p rho random k={k}'))} / {fmt(row.get(f'p rho stratified k={k}'))}",
+                f"{fmt(row.get(f'p share random k={k}'))} / {fmt(row.get(f'p share stratified k={k}'))}",
+            ]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", choices=list(SEEDS), required=True)
+    parser.add_argument("--mirror", default=str(REPO.parent / "shared" / "data"))
+    parser.add_argument("--config", default=str(REPO / "config/config.yaml"))
+    parser.add_argument("--domains", nargs="+", default=["nlp", "recsys", "tsc"], choices=list(DESIGNS))
+    parser.add_argument(
+        "--prepared-dir",
+        dest="features_dir",
+        help="results/prepared of a finished pipeline run (TSC's scores and feature tables)",
+    )
+    parser.add_argument(
+        "--tsc-representations",
+        nargs="+",
+        default=["landmarking_paper"],
+        metavar="NAME",
+        help="TSC feature tables of --prepared-dir (default: landmarking_paper, the smallest of the default run's; "
+        "every table adds a row per strategy)",
+    )
+    parser.add_argument("--ks", nargs="+", type=int, default=[5, 10])
+    parser.add_argument("--trials-per-seed", type=int, default=TRIALS_PER_SEED)
+    parser.add_argument("--random-draws", type=int, default=RANDOM_DRAWS)
+    parser.add_argument(
+        "--estimator-draws",
+        type=int,
+        default=ESTIMATOR_DRAWS,
+        help=f"of a random baseline's draws, the first N are read by the estimators too (default "
+        f"{ESTIMATOR_DRAWS}; the tests compare with its mean rank over all draws)",
+    )
+    parser.add_argument("--readings", nargs="+", default=list(READINGS), choices=list(READINGS))
+    parser.add_argument("--out", help="write the Markdown table (and, for --seeds tuning, the rule's ranking) here")
+    parser.add_argument("--csv", help="write every trial's rho (long) here")
+    parser.add_argument(
+        "--from-csv",
+        nargs="+",
+        metavar="CSV",
+        help="build the table from --csv files of earlier runs (e.g. one per domain, run side by "
+        "side) instead of computing; they must be of the same --seeds",
+    )
+    args = parser.parse_args()
+    APRIORI["tsc"] = list(args.tsc_representations)
+    config = yaml.safe_load(Path(args.config).read_text())
+    frames = [pd.read_csv(path) for path in args.from_csv or []]
+    with tempfile.TemporaryDirectory() as cache:
+        for name in [] if args.from_csv else args.domains:
+            if name == "tsc" and not args.features_dir:
+                parser.error("--domains tsc needs --prepared-dir (a finished pipeline run's results/prepared)")
+            data = prepare(name, config, args.mirror, Path(cache), args.features_dir)
+            for design in DESIGNS[name]:
+                frames.append(domain_frame(name, data, design, SEEDS[args.seeds], args, domain_protocol(config, name)["options"]))
+    frame = pd.concat(frames, ignore_index=True)
+    if args.csv:
+        frame.to_csv(args.csv, index=False)
+    table = summary(frame, args.ks)
+    text = [f"Seeds: {args.seeds} {list(SEEDS[args.seeds])}, {args.trials_per_seed} trials each.", "", markdown(table, args.ks)]
+    if args.seeds == "reporting" and {5, 10} <= set(args.ks):
+        text += ["", "Goals (issue 38), on each domain's primary design:", "", *goals(table)]
+    if set(frame["domain"]) == set(DESIGNS):
+        strategies, estimators = choose_default(table, args.ks)
+        use = "the choice" if args.seeds == "tuning" else "for comparison only: nothing is chosen on these seeds"
+        text += [
+            "",
+            f"Default rule ({use}), strategies (mean share over domains and k; mean median):",
+            "",
+            strategies.round(3).to_markdown(),
+            "",
+            f"Estimators on {strategies.index[0]}'s subsets:",
+            "",
+            estimators.round(3).to_markdown(),
+        ]
+    output = "\n".join(text)
+    print(output)
+    if args.out:
+        Path(args.out).write_text(output + "\n")
+
+
+if __name__ == "__main__":
+    main()
