@@ -35,6 +35,7 @@ from benchdesign.molexp.settings import (
     dataset_models,
     mol_settings,
     split_options,
+    tsne_methods,
 )
 from benchdesign.workflow.preflight import check_cached_files, check_packages, check_protocol_against_data, domain_facts
 from benchdesign.workflow.io import source_file_to_dict

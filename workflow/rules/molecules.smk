@@ -168,14 +168,13 @@ rule mol_figure:
 
 
 rule mol_tsne:
-    """t-SNE of the fingerprints (sub-sampled), coloured by fold, for the random split and S1 (S2 for pairs)."""
+    """t-SNE (sub-sampled) coloured by fold for the random split and S1 (pairs: S1 of each side and S2): of the
+    fingerprints (Tanimoto) and, for pairs, of the protein features (Euclidean)."""
     input:
         unpack(mol_dataset_files),
         features="results/molecules/{dataset}/features.npz",
         folds=lambda wc: [
-            f"results/molecules/{wc.dataset}/splits/{m}/0.tsv"
-            for m in dataset_methods(MOL, wc.dataset)
-            if m in ("random", "s1", "s2")
+            f"results/molecules/{wc.dataset}/splits/{m}/0.tsv" for m in tsne_methods(MOL, wc.dataset)
         ],
     output:
         png=report("results/figures/tsne_{dataset}.png", caption="../report/tsne.rst", category="Leakage-reduced splits"),
