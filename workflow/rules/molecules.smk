@@ -173,9 +173,7 @@ rule mol_tsne:
     input:
         unpack(mol_dataset_files),
         features="results/molecules/{dataset}/features.npz",
-        folds=lambda wc: [
-            f"results/molecules/{wc.dataset}/splits/{m}/0.tsv" for m in tsne_methods(MOL, wc.dataset)
-        ],
+        folds=lambda wc: [f"results/molecules/{wc.dataset}/splits/{m}/0.tsv" for m in tsne_methods(MOL, wc.dataset)],
     output:
         png=report("results/figures/tsne_{dataset}.png", caption="../report/tsne.rst", category="Leakage-reduced splits"),
         pdf="results/figures/tsne_{dataset}.pdf",

@@ -151,7 +151,8 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
         else:
             leak, drug_leak, target_leak = pair_side_leakage(drug_sim, target_sim, data.molecule_index,
                                                              data.protein_index, folds)
-    record.update(scaled_leakage=leak, drug_leakage=drug_leak, target_leakage=target_leak, n_train=int((folds == 0).sum()), n_test=int((folds == 1).sum()),
+    record.update(scaled_leakage=leak, drug_leakage=drug_leak, target_leakage=target_leak,
+                  n_train=int((folds == 0).sum()), n_test=int((folds == 1).sum()),
                   n_dropped=int((folds < 0).sum()), seconds=seconds, status=status, report=report)
     return folds, record
 
