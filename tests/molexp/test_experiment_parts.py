@@ -178,6 +178,11 @@ def test_summary_table_means_over_repeats():
                          "metric": ["mae"] * 2, "value": [1.0, 2.0]})
     row = summary_table(leakage, perf).iloc[0]
     assert row["scaled_leakage"] == "0.200 ± 0.141" and row["rf (mae)"] == "1.500 ± 0.707"
+    assert "drug_leakage" not in summary_table(leakage, perf).columns  # 1-D: no sides
+    pairs = leakage.assign(drug_leakage=[0.2, 0.4], target_leakage=[0.1, 0.1], n_dropped=[10, 20])
+    row = summary_table(pairs, perf).iloc[0]
+    assert (row["drug_leakage"], row["target_leakage"], row["n_dropped"]) == ("0.300 ± 0.141", "0.100 ± 0.000",
+                                                                              "15.000 ± 7.071")
 
 
 def test_model_overrides_per_task_type():

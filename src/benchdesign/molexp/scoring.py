@@ -135,13 +135,16 @@ def _mean_sd(values: pd.Series) -> str:
 
 
 def summary_table(leakage: pd.DataFrame, performance: pd.DataFrame) -> pd.DataFrame:
-    """Per (dataset, split_method): mean ± sd over repeats of scaled L(pi) and of each model's score."""
+    """Per (dataset, split_method): mean ± sd over repeats of scaled L(pi) and of each model's score; for pair
+    splits also of each side's scaled L(pi) and of the pairs dropped (n_dropped)."""
     rows = []
     for (dataset, method), group in leakage.groupby(["dataset", "split_method"], sort=False):
         row = {"dataset": dataset, "split_method": method, "scaled_leakage": _mean_sd(group["scaled_leakage"])}
-        for side in SIDE_COLUMNS:  # pair splits only: 1-D rows leave them empty (dropped by summary_markdown)
-            if side in group.columns and group[side].notna().any():
-                row[side] = _mean_sd(group[side])
+        sides = [c for c in SIDE_COLUMNS if c in group.columns and group[c].notna().any()]
+        for side in sides:  # pair splits only: 1-D rows leave them empty (dropped by summary_markdown)
+            row[side] = _mean_sd(group[side])
+        if sides and "n_dropped" in group.columns:  # the pairs a 2-D split drops
+            row["n_dropped"] = _mean_sd(group["n_dropped"].astype(float))
         scores = performance[(performance["dataset"] == dataset) & (performance["split_method"] == method)]
         for (model, metric), sc in scores.groupby(["model", "metric"], sort=True):
             row[f"{model} ({metric})"] = _mean_sd(sc["value"])
