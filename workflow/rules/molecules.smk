@@ -59,7 +59,8 @@ rule mol_features:
 
 
 rule mol_split:
-    """One split (dataset, method, repeat): fold per sample, and its scaled L(pi) and run time."""
+    """One split (dataset, method, repeat): fold per sample, and its scaled L(pi) (pairs: also of each side) and
+    run time."""
     input:
         unpack(mol_dataset_files),
         features="results/molecules/{dataset}/features.npz",
@@ -145,7 +146,8 @@ rule mol_tables:
 
 
 rule mol_figure:
-    """Fig. 3-5 style: test performance per model and split beside each split's scaled L(pi)."""
+    """Fig. 3-5 style: test performance per model and split beside each split's scaled L(pi) (pairs: of each side,
+    Fig. 4c, f, i)."""
     input:
         leakage="results/tables/split_leakage.csv",
         performance="results/tables/split_performance.csv",
