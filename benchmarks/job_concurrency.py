@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
-START = re.compile(r"^(?:local)?rule (\w+):$")
+START = re.compile(r"^(?:local)?(?:rule|checkpoint) (\w+):$")
 JOBID = re.compile(r"^\s+jobid: (\d+)$")
 FINISH = re.compile(r"^Finished jobid: (\d+)")
 
