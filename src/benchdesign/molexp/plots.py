@@ -193,10 +193,11 @@ def feature_tsne(features: np.ndarray, max_points: int, seed: int) -> tuple[np.n
 
 
 def _fold_scatter(ax, embedding: np.ndarray, labels: np.ndarray, name: str) -> None:
+    size = float(np.clip(2000 / max(len(embedding), 1), 4, 16))  # few points (68 DAVIS drugs) drawn larger
     for fold, color in FOLD_COLORS.items():
         mask = np.asarray(labels) == fold
         if mask.any():
-            ax.scatter(embedding[mask, 0], embedding[mask, 1], s=4, c=color, label=f"{fold} ({mask.sum()})",
+            ax.scatter(embedding[mask, 0], embedding[mask, 1], s=size, c=color, label=f"{fold} ({mask.sum()})",
                        alpha=0.7, linewidths=0)
     ax.set_title(name, fontsize=9)
     ax.set_xticks([])
