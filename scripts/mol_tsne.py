@@ -1,9 +1,10 @@
-"""t-SNE of the dataset's molecule fingerprints coloured by fold, one panel per split (repeat 0)."""
+"""t-SNE coloured by fold, one panel per split (repeat 0): of the molecule fingerprints (Tanimoto) and, for
+drug-target pairs, a second row of the protein features (Euclidean)."""
 
 from pathlib import Path
 
-from benchdesign.molexp.experiment import entity_fold_labels, load_experiment, read_folds
-from benchdesign.molexp.plots import dataset_label, fingerprint_tsne, method_label, tsne_figure
+from benchdesign.molexp.experiment import load_experiment, read_folds
+from benchdesign.molexp.plots import split_tsne_figure
 from benchdesign.selection.plotting import save_figure
 from benchdesign.workflow.logs import start_log
 
@@ -12,13 +13,7 @@ log = start_log(snakemake.log[0])
 wc = snakemake.wildcards
 data = load_experiment(wc.dataset, snakemake.input.samples, snakemake.input.molecules, snakemake.input.proteins,
                        snakemake.input.features)
-index, embedding = fingerprint_tsne(data.molecule_bits, snakemake.params.max_points, snakemake.params.seed)
-panels = []
-for path in snakemake.input.folds:
-    folds = read_folds(path, data.samples["id"].tolist())
-    labels = entity_fold_labels(data.molecule_index, folds, len(data.molecules))
-    panels.append((method_label(Path(path).parent.name, wc.dataset), labels[index]))
-what = "molecules" if data.protein_index is None else "drugs"
-figure = tsne_figure(embedding, panels, f"{dataset_label(wc.dataset)}: t-SNE of ECFP4 ({len(index)} {what}), coloured by fold")
+folds = {Path(p).parent.name: read_folds(p, data.samples["id"].tolist()) for p in snakemake.input.folds}
+figure = split_tsne_figure(data, folds, snakemake.params.max_points, snakemake.params.seed)
 save_figure(figure, Path(snakemake.output.png).with_suffix(""))
-log.info("t-SNE of %d %s, %d panels: %s", len(index), what, len(panels), snakemake.output.png)
+log.info("t-SNE of %s, splits %s: %s", wc.dataset, ", ".join(folds), snakemake.output.png)

@@ -188,6 +188,8 @@ def _merge(base: dict, over: dict) -> dict:
     ["paper.yaml", "experiments/tsc_105_paper.yaml"],
     ["experiments/synthetic_only.yaml", "experiments/synthetic_paper_noise.yaml"],
     ["experiments/tsc_112_oracle.yaml"],
+    ["experiments/fig4_2d.yaml"],
+    ["paper.yaml", "experiments/fig4_2d.yaml"],
     ["experiments/recsys_nlp_dataset_pool.yaml", "experiments/fafi_nearest.yaml",
      "experiments/standardize_all.yaml"],
 ])

@@ -32,8 +32,9 @@ def _methods(dataset):
 
 def test_split_leakage_table(mol_run):
     table = pd.read_csv(mol_run / "results/tables/split_leakage.csv")
-    assert list(table.columns) == ["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test",
-                                   "n_dropped", "seconds", "status", "no_skill_score"]
+    assert list(table.columns) == ["dataset", "split_method", "repeat", "scaled_leakage", "drug_leakage",
+                                   "target_leakage", "n_train", "n_test", "n_dropped", "seconds", "status",
+                                   "no_skill_score"]
     expected = {(d, m) for d in SETTINGS["datasets"] for m in _methods(d)}
     assert set(zip(table["dataset"], table["split_method"])) == expected and len(table) == len(expected)
     for dataset in SETTINGS["datasets"]:
@@ -49,6 +50,12 @@ def test_split_leakage_table(mol_run):
     for dataset in ("qm8", "tox21", "sr_are"):
         assert by[(dataset, "s1")] < by[(dataset, "random")], dataset
     assert by[("davis", "s2")] < by[("davis", "random")]
+    sides = table.set_index(["dataset", "split_method"])[["drug_leakage", "target_leakage"]]
+    assert sides.drop(index="davis").isna().all().all()  # 1-D datasets: no sides
+    davis = sides.loc["davis"]
+    assert davis.notna().all().all() and davis.stack().between(0, 1).all()
+    assert (davis.loc["s2"] < davis.loc["random"]).all()  # cold on both sides against random pairs
+    assert davis.loc["s1", "drug_leakage"] < davis.loc["random", "drug_leakage"]  # S1 on the drugs
     assert (table.loc[table["split_method"] == "i2", "n_dropped"] > 0).all()  # pairs across folds dropped
     # the yardstick: predicting the training mean of DAVIS's pKd on the test fold, by hand from the split's files
     samples = pd.read_csv(mol_run / "results/molecules/davis/samples.csv", dtype={"id": str})
@@ -88,10 +95,18 @@ def test_split_files_assign_every_sample(mol_run):
 
 
 def test_figures_and_ablation(mol_run):
+    from matplotlib.image import imread
+
     for dataset in SETTINGS["datasets"]:
         for kind in ("molecules", "tsne"):
             for ext in ("png", "pdf"):
                 assert (mol_run / f"results/figures/{kind}_{dataset}.{ext}").stat().st_size > 5000
+    # pairs: a leakage panel per side beside the scores (wider), t-SNE rows of drugs and proteins (taller)
+    shape = {name: imread(mol_run / f"results/figures/{name}.png").shape[:2]
+             for name in ("molecules_qm8", "molecules_davis", "tsne_qm8", "tsne_davis")}
+    assert shape["molecules_davis"][1] > 1.1 * shape["molecules_qm8"][1]
+    assert shape["tsne_davis"][0] > 1.8 * shape["tsne_qm8"][0]
+    assert "t-SNE of davis, splits random, s1, s2:" in (mol_run / "logs/molecules/davis/tsne.log").read_text()
     clusters = pd.read_csv(mol_run / "results/tables/ablation_clusters.csv")
     assert clusters["clusters"].tolist() == [5, 10] and (clusters["status"] == "ok").all()
     margins = pd.read_csv(mol_run / "results/tables/ablation_margins.csv")

@@ -302,3 +302,58 @@ def test_the_markdown_states_the_molecular_models_settings_against_the_papers(cl
            "columns; the paper: esm2_t12, ESM-2 t12 embeddings)" in composition
     assert "protein features" not in text  # a run without pairs: no line
     assert comparison_markdown(out) == comparison_markdown(out, {"max_molecules": {}})  # no models: no section
+
+
+def _two_d_run(tmp_path, kiba_worst: str = "s2") -> dict[str, str]:
+    """split_leakage.csv of DAVIS and KIBA (each side's scaled L(π); S2 the lowest on both sides of DAVIS, KIBA's
+    target side lowest on s1_target) and split_performance.csv (rf, svm; S2 the worst RMSE on DAVIS, on KIBA
+    ``kiba_worst``)."""
+    sides = {"random": (0.40, 0.45), "s1": (0.10, 0.40), "s1_target": (0.35, 0.12), "s2": (0.08, 0.10)}
+    kiba = {**sides, "s1_target": (0.35, 0.05), "s2": (0.09, 0.07)}  # the target side: s1_target below s2
+    rows = []
+    for dataset, table in (("davis", sides), ("kiba", kiba)):
+        for method, (drug, target) in table.items():
+            for repeat in range(2):
+                rows.append((dataset, method, repeat, (drug + target) / 2, drug, target, 80, 20, 5, 1.0, "ok"))
+    leak = pd.DataFrame(rows, columns=["dataset", "split_method", "repeat", "scaled_leakage", "drug_leakage",
+                                       "target_leakage", "n_train", "n_test", "n_dropped", "seconds", "status"])
+    perf = []
+    for dataset, worst in (("davis", "s2"), ("kiba", kiba_worst)):
+        for method in sides:
+            for model in ("rf", "svm"):
+                perf.append((dataset, method, 0, model, "rmse", 1.5 if method == worst else 0.8))
+    perf = pd.DataFrame(perf, columns=["dataset", "split_method", "repeat", "model", "metric", "value"])
+    return {f"{T}/split_leakage.csv": write(tmp_path, "leak.csv", leak),
+            f"{T}/split_performance.csv": write(tmp_path, "perf.csv", perf)}
+
+
+def test_fig4_lowest_leakage_per_side_on_each_2d_dataset(tmp_path, claims):
+    """P2-F4-09/10: S2 the lowest scaled L(π) of each side, judged on every 2-D dataset of the run (DAVIS and KIBA
+    standing in for LP-PDBBind); P2-F4-01 on the pairs' scaled L(π) the same way."""
+    files = _two_d_run(tmp_path)
+    by = compare_claims(claims[claims["id"].isin(["P2-F4-01", "P2-F4-09", "P2-F4-10"])], files).set_index("id")
+    drug, target = by.loc["P2-F4-09"], by.loc["P2-F4-10"]
+    assert (drug["status"], drug["run_value"]) == ("agrees", "davis s2, kiba s2")
+    assert drug["detail"].startswith("davis: s2 0.080, s1 0.100, s1_target 0.350, random 0.400; kiba: s2 0.090")
+    assert "on davis and kiba, standing in for the paper's lp_pdbbind" in drug["detail"]
+    assert (target["status"], target["run_value"]) == ("differs", "davis s2, kiba s1_target")
+    assert "kiba: s1_target 0.050, s2 0.070" in target["verdict"]
+    assert by.loc["P2-F4-01", "run_value"] == "davis s2, kiba s2"  # pairs: (0.08 + 0.10) / 2, (0.09 + 0.07) / 2
+    one_d = pd.read_csv(files[f"{T}/split_leakage.csv"])
+    one_d[["drug_leakage", "target_leakage"]] = float("nan")  # no side columns filled: nothing to judge
+    files[f"{T}/split_leakage.csv"] = write(tmp_path, "leak_1d.csv", one_d)
+    out = compare_claims(one(claims, "P2-F4-09"), files).iloc[0]
+    assert out["status"] == "not in this run"
+    assert out["detail"] == "davis: no split of s2 with a drug_leakage was made"
+
+
+def test_fig4_worst_split_is_judged_on_every_2d_dataset(tmp_path, claims):
+    """P2-F4-04 (S2 the worst RMSE for every model) counts every (dataset, model) of DAVIS and KIBA: S2 worst on
+    both agrees; S1 worst on KIBA makes it differ with 2 of 4."""
+    claim = one(claims, "P2-F4-04")
+    out = compare_claims(claim, _two_d_run(tmp_path)).iloc[0]
+    assert (out["status"], out["run_value"]) == ("agrees", "4 of 4")
+    assert out["detail"].startswith("worst split: davis: rf s2, svm s2; kiba: rf s2, svm s2")
+    out = compare_claims(claim, _two_d_run(tmp_path, kiba_worst="s1")).iloc[0]
+    assert (out["status"], out["run_value"]) == ("differs", "2 of 4")
+    assert "kiba: rf s1, svm s1" in out["verdict"]

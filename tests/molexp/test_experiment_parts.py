@@ -11,7 +11,7 @@ import pytest
 from benchdesign.molexp.datasets import dataset_info, load_molecules, load_pairs, subsample_rows
 from benchdesign.molexp.experiment import entity_fold_labels, fold_labels, read_folds
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
-from benchdesign.molexp.scoring import molecule_leakage, no_skill_score, pair_leakage, summary_table
+from benchdesign.molexp.scoring import molecule_leakage, no_skill_score, pair_leakage, pair_side_leakage, summary_table
 from benchdesign.molexp.settings import ablation_points, dataset_methods, mol_settings, split_options
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, MatrixSimilarity, scaled_leakage
 
@@ -76,6 +76,25 @@ def test_pair_leakage_equals_brute_force_over_pairs():
     folds = rng.integers(-1, 2, 30)
     got = pair_leakage(MatrixSimilarity(sd), MatrixSimilarity(st), di, ti, folds)
     assert got == pytest.approx(_brute_pair_leakage(sd, st, di, ti, folds))
+
+
+def test_pair_side_leakage_by_hand():
+    """Drugs d0, d1 (similarity 0.5), targets t0, t1 (0.2); pairs (d0,t0) train, (d0,t1) test, (d1,t0) train,
+    (d1,t1) dropped. Drug side: copies d0|train, d0|test, d1|train (one pair each); the eq. (20) denominator
+    3 + 2 (1 + 0.5 + 0.5) = 7, across folds d0|train-d0|test 1 and d1|train-d0|test 0.5: 2 * 1.5 / 7.
+    Target side: t0|train with 2 pairs, t1|test with 1: denominator 4 + 1 + 2 * 2 * 0.2 = 5.8, across folds
+    2 * 0.2: 2 * 0.4 / 5.8. Both halves: 2 (1.5 + 0.4) / (7 + 5.8)."""
+    sd, st = np.array([[1.0, 0.5], [0.5, 1.0]]), np.array([[1.0, 0.2], [0.2, 1.0]])
+    drugs, targets = MatrixSimilarity(sd), MatrixSimilarity(st)
+    di, ti, folds = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]), np.array([0, 1, 0, -1])
+    leak = pair_side_leakage(drugs, targets, di, ti, folds)
+    assert leak.drug == pytest.approx(3 / 7)
+    assert leak.target == pytest.approx(0.8 / 5.8)
+    assert leak.pairs == pytest.approx(3.8 / 12.8) == pair_leakage(drugs, targets, di, ti, folds)
+    assert leak.pairs == pytest.approx(_brute_pair_leakage(sd, st, di, ti, folds))
+    cold = pair_side_leakage(drugs, targets, di, ti, np.array([0, -1, -1, 1]))  # (d0,t0) | (d1,t1): S2-like
+    assert cold.drug == pytest.approx(2 * 0.5 / 3) and cold.target == pytest.approx(2 * 0.2 / 2.4)
+    assert pair_side_leakage(drugs, targets, di, ti, np.full(4, -1)) == (0.0, 0.0, 0.0)
 
 
 def test_molecule_leakage_is_eq20_on_assigned():
@@ -160,6 +179,11 @@ def test_summary_table_means_over_repeats():
                          "metric": ["mae"] * 2, "value": [1.0, 2.0]})
     row = summary_table(leakage, perf).iloc[0]
     assert row["scaled_leakage"] == "0.200 ± 0.141" and row["rf (mae)"] == "1.500 ± 0.707"
+    assert "drug_leakage" not in summary_table(leakage, perf).columns  # 1-D: no sides
+    pairs = leakage.assign(drug_leakage=[0.2, 0.4], target_leakage=[0.1, 0.1], n_dropped=[10, 20])
+    row = summary_table(pairs, perf).iloc[0]
+    assert (row["drug_leakage"], row["target_leakage"], row["n_dropped"]) == ("0.300 ± 0.141", "0.100 ± 0.000",
+                                                                              "15.000 ± 7.071")
 
 
 def test_no_skill_score_predicts_the_training_mean():

@@ -37,6 +37,7 @@ from benchdesign.molexp.settings import (
     protein_options,
     run_protein_representation,
     split_options,
+    tsne_methods,
 )
 from benchdesign.workflow.preflight import (
     check_cached_files,

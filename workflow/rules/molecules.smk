@@ -63,7 +63,8 @@ rule mol_features:
 
 
 rule mol_split:
-    """One split (dataset, method, repeat): fold per sample, and its scaled L(pi) and run time."""
+    """One split (dataset, method, repeat): fold per sample, and its scaled L(pi) (pairs: also of each side) and
+    run time."""
     input:
         unpack(mol_dataset_files),
         features="results/molecules/{dataset}/features.npz",
@@ -149,7 +150,8 @@ rule mol_tables:
 
 
 rule mol_figure:
-    """Fig. 3-5 style: test performance per model and split beside each split's scaled L(pi)."""
+    """Fig. 3-5 style: test performance per model and split beside each split's scaled L(pi) (pairs: of each side,
+    Fig. 4c, f, i)."""
     input:
         leakage="results/tables/split_leakage.csv",
         performance="results/tables/split_performance.csv",
@@ -172,15 +174,12 @@ rule mol_figure:
 
 
 rule mol_tsne:
-    """t-SNE of the fingerprints (sub-sampled), coloured by fold, for the random split and S1 (S2 for pairs)."""
+    """t-SNE (sub-sampled) coloured by fold for the random split and S1 (pairs: S1 of each side and S2): of the
+    fingerprints (Tanimoto) and, for pairs, of the protein features (Euclidean)."""
     input:
         unpack(mol_dataset_files),
         features="results/molecules/{dataset}/features.npz",
-        folds=lambda wc: [
-            f"results/molecules/{wc.dataset}/splits/{m}/0.tsv"
-            for m in dataset_methods(MOL, wc.dataset)
-            if m in ("random", "s1", "s2")
-        ],
+        folds=lambda wc: [f"results/molecules/{wc.dataset}/splits/{m}/0.tsv" for m in tsne_methods(MOL, wc.dataset)],
     output:
         png=report("results/figures/tsne_{dataset}.png", caption="../report/tsne.rst", category="Leakage-reduced splits"),
         pdf="results/figures/tsne_{dataset}.pdf",

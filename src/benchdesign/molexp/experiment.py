@@ -14,7 +14,7 @@ import pandas as pd
 from benchdesign.molexp.datasets import MolDataset, dataset_info
 from benchdesign.molexp.features import pair_features
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
-from benchdesign.molexp.scoring import molecule_leakage, no_skill_score, pair_leakage
+from benchdesign.molexp.scoring import molecule_leakage, no_skill_score, pair_side_leakage
 from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, SplitResult
 from benchdesign.splitting.tasks import UNASSIGNED
 
@@ -114,6 +114,8 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
     A competitor tool (LoHi, datasail) is skipped when the data has more molecules than
     ``options['max_molecules']`` or its package is missing, recorded as ``timeout`` when it exceeds its time
     limit and as ``failed`` when it finds no split; then every sample is unassigned and scaled_leakage is NaN.
+    For pairs the record also holds each side's scaled L(pi) (``drug_leakage``, ``target_leakage``; NaN for 1-D
+    data).
     """
     from benchdesign.molexp.peers import PeerError, PeerTimeout
 
@@ -150,14 +152,16 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
             status = f"skipped: {exc}" if missing else f"failed: {type(exc).__name__}: {exc}"
     seconds = time.perf_counter() - start
     folds = np.asarray(folds, dtype=np.int64)
+    nan = float("nan")
+    leak, drug_leak, target_leak = nan, nan, nan  # NaN: 1-D data has no sides; a split not made has no leakage
     if status == "ok":
         if data.protein_index is None:
             leak = molecule_leakage(drug_sim, folds)
         else:
-            leak = pair_leakage(drug_sim, target_sim, data.molecule_index, data.protein_index, folds)
-    else:
-        leak = float("nan")
-    record.update(scaled_leakage=leak, n_train=int((folds == 0).sum()), n_test=int((folds == 1).sum()),
+            leak, drug_leak, target_leak = pair_side_leakage(drug_sim, target_sim, data.molecule_index,
+                                                             data.protein_index, folds)
+    record.update(scaled_leakage=leak, drug_leakage=drug_leak, target_leakage=target_leak,
+                  n_train=int((folds == 0).sum()), n_test=int((folds == 1).sum()),
                   n_dropped=int((folds < 0).sum()), seconds=seconds, status=status, report=report,
                   no_skill_score=_no_skill(data, folds))
     return folds, record

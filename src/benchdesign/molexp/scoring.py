@@ -4,23 +4,30 @@
 2-D: the same eq. (20) with the kept pairs as data elements and sim(p, p') = (sim_drug + sim_target) / 2
 of their drugs and targets (cross-type similarities are 0 in the paper, so each half is the leakage of
 one entity type, weighted by how many pairs each entity has in each fold). This also scores the random
-pair split R, where one drug can sit in both folds.
+pair split R, where one drug can sit in both folds. Each half on its own is the scaled L(pi) of one side
+(:func:`pair_side_leakage`), as Fig. 4c, f, i show it per entity type: columns ``drug_leakage`` and
+``target_leakage`` of split_leakage.csv (empty for 1-D datasets).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from benchdesign.splitting import SimilaritySource, leakage_summary
 
-__all__ = ["LEAKAGE_COLUMNS", "PERFORMANCE_COLUMNS", "molecule_leakage", "pair_leakage", "no_skill_score",
-           "leakage_table", "performance_table", "protein_representations", "summary_markdown"]
+__all__ = ["LEAKAGE_COLUMNS", "PERFORMANCE_COLUMNS", "SIDE_COLUMNS", "PairLeakage", "molecule_leakage", "pair_leakage",
+           "pair_side_leakage", "no_skill_score", "leakage_table", "performance_table", "protein_representations",
+           "summary_markdown"]
 
-LEAKAGE_COLUMNS = ["dataset", "split_method", "repeat", "scaled_leakage", "n_train", "n_test", "n_dropped",
-                   "seconds", "status", "no_skill_score"]
+SIDE_COLUMNS = ("drug_leakage", "target_leakage")
+"""Scaled L(pi) of each side of a pair split (:func:`pair_side_leakage`) in split_leakage.csv; empty for 1-D data."""
+LEAKAGE_COLUMNS = ["dataset", "split_method", "repeat", "scaled_leakage", *SIDE_COLUMNS, "n_train", "n_test",
+                   "n_dropped", "seconds", "status", "no_skill_score"]
+"""Columns of split_leakage.csv."""
 PERFORMANCE_COLUMNS = ["dataset", "split_method", "repeat", "model", "metric", "value"]
 
 
@@ -36,19 +43,77 @@ def _entity_fold_counts(index: np.ndarray, folds: np.ndarray) -> tuple[np.ndarra
     return keys[0], keys[1], counts.astype(float)
 
 
+class PairLeakage(NamedTuple):
+    """Scaled L(pi) (eq. 20) of a pair split: of the pairs (both halves) and of each side alone.
+
+    Attributes
+    ----------
+    pairs : float
+        sim(p, p') = (sim_drug + sim_target) / 2 over the kept pairs (:func:`pair_leakage`).
+    drug : float
+        The drug side: eq. (20) over the drugs, each (drug, fold) weighted by its pairs in that fold.
+    target : float
+        The target side, likewise.
+    """
+
+    pairs: float
+    drug: float
+    target: float
+
+
+def _side_sums(similarity: SimilaritySource, index: np.ndarray, folds: np.ndarray) -> tuple[float, float]:
+    """L(pi) and the eq. (20) denominator of one side: its (entity, fold) copies weighted by their pairs."""
+    entity, fold, count = _entity_fold_counts(np.asarray(index), folds)
+    if entity.size == 0:
+        return 0.0, 0.0
+    s = leakage_summary(similarity.subset(entity), [fold], weights=count)[0]
+    return s.leakage, s.total
+
+
+def pair_side_leakage(drug_similarity: SimilaritySource, target_similarity: SimilaritySource,
+                      drug_index: np.ndarray, target_index: np.ndarray, folds: np.ndarray) -> PairLeakage:
+    """Scaled L(pi) (eq. 20) of a pair split, of the pairs and of each side; pairs with fold -1 left out.
+
+    A side's entity with pairs in both folds (random pair splits) counts once per fold, weighted by its pairs
+    there, so its two copies leak to each other with similarity 1.
+
+    Parameters
+    ----------
+    drug_similarity, target_similarity : SimilaritySource
+        Similarities of the drugs and of the targets.
+    drug_index, target_index : np.ndarray
+        (n_pairs,) row of each pair's drug and target in those sources.
+    folds : np.ndarray
+        (n_pairs,) fold per pair (-1: dropped).
+
+    Returns
+    -------
+    PairLeakage
+        Each in [0, 1]; 0 when nothing is assigned.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import MatrixSimilarity
+    >>> drugs, targets = MatrixSimilarity(np.eye(2)), MatrixSimilarity(np.ones((1, 1)))
+    >>> leak = pair_side_leakage(drugs, targets, np.array([0, 1]), np.array([0, 0]), np.array([0, 1]))
+    >>> [round(v, 3) for v in leak]  # two unlike drugs, one target in both folds
+    [0.333, 0.0, 0.5]
+    """
+    folds = np.asarray(folds)
+    drug_cross, drug_total = _side_sums(drug_similarity, drug_index, folds)
+    target_cross, target_total = _side_sums(target_similarity, target_index, folds)
+    total = drug_total + target_total
+    return PairLeakage(
+        pairs=2.0 * (drug_cross + target_cross) / total if total > 0 else 0.0,
+        drug=2.0 * drug_cross / drug_total if drug_total > 0 else 0.0,
+        target=2.0 * target_cross / target_total if target_total > 0 else 0.0,
+    )
+
+
 def pair_leakage(drug_similarity: SimilaritySource, target_similarity: SimilaritySource,
                  drug_index: np.ndarray, target_index: np.ndarray, folds: np.ndarray) -> float:
     """Scaled L(pi) (eq. 20) of a pair split with sim(p, p') = (sim_drug + sim_target) / 2; fold -1 left out."""
-    folds = np.asarray(folds)
-    cross = total = 0.0
-    for sim, index in ((drug_similarity, np.asarray(drug_index)), (target_similarity, np.asarray(target_index))):
-        entity, fold, count = _entity_fold_counts(index, folds)
-        if entity.size == 0:
-            continue
-        s = leakage_summary(sim.subset(entity), [fold], weights=count)[0]
-        cross += 2.0 * s.leakage
-        total += s.total
-    return cross / total if total > 0 else 0.0
+    return pair_side_leakage(drug_similarity, target_similarity, drug_index, target_index, folds).pairs
 
 
 def no_skill_score(metric: str, Y_train: np.ndarray, Y_test: np.ndarray) -> float:
@@ -108,10 +173,16 @@ def _mean_sd(values: pd.Series) -> str:
 
 
 def summary_table(leakage: pd.DataFrame, performance: pd.DataFrame) -> pd.DataFrame:
-    """Per (dataset, split_method): mean ± sd over repeats of scaled L(pi) and of each model's score."""
+    """Per (dataset, split_method): mean ± sd over repeats of scaled L(pi) and of each model's score; for pair
+    splits also of each side's scaled L(pi) and of the pairs dropped (n_dropped)."""
     rows = []
     for (dataset, method), group in leakage.groupby(["dataset", "split_method"], sort=False):
         row = {"dataset": dataset, "split_method": method, "scaled_leakage": _mean_sd(group["scaled_leakage"])}
+        sides = [c for c in SIDE_COLUMNS if c in group.columns and group[c].notna().any()]
+        for side in sides:  # pair splits only: 1-D rows leave them empty (dropped by summary_markdown)
+            row[side] = _mean_sd(group[side])
+        if sides and "n_dropped" in group.columns:  # the pairs a 2-D split drops
+            row["n_dropped"] = _mean_sd(group["n_dropped"].astype(float))
         scores = performance[(performance["dataset"] == dataset) & (performance["split_method"] == method)]
         if "no_skill_score" in group and not scores.empty:
             row[f"no skill ({scores['metric'].iloc[0]})"] = _mean_sd(group["no_skill_score"])

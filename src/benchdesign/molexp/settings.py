@@ -12,9 +12,9 @@ from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 from benchdesign.molexp.models import MODELS
 from benchdesign.molexp.pair_peers import PAIR_PEERS
 
-__all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "mol_settings", "dataset_methods",
-           "dataset_models", "protein_options", "run_protein_representation", "split_options", "ablation_points",
-           "model_settings_lines", "protein_representation_line"]
+__all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "TSNE_METHODS", "mol_settings",
+           "dataset_methods", "dataset_models", "tsne_methods", "protein_options", "run_protein_representation",
+           "split_options", "ablation_points", "model_settings_lines", "protein_representation_line"]
 
 MODEL_NAMES: tuple[str, ...] = (*MODELS, GRAPH_MODEL, PAIR_MODEL)
 """Every model a config may list: the fingerprint models, the optional D-MPNN and the optional DeepDTA."""
@@ -78,6 +78,23 @@ def mol_settings(config: dict) -> dict[str, Any]:
 def dataset_methods(settings: dict, dataset: str) -> list[str]:
     """Split methods run on ``dataset``: methods_1d or methods_2d by the dataset's kind."""
     return list(settings["methods_1d" if dataset_info(dataset).kind == "1d" else "methods_2d"])
+
+
+TSNE_METHODS: tuple[str, ...] = ("random", "s1", "s1_target", "s2")
+"""Splits drawn in the t-SNE figures (Fig. 3-5 a, b; Fig. 4 a-h): random, S1 (of the drugs, and of the targets
+for pairs) and S2."""
+
+
+def tsne_methods(settings: dict, dataset: str) -> list[str]:
+    """The split methods of ``dataset`` that its t-SNE figure draws (:data:`TSNE_METHODS` it runs, in its order).
+
+    Examples
+    --------
+    >>> settings = {"methods_1d": ["random", "s1", "scaffold"], "methods_2d": ["random", "i2", "s1", "s1_target", "s2"]}
+    >>> tsne_methods(settings, "qm8"), tsne_methods(settings, "davis")
+    (['random', 's1'], ['random', 's1', 's1_target', 's2'])
+    """
+    return [m for m in dataset_methods(settings, dataset) if m in TSNE_METHODS]
 
 
 def dataset_models(settings: dict, dataset: str) -> list[str]:

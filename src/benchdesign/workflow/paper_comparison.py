@@ -1034,22 +1034,26 @@ _PERF = f"{TABLES}/split_performance.csv"
 _PERF_COLUMNS = ("dataset", "split_method", "repeat", "model", "metric", "value")
 
 
-def _dataset(files: ResultFiles, spec: str) -> tuple[str, str]:
-    """The first of the ``|``-separated datasets with rows in split_leakage.csv, and a note when it is not the
-    paper's (the first)."""
+def _datasets(files: ResultFiles, spec: str) -> tuple[list[str], str]:
+    """Every one of the ``|``-separated datasets with rows in split_leakage.csv (the first is the paper's, the
+    others stand in for it: ``lp_pdbbind|davis|kiba``), and a note naming the stand-ins among them ("" when
+    there is none)."""
     names = [d.strip() for d in spec.split("|")]
     present = set(files.table(_LEAK, _LEAK_COLUMNS)["dataset"])
-    for name in names:
-        if name in present:
-            return name, "" if name == names[0] else f"on {name}, standing in for the paper's {names[0]}"
-    raise NotInRun(f"{_LEAK} has no rows of {', '.join(names)}")
+    found = [name for name in names if name in present]
+    if not found:
+        raise NotInRun(f"{_LEAK} has no rows of {', '.join(names)}")
+    stand_ins = [name for name in found if name != names[0]]
+    note = f"on {' and '.join(stand_ins)}, standing in for the paper's {names[0]}" if stand_ins else ""
+    return found, note
 
 
-def _leakage_means(files: ResultFiles, dataset: str) -> pd.Series:
-    """Mean scaled L(π) per split method over the splits that were made."""
-    rows = files.rows(_LEAK, _LEAK_COLUMNS, dataset=dataset)
+def _leakage_means(files: ResultFiles, dataset: str, column: str = "scaled_leakage") -> pd.Series:
+    """Mean scaled L(π) (or another column of split_leakage.csv) per split method over the splits that were
+    made."""
+    rows = files.rows(_LEAK, (*_LEAK_COLUMNS, column), dataset=dataset)
     ok = rows[rows["status"] == "ok"]
-    return ok.groupby("split_method", sort=True)["scaled_leakage"].mean()
+    return ok.groupby("split_method", sort=True)[column].mean()
 
 
 def _method_status(files: ResultFiles, dataset: str, method: str) -> str:
@@ -1084,16 +1088,38 @@ def _worse(metric: str, a: float, b: float) -> bool:
     return a < b if _higher_is_better(metric) else a > b
 
 
+def _lowest(files: ResultFiles, dataset: str, methods: str, column: str) -> Measurement:
+    """Whether one of ``methods`` has the lowest mean ``column`` on every dataset of ``dataset`` (``|``: each
+    one in the run); the value is the lowest method (per dataset when there are several)."""
+    found, note = _datasets(files, dataset)
+    lowest, parts = {}, []
+    for name in found:
+        means = _leakage_means(files, name, column).dropna()  # 1-D rows have no side columns
+        if not set(_names(methods)) & set(means.index):
+            raise NotInRun(f"{name}: no split of {', '.join(_names(methods))} with a {column} was made")
+        lowest[name] = str(means.idxmin())
+        parts.append(("" if len(found) == 1 else f"{name}: ") +
+                     ", ".join(f"{m} {v:.3f}" for m, v in means.sort_values().items()))
+    value = next(iter(lowest.values())) if len(found) == 1 else ", ".join(f"{d} {m}" for d, m in lowest.items())
+    detail = "; ".join(parts) + (f"; {note}" if note else "")
+    return Measurement(value, holds=all(m in _names(methods) for m in lowest.values()), detail=detail)
+
+
 @_reader(_LEAK)
 def lowest_leakage(files: ResultFiles, settings: Mapping[str, Any], dataset: str, methods: str) -> Measurement:
-    """Whether one of ``methods`` has the lowest mean scaled L(π) of the splits made on ``dataset``."""
-    name, note = _dataset(files, dataset)
-    means = _leakage_means(files, name)
-    if not set(_names(methods)) & set(means.index):
-        raise NotInRun(f"{name}: no split of {', '.join(_names(methods))} was made")
-    lowest = str(means.idxmin())
-    detail = ", ".join(f"{m} {v:.3f}" for m, v in means.sort_values().items()) + (f"; {note}" if note else "")
-    return Measurement(lowest, holds=lowest in _names(methods), detail=detail)
+    """Whether one of ``methods`` has the lowest mean scaled L(π) of the splits made on ``dataset`` (each of the
+    ``|``-separated datasets in the run)."""
+    return _lowest(files, dataset, methods, "scaled_leakage")
+
+
+@_reader(_LEAK)
+def lowest_side_leakage(files: ResultFiles, settings: Mapping[str, Any], dataset: str, methods: str,
+                        side: str) -> Measurement:
+    """Whether one of ``methods`` has the lowest mean scaled L(π) of one side (``drug`` or ``target``: column
+    ``<side>_leakage``) of the pair splits made on ``dataset`` (each of the ``|``-separated datasets in the run)."""
+    if side not in ("drug", "target"):
+        raise ValueError(f"side must be drug or target, got {side!r}")
+    return _lowest(files, dataset, methods, f"{side}_leakage")
 
 
 @_reader(_LEAK)
@@ -1147,24 +1173,26 @@ def leakage_performance_link(files: ResultFiles, settings: Mapping[str, Any], da
 def worse_than(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str, baseline: str,
                models: str = "") -> Measurement:
     """Whether every model (or each of ``models``) scores worse on ``method`` splits than on ``baseline`` ones,
-    on every dataset of ``dataset`` (``+``-joined; ``|`` for alternatives)."""
+    on every dataset of ``dataset`` (``+``-joined; ``|``: the paper's dataset and its stand-ins, each one in the
+    run)."""
     parts, worse, total = [], 0, 0
     for spec in _names(dataset):
-        name, note = _dataset(files, spec)
-        for m in (method, baseline):
-            _method_status(files, name, m)
-        wide, metric = _scores(files, name)
-        wanted = _names(models) or list(wide.index)
-        absent = [m for m in wanted if m not in wide.index]
-        if absent:
-            raise NotInRun(f"{name}: no scores of model(s) {', '.join(absent)}")
-        if method not in wide.columns or baseline not in wide.columns:
-            raise NotInRun(f"{name}: no scores on {method} or {baseline} splits")
-        for model in wanted:
-            a, b = float(wide.loc[model, method]), float(wide.loc[model, baseline])
-            total += 1
-            worse += _worse(metric, a, b)
-            parts.append(f"{name} {model} {metric} {b:.3g} → {a:.3g}")
+        found, note = _datasets(files, spec)
+        for name in found:
+            for m in (method, baseline):
+                _method_status(files, name, m)
+            wide, metric = _scores(files, name)
+            wanted = _names(models) or list(wide.index)
+            absent = [m for m in wanted if m not in wide.index]
+            if absent:
+                raise NotInRun(f"{name}: no scores of model(s) {', '.join(absent)}")
+            if method not in wide.columns or baseline not in wide.columns:
+                raise NotInRun(f"{name}: no scores on {method} or {baseline} splits")
+            for model in wanted:
+                a, b = float(wide.loc[model, method]), float(wide.loc[model, baseline])
+                total += 1
+                worse += _worse(metric, a, b)
+                parts.append(f"{name} {model} {metric} {b:.3g} → {a:.3g}")
         if note:
             parts.append(note)
     return Measurement(f"{worse} of {total}", holds=worse == total, detail=f"{baseline} → {method}: " + ", ".join(parts))
@@ -1172,31 +1200,38 @@ def worse_than(files: ResultFiles, settings: Mapping[str, Any], dataset: str, me
 
 @_reader(_PERF, _LEAK)
 def worst_split(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str) -> Measurement:
-    """Whether every model scores worst on ``method`` splits among all split methods of ``dataset``."""
-    name, note = _dataset(files, dataset)
-    _method_status(files, name, method)
-    wide, metric = _scores(files, name)
-    if method not in wide.columns:
-        raise NotInRun(f"{name}: no scores on {method} splits")
-    sign = 1.0 if _higher_is_better(metric) else -1.0
-    worst = {model: str((sign * row.dropna()).idxmin()) for model, row in wide.iterrows()}
-    ok = sum(w == method for w in worst.values())
-    detail = "worst split: " + ", ".join(f"{m} {w}" for m, w in worst.items()) + (f"; {note}" if note else "")
-    return Measurement(f"{ok} of {len(worst)}", holds=ok == len(worst), detail=detail)
+    """Whether every model scores worst on ``method`` splits among all split methods of ``dataset``, on each of
+    its ``|``-separated datasets in the run (the value counts (dataset, model) pairs)."""
+    found, note = _datasets(files, dataset)
+    parts, ok, total = [], 0, 0
+    for name in found:
+        _method_status(files, name, method)
+        wide, metric = _scores(files, name)
+        if method not in wide.columns:
+            raise NotInRun(f"{name}: no scores on {method} splits")
+        sign = 1.0 if _higher_is_better(metric) else -1.0
+        worst = {model: str((sign * row.dropna()).idxmin()) for model, row in wide.iterrows()}
+        ok += sum(w == method for w in worst.values())
+        total += len(worst)
+        parts.append(("" if len(found) == 1 else f"{name}: ") + ", ".join(f"{m} {w}" for m, w in worst.items()))
+    detail = "worst split: " + "; ".join(parts) + (f"; {note}" if note else "")
+    return Measurement(f"{ok} of {total}", holds=ok == total, detail=detail)
 
 
 @_reader(_LEAK)
 def dropped_pairs(files: ResultFiles, settings: Mapping[str, Any], dataset: str, methods: str) -> Measurement:
-    """Whether every split of ``methods`` on ``dataset`` drops some pairs (drug and target in different folds)."""
-    name, note = _dataset(files, dataset)
+    """Whether every split of ``methods`` on ``dataset`` (each of its ``|``-separated datasets in the run) drops
+    some pairs (drug and target in different folds); the value is the mean share dropped."""
+    names, note = _datasets(files, dataset)
     rows = files.table(_LEAK, _LEAK_COLUMNS)
-    rows = rows[(rows["dataset"] == name) & rows["split_method"].isin(_names(methods)) & (rows["status"] == "ok")]
+    rows = rows[rows["dataset"].isin(names) & rows["split_method"].isin(_names(methods)) & (rows["status"] == "ok")]
     if rows.empty:
-        raise NotInRun(f"{name}: no {', '.join(_names(methods))} split was made")
+        raise NotInRun(f"{', '.join(names)}: no {', '.join(_names(methods))} split was made")
     share = rows["n_dropped"] / (rows["n_train"] + rows["n_test"] + rows["n_dropped"])
-    detail = ", ".join(f"{m} {s:.1%}" for m, s in share.groupby(rows["split_method"]).mean().items()) + " of pairs dropped"
+    by = share.groupby([rows["dataset"], rows["split_method"]]).mean()
+    detail = ", ".join(f"{m} {s:.1%}" if len(names) == 1 else f"{d} {m} {s:.1%}" for (d, m), s in by.items())
     return Measurement(float(share.mean()), holds=bool((rows["n_dropped"] > 0).all()),
-                       detail=detail + (f"; {note}" if note else ""))
+                       detail=detail + " of pairs dropped" + (f"; {note}" if note else ""))
 
 
 @_reader(_LEAK)
@@ -1236,19 +1271,20 @@ def models_trained(files: ResultFiles, settings: Mapping[str, Any], kind: str) -
 
 @_reader(_LEAK, _PERF)
 def model_scored(files: ResultFiles, settings: Mapping[str, Any], model: str, dataset: str) -> Measurement:
-    """Whether ``model`` has a test score on every split made of ``dataset`` (the first of the ``|``-separated
+    """Whether ``model`` has a test score on every split made of ``dataset`` (each of the ``|``-separated
     datasets in the run)."""
-    name, note = _dataset(files, dataset)
+    names, note = _datasets(files, dataset)
     made = files.table(_LEAK, _LEAK_COLUMNS)
-    made = made[(made["dataset"] == name) & (made["status"] == "ok")]
+    made = made[made["dataset"].isin(names) & (made["status"] == "ok")]
     if made.empty:
-        raise NotInRun(f"{name}: no split was made")
+        raise NotInRun(f"{', '.join(names)}: no split was made")
     perf = files.table(_PERF, _PERF_COLUMNS)
-    rows = perf[(perf["dataset"] == name) & (perf["model"] == model)]
+    rows = perf[perf["dataset"].isin(names) & (perf["model"] == model)]
     if rows.empty:
-        raise NotInRun(f"{_PERF} has no {model} score on {name}")
+        raise NotInRun(f"{_PERF} has no {model} score on {', '.join(names)}")
     scored = made.merge(rows.dropna(subset=["value"]), on=["dataset", "split_method", "repeat"])
-    detail = f"{model} scored on {len(scored)} of {len(made)} splits of {name}" + (f"; {note}" if note else "")
+    detail = f"{model} scored on {len(scored)} of {len(made)} splits of {' and '.join(names)}" + \
+        (f"; {note}" if note else "")
     return Measurement(f"{len(scored)} of {len(made)}", holds=len(scored) == len(made), detail=detail)
 
 
