@@ -357,3 +357,42 @@ def test_fig4_worst_split_is_judged_on_every_2d_dataset(tmp_path, claims):
     out = compare_claims(claim, _two_d_run(tmp_path, kiba_worst="s1")).iloc[0]
     assert (out["status"], out["run_value"]) == ("differs", "2 of 4")
     assert "kiba: rf s1, svm s1" in out["verdict"]
+
+
+def test_fig4_worst_split_read_against_the_no_skill_yardstick(tmp_path, claims):
+    """P2-F4-11: each RMSE divided by its split's no-skill RMSE. By hand: s1's RMSE 1.5 over a no-skill RMSE of
+    2.0 is 0.75, s2's 0.8 over 0.7 is 1.14, the others 0.8 over 1.0: S2 is the worst by the ratio although S1 has
+    the worst raw RMSE (P2-F4-04 then differs)."""
+    files = _two_d_run(tmp_path, kiba_worst="s1")
+    leak = pd.read_csv(files[f"{T}/split_leakage.csv"])
+    perf = pd.read_csv(files[f"{T}/split_performance.csv"])
+    perf.loc[(perf["dataset"] == "davis") & (perf["split_method"] == "s2"), "value"] = 0.8
+    perf.loc[(perf["dataset"] == "davis") & (perf["split_method"] == "s1"), "value"] = 1.5
+    no_skill = {"s1": 2.0, "s2": 0.7}
+    leak["no_skill_score"] = leak["split_method"].map(no_skill).fillna(1.0)
+    files = {f"{T}/split_leakage.csv": write(tmp_path, "leak_ns.csv", leak),
+             f"{T}/split_performance.csv": write(tmp_path, "perf_ns.csv", perf)}
+    by = compare_claims(claims[claims["id"].isin(["P2-F4-04", "P2-F4-11"])], files).set_index("id")
+    assert by.loc["P2-F4-04", "run_value"] == "0 of 4"
+    ratio = by.loc["P2-F4-11"]
+    assert (ratio["status"], ratio["run_value"]) == ("agrees", "4 of 4")
+    assert ratio["detail"].startswith("worst split by rmse / no-skill rmse: davis: rf s2 (1.14 of no skill; s2 1.14)")
+    leak = leak.drop(columns="no_skill_score")  # a run from before the column: not judged, not a traceback
+    files[f"{T}/split_leakage.csv"] = write(tmp_path, "leak_old.csv", leak)
+    assert compare_claims(one(claims, "P2-F4-11"), files).iloc[0]["status"] == "not in this run"
+
+
+def test_fig4_peers_leak_more_on_their_side(tmp_path, claims):
+    """P2-F4-08/12: DataSAIL's S1 of a side against the peer that splits that side, on the side's scaled L(π)."""
+    files = _two_d_run(tmp_path)
+    leak = pd.read_csv(files[f"{T}/split_leakage.csv"])
+    peers = [(d, m, r, 0.3, drug, target, 80, 20, 5, 1.0, "ok") for d in ("davis", "kiba") for r in range(2)
+             for m, drug, target in (("graphpart_target", 0.40, 0.20), ("fingerprint_drug", 0.09, 0.40))]
+    leak = pd.concat([leak, pd.DataFrame(peers, columns=leak.columns)])
+    files[f"{T}/split_leakage.csv"] = write(tmp_path, "leak_peers.csv", leak)
+    by = compare_claims(claims[claims["id"].isin(["P2-F4-08", "P2-F4-12", "P2-F4-13"])], files).set_index("id")
+    # targets: s1_target 0.12 (KIBA 0.05) < graphpart 0.20 on both; drugs: s1 0.10 > fingerprint 0.09 on both
+    assert (by.loc["P2-F4-08", "status"], by.loc["P2-F4-08", "run_value"]) == ("agrees", "2 of 2")
+    assert by.loc["P2-F4-08", "detail"].startswith("target side: davis: s1_target 0.120, graphpart_target 0.200")
+    assert (by.loc["P2-F4-12", "status"], by.loc["P2-F4-12", "run_value"]) == ("differs", "0 of 2")
+    assert by.loc["P2-F4-13", "status"] == "not in this run"  # no lohi_drug split

@@ -134,14 +134,14 @@ class ResultFiles:
                 raise NotInRun(f"{name} was not written")
             path = self._paths[name]
             try:
-                frame = pd.read_csv(path)
+                self._cache[name] = pd.read_csv(path)
             except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
                 raise ValueError(f"{name} ({path}): cannot read it as CSV ({exc})") from None
-            missing = [c for c in columns if c not in frame.columns]
-            if missing:
-                raise ValueError(f"{name} ({path}) lacks columns {missing}; has {list(frame.columns)}")
-            self._cache[name] = frame
-        return self._cache[name]
+        frame = self._cache[name]
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:  # checked on every call: a reader may ask for columns an earlier one did not
+            raise ValueError(f"{name} ({self._paths[name]}) lacks columns {missing}; has {list(frame.columns)}")
+        return frame
 
     def rows(self, name: str, columns: Sequence[str] = (), **where: object) -> pd.DataFrame:
         """Rows of ``name`` matching every ``column=value`` of ``where``; NotInRun when there is none."""
@@ -1216,6 +1216,60 @@ def worst_split(files: ResultFiles, settings: Mapping[str, Any], dataset: str, m
         parts.append(("" if len(found) == 1 else f"{name}: ") + ", ".join(f"{m} {w}" for m, w in worst.items()))
     detail = "worst split: " + "; ".join(parts) + (f"; {note}" if note else "")
     return Measurement(f"{ok} of {total}", holds=ok == total, detail=detail)
+
+
+@_reader(_PERF, _LEAK)
+def worst_split_no_skill(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str) -> Measurement:
+    """:func:`worst_split` with each score read against its split's yardstick: the model's test score divided by
+    the split's ``no_skill_score`` (the score of predicting the training fold's mean label on the same test fold),
+    per repeat, then the mean over repeats. Test folds differ in how spread their labels are; the ratio removes
+    that from the comparison of splits."""
+    found, note = _datasets(files, dataset)
+    leak = files.table(_LEAK, _LEAK_COLUMNS)
+    if "no_skill_score" not in leak.columns:
+        raise NotInRun(f"{_LEAK} has no no_skill_score column (a run from before the column existed)")
+    perf = files.table(_PERF, _PERF_COLUMNS)
+    parts, ok, total = [], 0, 0
+    for name in found:
+        _method_status(files, name, method)
+        yardstick = leak[(leak["dataset"] == name) & (leak["status"] == "ok")]
+        rows = perf[perf["dataset"] == name].merge(yardstick[["split_method", "repeat", "no_skill_score"]],
+                                                   on=["split_method", "repeat"]).dropna(subset=["value"])
+        if rows.empty or rows["no_skill_score"].isna().all():
+            raise NotInRun(f"{name}: no split with a no_skill_score (a run from before the column existed)")
+        metric = str(rows["metric"].iloc[0])
+        rows = rows.assign(relative=rows["value"] / rows["no_skill_score"])
+        wide = rows.pivot_table(index="model", columns="split_method", values="relative")
+        if method not in wide.columns:
+            raise NotInRun(f"{name}: no scores on {method} splits")
+        sign = 1.0 if _higher_is_better(metric) else -1.0
+        worst = {model: str((sign * row.dropna()).idxmin()) for model, row in wide.iterrows()}
+        ok += sum(w == method for w in worst.values())
+        total += len(worst)
+        parts.append(("" if len(found) == 1 else f"{name}: ") + ", ".join(
+            f"{m} {w} ({wide.loc[m, w]:.2f} of no skill; {method} {wide.loc[m, method]:.2f})" for m, w in worst.items()))
+    detail = f"worst split by {metric} / no-skill {metric}: " + "; ".join(parts) + (f"; {note}" if note else "")
+    return Measurement(f"{ok} of {total}", holds=ok == total, detail=detail)
+
+
+@_reader(_LEAK)
+def side_leakage_below(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str, baseline: str,
+                       side: str) -> Measurement:
+    """Whether ``method``'s mean scaled L(π) of one side (``drug`` or ``target``) is below ``baseline``'s, on each
+    of the ``|``-separated 2-D datasets in the run; the value counts the datasets where it is."""
+    if side not in ("drug", "target"):
+        raise ValueError(f"side must be drug or target, got {side!r}")
+    found, note = _datasets(files, dataset)
+    below, parts = 0, []
+    for name in found:
+        means = _leakage_means(files, name, f"{side}_leakage").dropna()
+        for m in (method, baseline):
+            if m not in means.index:
+                raise NotInRun(f"{name}: no {m} split with a {side}_leakage was made")
+        below += bool(means[method] < means[baseline])
+        parts.append(f"{name}: {method} {means[method]:.3f}, {baseline} {means[baseline]:.3f}")
+    detail = f"{side} side: " + "; ".join(parts) + (f"; {note}" if note else "")
+    return Measurement(f"{below} of {len(found)}", holds=below == len(found), detail=detail)
 
 
 @_reader(_LEAK)
