@@ -46,7 +46,8 @@ def main() -> None:
     parser.add_argument("--clusters", type=int, default=ILP["clusters"], help="K (the Fig. 6a sweep goes to 150)")
     parser.add_argument("--seed", type=int, default=20240601, help="the config's seed (config/config.yaml's)")
     args = parser.parse_args()
-    print(f"K = {args.clusters}\n\n| dataset | method | repeat | node limit | status | solver s | scaled L(π) | same folds twice |")
+    print(f"K = {args.clusters}\n")
+    print("| dataset | method | repeat | node limit | status | solver s | scaled L(π) | same folds twice |")
     print("|---|---|---:|---:|---|---:|---:|---|")
     for dataset in args.datasets:
         root = args.results / "molecules" / dataset

@@ -37,7 +37,9 @@ rule work:
     input: "common.txt"
     output: "out/{{i}}.txt"
     threads: 1
-    shell: "python -c 'import time; print(time.time())' > {{output}}.start; sleep {sleep}; python -c 'import time; print(time.time())' > {{output}}"
+    shell:
+        "python -c 'import time; print(time.time())' > {{output}}.start; sleep {sleep}; "
+        "python -c 'import time; print(time.time())' > {{output}}"
 """
 
 
