@@ -131,18 +131,18 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("overlay, targets, expected", [
-    # 3 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods), one job fitting the 4 models of each
+    # 3 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 10 methods), one job fitting the 4 models of each
     # split; 61 Fig. 6 points
-    ("molecules_only.yaml", [], {"mol_split": 96, "mol_model": 96, "mol_ablation_point": 61, "mol_figure": 5}),
-    # Fig. 4 alone: 3 repeats x DAVIS and KIBA x 7 methods, no Fig. 6 point
-    ("experiments/fig4_2d.yaml", [], {"mol_split": 42, "mol_model": 42, "mol_tsne": 2, "mol_ablation_point": None}),
-    # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 7 methods); deepdta on the pairs only: the 1-D sets'
+    ("molecules_only.yaml", [], {"mol_split": 114, "mol_model": 114, "mol_ablation_point": 61, "mol_figure": 5}),
+    # Fig. 4 alone: 3 repeats x DAVIS and KIBA x 10 methods, no Fig. 6 point
+    ("experiments/fig4_2d.yaml", [], {"mol_split": 60, "mol_model": 60, "mol_tsne": 2, "mol_ablation_point": None}),
+    # 5 repeats x (3 1-D sets x 6 methods + DAVIS and KIBA x 10 methods); deepdta on the pairs only: the 1-D sets'
     # model jobs are rule mol_model_1d; 6 TSC representations
-    ("paper.yaml", [], {"mol_split": 160, "mol_model": 70, "mol_model_1d": 90, "mol_ablation_point": 88,
+    ("paper.yaml", [], {"mol_split": 190, "mol_model": 100, "mol_model_1d": 90, "mol_ablation_point": 88,
                         "tsc_gather_features": 6}),
-    # 2 repeats x 32 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 3 datasets x 5 methods Fig. 6 points;
+    # 2 repeats x 38 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 3 datasets x 5 methods Fig. 6 points;
     # the trial jobs of the default run, each with fewer trials
-    ("quick.yaml", [], {"mol_split": 64, "mol_model": 64, "mol_ablation_point": 25, "trials": 189}),
+    ("quick.yaml", [], {"mol_split": 76, "mol_model": 76, "mol_ablation_point": 25, "trials": 189}),
     ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
     # exact leakage of a MOSES split (the split file stood in for here): fingerprints once, 200 tiles, a reduce
     ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_fingerprints": 1, "leakage_tile": 200,

@@ -166,7 +166,14 @@ def test_settings_and_job_expansion():
                                                                  "max_molecules": 5000}
     points = ablation_points(settings)
     assert sorted(points["clusters"]) == ["K10_HIGHS", "K5_HIGHS"]
-    assert points["clusters"]["K5_HIGHS"]["options"]["ilp"] == {"clusters": 5, "solver": "HIGHS"}
+    # the sweeps time the solver: their own time limit, no node limit (molecules.ilp's stays with the experiment)
+    assert points["clusters"]["K5_HIGHS"]["options"]["ilp"] == {"clusters": 5, "solver": "HIGHS", "time_limit": 60,
+                                                                "node_limit": None}
+    node_capped = mol_settings({"molecules": {"ilp": {"node_limit": 1000, "time_limit": 600},
+                                              "ablation": {"time_limit": 30}}})
+    for sweep in ablation_points(node_capped).values():
+        for point in sweep.values():
+            assert point["options"]["ilp"]["time_limit"] == 30 and point["options"]["ilp"]["node_limit"] is None
     assert "eps0p1_delta0p05" in points["margins"]
     with pytest.raises(ValueError, match="unknown molecular dataset 'zinc'"):
         mol_settings({"molecules": {"datasets": ["zinc"]}})

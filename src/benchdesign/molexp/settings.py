@@ -49,6 +49,7 @@ MOL_DEFAULTS: dict[str, Any] = {
     "ablation": {
         "enabled": True,
         "max_molecules": None,
+        "time_limit": 60,  # seconds per ILP of the sweeps' own splits, no node limit: Fig. 6 times the solver
         "clusters_dataset": "tox21",
         "clusters": [10, 25, 50, 100, 150],
         "solvers": ["HIGHS", "SCIP"],
@@ -290,7 +291,7 @@ def _number_tag(x: float) -> str:
 def ablation_points(settings: dict) -> dict[str, dict[str, dict[str, Any]]]:
     """Every point of the three Fig. 6 sweeps: sweep -> point id -> settings of that run."""
     ab = settings["ablation"]
-    ilp = dict(settings["ilp"])
+    ilp = {**settings["ilp"], "time_limit": ab["time_limit"], "node_limit": None}  # Fig. 6 times the solver
     cap = {"max_molecules": ab["max_molecules"]}
     clusters = {
         f"K{k}_{solver}": {"dataset": ab["clusters_dataset"], "method": "s1", "clusters": k, "solver": solver, **cap,
@@ -304,7 +305,7 @@ def ablation_points(settings: dict) -> dict[str, dict[str, dict[str, Any]]]:
         for e in ab["epsilons"] for d in ab["deltas"]
     }
     size = {
-        f"{ds}_{m}": {"dataset": ds, "method": m, **cap, "options": split_options(settings, ds, m)}
+        f"{ds}_{m}": {"dataset": ds, "method": m, **cap, "options": {**split_options(settings, ds, m), "ilp": ilp}}
         for ds in ab["size_datasets"] for m in ab["size_methods"]
     }
     return {"clusters": clusters, "margins": margins, "size": size}
