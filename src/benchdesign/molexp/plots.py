@@ -80,7 +80,7 @@ def _leakage_bars(ax, leak: pd.DataFrame, column: str, methods: list[str], names
                   title: str) -> None:
     stats = leak.groupby("split_method")[column].agg(["mean", "std"]).reindex(methods)
     ax.bar(np.arange(len(methods)), stats["mean"], yerr=stats["std"].fillna(0), color=colors, capsize=2)
-    ax.set_xticks(np.arange(len(methods)), names, rotation=60, fontsize=7)
+    ax.set_xticks(np.arange(len(methods)), names, rotation=60, ha="right", rotation_mode="anchor", fontsize=7)
     ax.set_ylabel("scaled L(π) (eq. 20)")
     ax.set_title(title, fontsize=9)
     ax.grid(axis="y", alpha=0.3)
