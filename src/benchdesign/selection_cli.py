@@ -52,21 +52,6 @@ def _only_scored(table, datasets: set, path: str, command: str):
     return table.loc[[d for d in table.index if d in datasets]]
 
 
-def _integer_at_least(minimum: int):
-    """An argparse ``type``: an integer >= ``minimum``, else argparse's error naming the option and the value."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return parse
-
-
 def _check_out_folder(out: str, inputs: dict) -> None:
     """evaluate's --out must be a folder (created if absent), not a file, nor hold an input it would replace."""
     from benchdesign.files import check_writable
@@ -363,7 +348,7 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--standardize", choices=list(STANDARDIZATIONS), default=STANDARDIZATIONS[0],
                    help="z-score the features over all datasets (default) or over each trial's pool (the "
                         "paper's code)")
-    p.add_argument("--jobs", type=_integer_at_least(1), default=1,
+    p.add_argument("--jobs", type=int, default=1,
                    help="processes (default 1; the results do not depend on it)")
     p.add_argument("--out", required=True, help="output folder (created; files of the same names are replaced)")
     p.set_defaults(func=_evaluate_command)
@@ -410,7 +395,7 @@ def add_agreement_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--scores", required=True, help="scores CSV (long or wide)")
     p.add_argument("--subset", required=True, help="text file, one dataset per line (e.g. from `select`), each once")
     _add_direction(p, required=True)
-    p.add_argument("--bootstrap", type=_integer_at_least(0), default=1000,
+    p.add_argument("--bootstrap", type=int, default=1000,
                    help="bootstrap resamples of the folds (default 1000; 0: no interval)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", help="also write the table as JSON (an existing file is replaced)")

@@ -346,6 +346,8 @@ def subset_agreement(
     >>> float(agreement.set_index("metric").loc["spearman", "value"])
     1.0
     """
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
+        raise ValueError(f"the bootstrap resamples (--bootstrap, n_boot) must be an integer >= 0, got {n_boot!r}")
     ranks = rank_scores(scores, higher_is_better)
     scores = with_fold(scores)
     subset = _names(subset, ranks.index, "subset")
@@ -637,6 +639,8 @@ def evaluate_benchmark(
     """
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"the number of trials (--trials, n_trials) must be an integer >= 1, got {n_trials!r}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"the number of processes (--jobs, n_jobs) must be an integer >= 1, got {n_jobs!r}")
     n_draws("random", random_draws)  # ValueError unless an integer >= 1
     strategies = list(strategies or EVALUATE_STRATEGIES)  # the other curator baselines when named
     unknown = [s for s in strategies if s not in STRATEGIES]
