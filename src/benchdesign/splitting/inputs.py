@@ -15,13 +15,12 @@ import pandas as pd
 import scipy.sparse as sp
 
 from benchdesign.files import read_csv
-from benchdesign.splitting.alignment import alignment_similarity
+from benchdesign.splitting.mmseqs import IdentitySettings, protein_similarity
 from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.progress import note, stage
 from benchdesign.splitting.similarity import (
     GAP_CHARACTERS,
     FingerprintSimilarity,
-    KmerSimilarity,
     MatrixSimilarity,
     VectorSimilarity,
     gap_characters,
@@ -230,13 +229,15 @@ def entities_from_table(
     kmer: int = 3,
     what: str = "input",
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
+    identity: IdentitySettings | None = None,
 ) -> EntitySet:
     """Build an [`EntitySet`][] from a table and at most one representation.
 
     Invalid rows (unparsable SMILES, empty sequences, non-finite features) raise ValueError listing
     them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.
-    Sequences are compared by the alignment identity of the k-mer prefilter's candidate pairs
-    (``sequence_similarity="alignment"``, the default, ``alignment``) or by k-mer cosine (``"kmer"``).
+    Sequences are compared by MMseqs2 identity with coverage (``sequence_similarity="mmseqs"``, the default,
+    ``mmseqs.mmseqs_similarity``), the Smith-Waterman identity of the k-mer prefilter's candidate pairs
+    (``"alignment"``) or k-mer cosine (``"kmer"``).
 
     Parameters
     ----------
@@ -269,7 +270,9 @@ def entities_from_table(
     what : str
         What the table is, for error messages.
     sequence_similarity : str
-        ``'alignment'`` or ``'kmer'``.
+        ``'mmseqs'`` (identity with coverage), ``'alignment'`` or ``'kmer'``.
+    identity : IdentitySettings | None
+        For ``'mmseqs'``: what counts as similar (coverage) and the search (None: the defaults).
 
     Returns
     -------
@@ -312,8 +315,8 @@ def entities_from_table(
             raise ValueError(_report_invalid(what, why, ids, seqs, np.flatnonzero(~valid), df.index))
         if valid.any():
             kept = [q for q, v in zip(seqs, valid, strict=True) if v]
-            similarity = (alignment_similarity(kept, kmer=kmer) if sequence_similarity == "alignment"
-                          else KmerSimilarity.from_sequences(kept, k=kmer))
+            with stage("sequence_similarity"):
+                similarity = protein_similarity(kept, sequence_similarity, kmer, identity)
     elif feature_cols:
         for c in feature_cols:
             _require(df, c, "feature column")

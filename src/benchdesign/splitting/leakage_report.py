@@ -322,6 +322,7 @@ def _entities_and_split_reader(
     kmer: int = 3,
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
     sep: str | None = None,
+    identity=None,
 ):
     """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
 
@@ -335,6 +336,7 @@ def _entities_and_split_reader(
         df, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
         matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=True,
         metric=metric, radius=radius, n_bits=n_bits, kmer=kmer, what="input", sequence_similarity=sequence_similarity,
+        identity=identity,
     )
     value_col = smiles_col or sequence_col
 
@@ -439,7 +441,8 @@ def evaluate_split_files(
     **representation : object
         Keyword arguments naming the columns and the similarity: ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
-        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``.
+        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``identity``
+        (``mmseqs.IdentitySettings`` of ``'mmseqs'``).
     Returns
     -------
     dict
@@ -483,7 +486,8 @@ def compare_split_files(
         As in [`evaluate_split_files`][]; keyword arguments naming the columns and the similarity:
         ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
-        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``.
+        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``identity``
+        (``mmseqs.IdentitySettings`` of ``'mmseqs'``).
     Returns
     -------
     dict
