@@ -210,8 +210,8 @@ def test_smiles_and_sequences_record_each_sides_similarity(fixtures, tmp_path, c
     rep = json.loads((tmp_path / "l.json").read_text())
     assert rep["sides"]["a"]["similarity"] == {"kind": "fingerprint_tanimoto", "fingerprint": "ECFP (Morgan)",
                                                "radius": 2, "n_bits": 1024, "column": "smiles"}
-    assert rep["sides"]["b"]["similarity"]["kind"] == "alignment_identity"  # the default for sequences
-    assert "ECFP Tanimoto" in text and "Smith-Waterman identity" in text
+    assert rep["sides"]["b"]["similarity"]["kind"] == "mmseqs_identity"  # the default for sequences
+    assert "ECFP Tanimoto" in text and "MMseqs2 identity" in text
     code, _, err = run(["leakage", *common, "--split", out, "--json", tmp_path / "k.json",
                         "--sequence-similarity", "kmer", "--kmer", "2"], capsys)
     assert code == 0, err
