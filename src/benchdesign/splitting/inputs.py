@@ -19,7 +19,7 @@ from benchdesign.files import read_csv
 from benchdesign.splitting.alignment import alignment_similarity
 from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.progress import note, stage
-from benchdesign.splitting.sequences import PROTEIN_ALPHABET, check_sequences, is_fasta, read_fasta
+from benchdesign.splitting.sequences import ALPHABET_TEXT, check_sequences, is_fasta, read_fasta
 from benchdesign.splitting.similarity import (
     GAP_CHARACTERS,
     FingerprintSimilarity,
@@ -232,8 +232,7 @@ def _invalid_sequences(what: str, ids: np.ndarray, values: Sequence[object], pro
     """The error of the invalid protein sequences ``bad``: each row's sequence (shortened) and what is wrong."""
     shown = [_Described(f"{_shown(v) if isinstance(v, str) else repr(v)} has {p}" if p != "empty or missing"
                         else f"{v!r}: empty or missing") for v, p in zip(values, problems, strict=True)]
-    alphabet = "".join(sorted(PROTEIN_ALPHABET))
-    fix = (f"Fix them (the IUPAC protein alphabet: {alphabet}, any case"
+    fix = (f"Fix them ({ALPHABET_TEXT}"
            + (f"; gap / stop characters {' '.join(GAP_CHARACTERS)}: give the unaligned sequences" if gapped else "")
            + "), pass --clean-sequences to remove digits, whitespace and gap / stop characters")
     return _report_invalid(what, "invalid protein sequences", ids, shown, bad, df.index,

@@ -37,7 +37,10 @@ COMPRESSED_SUFFIXES = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 
 PROTEIN_ALPHABET = frozenset("ACDEFGHIKLMNPQRSTVWY" + "BZXUOJ")
 """The IUPAC protein alphabet: the 20 standard amino acids, B (D or N), Z (E or Q), X (any), U (selenocysteine),
-O (pyrrolysine) and J (I or L); lower case is read as upper case."""
+O (pyrrolysine) and J (I or L) -- the 26 letters A-Z; lower case is read as upper case."""
+
+ALPHABET_TEXT = "the IUPAC protein alphabet: the 20 amino acids and B Z X U O J, i.e. the letters A-Z in any case"
+"""``PROTEIN_ALPHABET`` in words, for error messages."""
 
 FASTA_ROWS_COUNTED = "(rows count the FASTA records from 0, in file order)"
 """How the row numbers of errors about a FASTA file's records count (``read_fasta`` puts it in ``df.attrs``)."""
@@ -113,6 +116,11 @@ def _fasta_records(fh, where: str) -> tuple[list[str], list[str], list[list[str]
     return ids, headers, parts, lines
 
 
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun, singular or plural."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def _listed(items: list[str], limit: int = 10) -> str:
     """The first ``limit`` items joined, then "and N more"."""
     more = f" and {len(items) - limit} more" if len(items) > limit else ""
@@ -182,13 +190,13 @@ def read_fasta(path: str | Path, what: str = "FASTA file") -> pd.DataFrame:
         seen.setdefault(i, []).append(line)
     dup = [f"{i!r} (lines {', '.join(map(str, at))})" for i, at in seen.items() if len(at) > 1]
     if dup:
-        raise ValueError(f"{where}: {len(dup)} ids name several records: {_listed(dup)}; every id (the first word "
-                         "of a header) must be unique")
+        raise ValueError(f"{where}: {_count(len(dup), 'id names', 'ids name')} several records: {_listed(dup)}; every "
+                         "id (the first word of a header) must be unique")
     sequences = ["".join(chunk) for chunk in parts]
     empty = [f"{i!r} (line {line})" for i, line, s in zip(ids, lines, sequences, strict=True) if not s]
     if empty:
-        raise ValueError(f"{where}: {len(empty)} records have no sequence: {_listed(empty)}; give their sequences "
-                         "or remove them")
+        raise ValueError(f"{where}: {_count(len(empty), 'record has', 'records have')} no sequence: {_listed(empty)}; "
+                         "give their sequences or remove them")
     df = pd.DataFrame({"id": ids, "description": headers, "sequence": sequences}, dtype=object)
     df.attrs.update({"format": "fasta", "path": str(p), "header_lines": lines, "rows_counted": FASTA_ROWS_COUNTED})
     return df
@@ -249,7 +257,7 @@ def _problem(seq: str) -> tuple[str, bool]:
         out.append("'>' (a FASTA header pasted into the sequence?)")
     if other:
         out.append(f"characters outside the IUPAC protein alphabet {_chars(other)}")
-    return "; ".join(out), bool(gaps)
+    return " and ".join(out), bool(gaps)
 
 
 def check_sequences(values: Sequence[object], clean: bool = False) -> CheckedSequences:
