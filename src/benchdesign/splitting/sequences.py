@@ -167,9 +167,9 @@ def read_fasta(path: str | Path, what: str = "FASTA file") -> pd.DataFrame:
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "small.fasta"
     >>> _ = path.write_text(">P1 kinase A\\nMKTAYIAK\\nQRQISF\\n>P2\\nGAVLIKEW\\n")
     >>> read_fasta(path)
-       id   description          sequence
+       id  description        sequence
     0  P1  P1 kinase A  MKTAYIAKQRQISF
-    1  P2           P2          GAVLIKEW
+    1  P2           P2        GAVLIKEW
     """
     p = check_table_file(path, what)
     where = f"{what} {p}" + ("" if "fasta" in what.lower() else " (FASTA)")
