@@ -35,6 +35,7 @@ def _split_command(args: argparse.Namespace) -> int:
         path=args.input, id_col=args.id_col, smiles_col=args.smiles_col, sequence_col=args.sequence_col,
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
         metric=args.metric, class_cols=tuple(args.class_col or ()), sequence_similarity=args.sequence_similarity,
+        identity=_identity(args),
     )
     side_b = None
     if args.input_b:
@@ -42,7 +43,7 @@ def _split_command(args: argparse.Namespace) -> int:
             path=args.input_b, id_col=args.id_col_b, smiles_col=args.smiles_col_b, sequence_col=args.sequence_col_b,
             feature_cols=tuple(args.feature_cols_b or ()), matrix=args.matrix_b, matrix_kind=args.matrix_kind_b,
             metric=args.metric_b, class_cols=tuple(args.class_col_b or ()),
-            sequence_similarity=args.sequence_similarity,
+            sequence_similarity=args.sequence_similarity, identity=_identity(args),
         )
     job = SplitJob(
         task=args.task, entities=side_a, out=args.out, spec=spec, interactions=args.interactions,
@@ -119,7 +120,7 @@ def _pair_table_sides(args: argparse.Namespace):
     if not (args.a_col and args.b_col):
         raise ValueError("--pairs needs the columns of the two entities of a pair: --a-col and --b-col")
     return pair_table_inputs(args.pairs, args.a_col, args.b_col, args.a_id_col, args.b_id_col,
-                             (args.a_kind, args.b_kind), args.sequence_similarity)
+                             (args.a_kind, args.b_kind), args.sequence_similarity, _identity(args))
 
 
 FASTA_INPUT_HELP = ("entity table (CSV/TSV, may be gzipped) or FASTA file (.fasta/.fa/.faa/.fas, may be gzipped, or "
@@ -226,13 +227,29 @@ def _sep(value: str | None) -> str | None:
     return "\t" if value in ("tab", "\\t", "\t") else value
 
 
+def _identity(args: argparse.Namespace):
+    """The MMseqs2 identity settings of --coverage, --coverage-mode, --sensitivity, --max-seqs."""
+    from benchdesign.splitting.mmseqs import IdentitySettings
+
+    return IdentitySettings(coverage=args.coverage, coverage_mode=args.coverage_mode, sensitivity=args.sensitivity,
+                            max_seqs=args.max_seqs)
+
+
 def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     """Options that say how to compare the entities of --input (shared by `split` and `leakage`)."""
-    from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
+    from benchdesign.splitting.options import (
+        COVERAGE_MODES,
+        DEFAULT_COVERAGE,
+        DEFAULT_COVERAGE_MODE,
+        DEFAULT_MAX_SEQS,
+        DEFAULT_SENSITIVITY,
+        DEFAULT_SEQUENCE_SIMILARITY,
+        SEQUENCE_SIMILARITIES,
+    )
 
     rep = p.add_mutually_exclusive_group(required=required)
     rep.add_argument("--smiles-col", help="SMILES column -> ECFP4 Tanimoto similarity")
-    rep.add_argument("--sequence-col", help="protein sequence column -> --sequence-similarity (default: alignment "
+    rep.add_argument("--sequence-col", help="protein sequence column -> --sequence-similarity (default: MMseqs2 "
                                             "identity)")
     rep.add_argument("--feature-cols", nargs="+", help="numeric feature columns -> --metric similarity")
     rep.add_argument("--matrix", help="precomputed matrix, .npy (dense) or .npz (scipy sparse), row order of --input")
@@ -243,9 +260,22 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
     p.add_argument("--kmer", type=int, default=3,
                    help="k of the sequence k-mers (k-mer cosine, or the alignment's prefilter; default 3)")
     p.add_argument("--sequence-similarity", choices=SEQUENCE_SIMILARITIES, default=DEFAULT_SEQUENCE_SIMILARITY,
-                   help=f"for --sequence-col(-b): 'alignment' = Smith-Waterman identity (parasail; BLOSUM62, gap 11/1) of "
-                        f"the k-mer prefilter's candidate pairs, 'kmer' = k-mer cosine (default "
+                   help=f"for --sequence-col(-b): 'mmseqs' = MMseqs2 identity (identical residues / aligned columns) of "
+                        f"alignments covering >= --coverage of the sequences (--coverage-mode), every candidate of a "
+                        f"-s --sensitivity search aligned; 'alignment' = Smith-Waterman identity (parasail; BLOSUM62, "
+                        f"gap 11/1) of the k-mer prefilter's candidate pairs; 'kmer' = k-mer cosine (default "
                         f"{DEFAULT_SEQUENCE_SIMILARITY})")
+    p.add_argument("--coverage", type=float, default=DEFAULT_COVERAGE,
+                   help=f"mmseqs: smallest share of a sequence an alignment must span to count (MMseqs2 -c; default "
+                        f"{DEFAULT_COVERAGE:g})")
+    p.add_argument("--coverage-mode", type=int, choices=tuple(COVERAGE_MODES), default=DEFAULT_COVERAGE_MODE,
+                   help="mmseqs: whose coverage counts (MMseqs2 --cov-mode): "
+                        + ", ".join(f"{k} = {v}" for k, v in COVERAGE_MODES.items()) + f" (default {DEFAULT_COVERAGE_MODE})")
+    p.add_argument("--sensitivity", type=float, default=DEFAULT_SENSITIVITY,
+                   help=f"mmseqs: prefilter sensitivity of the all-against-all search (MMseqs2 -s, 1-7.5; default "
+                        f"{DEFAULT_SENSITIVITY:g})")
+    p.add_argument("--max-seqs", type=int, default=DEFAULT_MAX_SEQS,
+                   help=f"mmseqs: candidates aligned per sequence (MMseqs2 --max-seqs; default {DEFAULT_MAX_SEQS})")
     p.add_argument("--sep", help="column delimiter of the input tables, e.g. ',' ';' or tab (default: from the "
                                  "header line, else tab for .tsv/.txt and comma otherwise)")
     p.add_argument("--clean-sequences", action="store_true",
@@ -347,6 +377,7 @@ def _leakage_compare_command(args: argparse.Namespace) -> int:
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
         test=args.test, train=args.train, sequence_similarity=args.sequence_similarity, folds=args.folds,
+        identity=_identity(args),
         sep=_sep(args.sep), clean_sequences=args.clean_sequences,
     )
     print(format_comparison(report))
@@ -379,7 +410,8 @@ def _leakage_command(args: argparse.Namespace) -> int:
         feature_cols=tuple(args.feature_cols or ()), matrix=args.matrix, matrix_kind=args.matrix_kind,
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
-        sequence_similarity=args.sequence_similarity, sep=_sep(args.sep), clean_sequences=args.clean_sequences,
+        sequence_similarity=args.sequence_similarity, sep=_sep(args.sep), identity=_identity(args),
+        clean_sequences=args.clean_sequences,
     )
     if args.shard is not None:
         if not args.shard_out:
@@ -461,7 +493,7 @@ def _pair_files_inputs(args: argparse.Namespace):
                          "(--input and --input-b), or one long table of pairs (--pairs)")
     _require_similarity(args, "")
     _require_similarity(args, "_b")
-    side = dict(sequence_similarity=args.sequence_similarity)
+    side = dict(sequence_similarity=args.sequence_similarity, identity=_identity(args))
     return PairInputs(
         interactions=args.interactions, inter_a_col=args.inter_a_col, inter_b_col=args.inter_b_col,
         **_pair_reading(args),

@@ -33,9 +33,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import _num_samples
 
-from benchdesign.splitting.alignment import alignment_similarity
 from benchdesign.splitting.ilp import InfeasibleSplitError
 from benchdesign.splitting.inputs import MAX_CLASS_LEVELS
+from benchdesign.splitting.mmseqs import protein_similarity
 from benchdesign.splitting.options import (
     DEFAULT_SEQUENCE_SIMILARITY,
     SEQUENCE_SIMILARITIES,
@@ -45,7 +45,6 @@ from benchdesign.splitting.options import (
 )
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
-    KmerSimilarity,
     MatrixSimilarity,
     SimilaritySource,
     VectorSimilarity,
@@ -171,9 +170,7 @@ def _string_similarity(strings: list[str], kind: str, kmer: int, sequence_simila
     """ECFP4 Tanimoto of SMILES, or the ``sequence_similarity`` of sequences."""
     if kind == "smiles":
         return FingerprintSimilarity.from_smiles(strings)
-    if sequence_similarity == "alignment":
-        return alignment_similarity(strings, kmer=kmer)
-    return KmerSimilarity.from_sequences(strings, k=kmer)
+    return protein_similarity(strings, sequence_similarity, kmer)
 
 
 NOT_CV_OPTIONS = ("seed", "butina_threshold")  # the seed comes from random_state; no Butina task here

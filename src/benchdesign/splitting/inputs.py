@@ -16,14 +16,13 @@ import pandas as pd
 import scipy.sparse as sp
 
 from benchdesign.files import read_csv
-from benchdesign.splitting.alignment import alignment_similarity
+from benchdesign.splitting.mmseqs import IdentitySettings, protein_similarity
 from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.progress import note, stage
 from benchdesign.splitting.sequences import ALPHABET_TEXT, check_sequences, is_fasta, read_fasta
 from benchdesign.splitting.similarity import (
     GAP_CHARACTERS,
     FingerprintSimilarity,
-    KmerSimilarity,
     MatrixSimilarity,
     VectorSimilarity,
     _shown,
@@ -256,6 +255,7 @@ def entities_from_table(
     kmer: int = 3,
     what: str = "input",
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
+    identity: IdentitySettings | None = None,
     clean_sequences: bool = False,
 ) -> EntitySet:
     """Build an [`EntitySet`][] from a table and at most one representation.
@@ -266,8 +266,9 @@ def entities_from_table(
     whitespace inside, gap / stop characters, ``>`` and other characters are invalid (``clean_sequences``
     removes digits, whitespace and gap / stop characters instead); lower case is compared as upper case. The
     counts of lower-case and cleaned sequences are in the returned set's ``notes``.
-    Sequences are compared by the alignment identity of the k-mer prefilter's candidate pairs
-    (``sequence_similarity="alignment"``, the default, ``alignment``) or by k-mer cosine (``"kmer"``).
+    Sequences are compared by MMseqs2 identity with coverage (``sequence_similarity="mmseqs"``, the default,
+    ``mmseqs.mmseqs_similarity``), the Smith-Waterman identity of the k-mer prefilter's candidate pairs
+    (``"alignment"``) or k-mer cosine (``"kmer"``).
 
     Parameters
     ----------
@@ -300,7 +301,9 @@ def entities_from_table(
     what : str
         What the table is, for error messages.
     sequence_similarity : str
-        ``'alignment'`` or ``'kmer'``.
+        ``'mmseqs'`` (identity with coverage), ``'alignment'`` or ``'kmer'``.
+    identity : IdentitySettings | None
+        For ``'mmseqs'``: what counts as similar (coverage) and the search (None: the defaults).
     clean_sequences : bool
         Remove digits, whitespace and gap / stop characters from the sequences instead of refusing them.
 
@@ -344,8 +347,8 @@ def entities_from_table(
                                                 np.flatnonzero(~valid), df, checked.gapped))
         if valid.any():
             kept = [q for q, v in zip(seqs, valid, strict=True) if v]
-            similarity = (alignment_similarity(kept, kmer=kmer) if sequence_similarity == "alignment"
-                          else KmerSimilarity.from_sequences(kept, k=kmer))
+            with stage("sequence_similarity"):
+                similarity = protein_similarity(kept, sequence_similarity, kmer, identity)
     elif feature_cols:
         for c in feature_cols:
             _require(df, c, "feature column")

@@ -323,6 +323,7 @@ def _entities_and_split_reader(
     kmer: int = 3,
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
     sep: str | None = None,
+    identity=None,
     clean_sequences: bool = False,
 ):
     """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
@@ -337,7 +338,7 @@ def _entities_and_split_reader(
         df, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
         matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=True,
         metric=metric, radius=radius, n_bits=n_bits, kmer=kmer, what="input", sequence_similarity=sequence_similarity,
-        clean_sequences=clean_sequences,
+        identity=identity, clean_sequences=clean_sequences,
     )
     value_col = smiles_col or sequence_col
 
@@ -442,7 +443,8 @@ def evaluate_split_files(
     **representation : object
         Keyword arguments naming the columns and the similarity: ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
-        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``clean_sequences``.
+        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``identity``
+        (``mmseqs.IdentitySettings`` of ``'mmseqs'``), ``clean_sequences``.
     Returns
     -------
     dict
@@ -487,7 +489,8 @@ def compare_split_files(
         As in [`evaluate_split_files`][]; keyword arguments naming the columns and the similarity:
         ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
-        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``clean_sequences``.
+        ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``identity``
+        (``mmseqs.IdentitySettings`` of ``'mmseqs'``), ``clean_sequences``.
     Returns
     -------
     dict

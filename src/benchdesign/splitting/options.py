@@ -12,8 +12,17 @@ LINKAGES: tuple[str, ...] = ("average", "single", "complete")
 DEFAULT_CLUSTERS = 50  # K of the ILP when the option clusters is none (the paper's), fewer for fewer entities
 DEFAULT_MICRO = 1000  # micro-clusters (leaders) before the spectral clustering into K clusters
 THRESHOLD_ACTIONS: tuple[str, ...] = ("drop", "move")
-SEQUENCE_SIMILARITIES: tuple[str, ...] = ("alignment", "kmer")  # Smith-Waterman identity | k-mer cosine
-DEFAULT_SEQUENCE_SIMILARITY = "alignment"  # of protein sequences: CLI, EntityInput, cross-validators (schema: test)
+# MMseqs2 identity with coverage | Smith-Waterman identity of k-mer candidates | k-mer cosine
+SEQUENCE_SIMILARITIES: tuple[str, ...] = ("mmseqs", "alignment", "kmer")
+DEFAULT_SEQUENCE_SIMILARITY = "mmseqs"  # of protein sequences: CLI, EntityInput, cross-validators (schema: test)
+# MMseqs2 identity (mmseqs.py): whose coverage counts (--cov-mode), the default share and the search
+COVERAGE_MODES: dict[int, str] = {0: "both sequences", 1: "the target sequence", 2: "the query sequence"}
+DEFAULT_COVERAGE = 0.8  # -c 0.8 --cov-mode 0: the usual "x % identity at 80 % coverage" (easy-cluster, GraphPart)
+DEFAULT_COVERAGE_MODE = 0
+DEFAULT_SENSITIVITY = 7.5  # -s of the all-against-all search: the most sensitive prefilter (pairs down to ~30 %)
+DEFAULT_MAX_SEQS = 1000  # --max-seqs: candidates per sequence; families larger than this lose pairs (benchmarks)
+VERIFY_SENSITIVITY = 7.5  # -s of the independent check of a split when not every pair can be aligned
+EXHAUSTIVE_PAIRS = 4_000_000  # up to this many pairs every pair is aligned (--prefilter-mode 2): ~40 CPU-s, no prefilter
 STRING_KINDS: tuple[str, ...] = ("auto", "smiles", "sequence")  # how a column of strings is read
 PAIR_SCHEMES: tuple[str, ...] = ("cold_both", "same_fold")  # how I2/S2 k-fold splits use the pairs
 STRATIFICATIONS: tuple[str, ...] = ("two_sided", "paper")  # class counts bounded both ways | from below (eq. 15)

@@ -49,6 +49,7 @@ from benchdesign.splitting.inputs import (
     require_columns,
 )
 from benchdesign.splitting.leakage import sampled_leakage
+from benchdesign.splitting.mmseqs import IdentitySettings
 from benchdesign.splitting.options import (
     DEFAULT_SEQUENCE_SIMILARITY,
     GROUP_TASKS,
@@ -103,7 +104,9 @@ class EntityInput:
     class_cols : tuple[str, ...]
         Columns of the classes of the stratification.
     sequence_similarity : str
-        Of ``sequence_col``: ``'alignment'`` identity or ``'kmer'`` cosine.
+        Of ``sequence_col``: ``'mmseqs'`` identity with coverage, ``'alignment'`` identity or ``'kmer'`` cosine.
+    identity : IdentitySettings | None
+        For ``'mmseqs'``: what counts as similar (coverage) and the search (None: the defaults).
     repeated : bool
         Rows repeat entities (one long pairs table): one entity per id, its first row.
     string_col : str | None
@@ -119,7 +122,8 @@ class EntityInput:
     matrix_kind: str = "similarity"
     metric: str = "cosine"
     class_cols: tuple[str, ...] = ()
-    sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY  # of sequence_col: 'alignment' identity | 'kmer' cosine
+    sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY  # of sequence_col: 'mmseqs' | 'alignment' | 'kmer'
+    identity: IdentitySettings | None = None  # for 'mmseqs': coverage and search (None: the defaults)
     repeated: bool = False  # rows repeat entities (one long pairs table): one entity per id, its first row
     string_col: str | None = None  # SMILES or sequences, told apart when read (``resolved``)
 
@@ -247,7 +251,8 @@ def unique_entities(df: pd.DataFrame, inp: EntityInput, what: str) -> pd.DataFra
 
 def pair_table_inputs(path: str, a_col: str, b_col: str, a_id_col: str | None = None, b_id_col: str | None = None,
                       kinds: tuple[str, str] = ("auto", "auto"),
-                      sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY) -> tuple[EntityInput, EntityInput]:
+                      sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
+                      identity: IdentitySettings | None = None) -> tuple[EntityInput, EntityInput]:
     """The two entity inputs of one long table with a row per pair (e.g. ligand SMILES, target sequence).
 
     Each side's entities are the distinct values of ``a_col`` / ``b_col`` (or of the id columns when
@@ -262,7 +267,7 @@ def pair_table_inputs(path: str, a_col: str, b_col: str, a_id_col: str | None = 
             raise ValueError(f"{option} must be one of {STRING_KINDS}, got {kind!r}")
         column = {"auto": "string_col", "smiles": "smiles_col", "sequence": "sequence_col"}[kind]
         sides.append(EntityInput(path=path, id_col=id_col or col, repeated=True,
-                                 sequence_similarity=sequence_similarity, **{column: col}))
+                                 sequence_similarity=sequence_similarity, identity=identity, **{column: col}))
     return sides[0], sides[1]
 
 
@@ -285,7 +290,8 @@ def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) ->
         df, id_col=inp.id_col, smiles_col=inp.smiles_col, sequence_col=inp.sequence_col,
         feature_cols=inp.feature_cols, matrix=matrix, matrix_kind=inp.matrix_kind, class_cols=inp.class_cols,
         drop_invalid=job.drop_invalid, metric=inp.metric, radius=job.radius, n_bits=job.n_bits, kmer=job.kmer,
-        what=what, sequence_similarity=inp.sequence_similarity, clean_sequences=job.clean_sequences,
+        what=what, sequence_similarity=inp.sequence_similarity, identity=inp.identity,
+        clean_sequences=job.clean_sequences,
     )
 
 
@@ -680,7 +686,10 @@ def _groups(task: str, df: pd.DataFrame, job: SplitJob, ent: EntitySet) -> np.nd
 
 def summary_words(entry: dict | None, smiles: bool) -> dict:
     """How the summary block names the samples and their similarity (molecules and Tanimoto for ECFP of SMILES)."""
-    tanimoto = bool(entry) and entry.get("kind") == "fingerprint_tanimoto"
+    kind = entry.get("kind") if entry else None
+    if kind == "mmseqs_identity":
+        return {"noun": "sequences", "similarity": "identity"}
+    tanimoto = kind == "fingerprint_tanimoto"
     return {"noun": "molecules" if smiles else "samples", "similarity": "Tanimoto" if tanimoto else "similarity"}
 
 
@@ -877,6 +886,20 @@ def _fit_lines(rep: dict) -> list[str]:
     return lines
 
 
+def threshold_check_line(threshold: float, check: dict) -> str:
+    """One line on the independent check of a hard threshold (``threshold.verified_max_similarity``)."""
+    found = (f"{check['pairs_added']} pairs above it that the similarity had missed were added and the repair redone"
+             if check["pairs_added"] else "it found none the similarity had missed")
+    head = (f"threshold check: every pair of different folds searched again ({check['search']}, "
+            f"{check['n_pairs_compared']:,} pairs); {found}")
+    rest = check["remaining"]
+    if not rest:
+        return f"{head}; no pair of different folds is above {threshold:g}"
+    shown = ", ".join(f"{r['a']}-{r['b']} {r['similarity']:.3f}" for r in rest[:10])
+    return (f"{head}; WARNING: {len(rest)} pairs of different folds are still above {threshold:g} after "
+            f"{check['rounds']} searches: {shown}{' ...' if len(rest) > 10 else ''}")
+
+
 def _certificate_lines(rep: dict, verbose: bool) -> list[str]:
     """The summary block and the solver's line when the split has them, else the certificate's line."""
     from benchdesign.splitting.summary import summary_lines
@@ -916,6 +939,8 @@ def summarize(result: SplitResult, verbose: bool = False) -> str:
         t = rep["max_similarity"]
         lines.append(f"max similarity {t['threshold']:g} ({t['action']}): {t['n_violating_pairs']} violating pairs, "
                      f"dropped {t['n_dropped']}, moved {t['n_moved']} samples")
+        if "check" in t:
+            lines.append(threshold_check_line(t["threshold"], t["check"]))
     if "sampled_leakage" in rep:
         smp = rep["sampled_leakage"]
         lines.append("sampled scaled L(pi) ({} pairs, 95% interval): split {:.4f} [{:.4f}, {:.4f}], random split "

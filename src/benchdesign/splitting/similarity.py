@@ -953,6 +953,8 @@ def describe_text(d: dict | None) -> str:
         text = f"ECFP Tanimoto (Morgan radius {radius}, {d.get('n_bits')} bits)"
     elif kind == "alignment_identity":
         text = _alignment_text(d)
+    elif kind == "mmseqs_identity":
+        text = f"MMseqs2 identity ({d.get('identity')}; {d.get('search')}; {d.get('n_pairs', '?')} pairs found)"
     elif kind == "kmer_cosine":
         text = f"{'?' if d.get('k') is None else d['k']}-mer cosine"
     elif kind == "vectors":

@@ -28,6 +28,7 @@ __all__ = ["NN_THRESHOLDS", "SCALED_LEAKAGE_TEXT", "NN_TEXT", "random_baselines"
 NN_THRESHOLDS = (0.5, 0.7)  # shares of test samples whose nearest training neighbour is more similar than these
 NN_SAMPLE_MIN = 20_000  # from this many assigned entities the nearest-neighbour view is sampled
 NN_SAMPLE_TEST = 2_000  # test entities of that sample (against all training entities)
+NN_SEARCH_SAMPLE = 300  # entities of the view when a search finds the neighbours (MMseqs2: every sequence searched)
 _EXAMPLE = (0.8, 0.2)  # the split quoted in the plain description of scaled L(pi)
 NN_TEXT = "each test sample's maximum similarity to the other folds, i.e. its nearest training neighbour (eq. 1 summand)"
 
@@ -58,8 +59,12 @@ def _nn_view(values: np.ndarray, fold_of: np.ndarray, names: Sequence[str]) -> d
 
 def _nn_views(source, splits: list[np.ndarray], rows: np.ndarray, sampled: bool, names: Sequence[str]) -> list[dict]:
     """``_nn_view`` of every split, from one pass over the similarities (``nearest_other_fold``)."""
+    search = getattr(source, "nearest_other_fold", None)
     with stage("nearest_neighbour"):
-        values = nearest_other_fold(source, splits, rows=rows if sampled else None)
+        if callable(search):  # a search over every entity (mmseqs.MmseqsSimilarity), not the matrix's pairs
+            values = search(splits, rows)
+        else:
+            values = nearest_other_fold(source, splits, rows=rows if sampled else None)
     return [_nn_view(v, split[rows], names) for v, split in zip(values, splits, strict=True)]
 
 
@@ -76,13 +81,15 @@ def _mean_views(views: list[dict]) -> dict:
             "folds": {f: mean([v["folds"][f] for v in views]) for f in views[0]["folds"] if f in folds}}
 
 
-def _test_rows(folds: np.ndarray, sampled: bool, seed: int) -> tuple[np.ndarray, dict | None]:
-    """The test entities of the nearest-neighbour view: all assigned ones, or a seeded sample."""
+def _test_rows(folds: np.ndarray, sampled: bool, seed: int, searched: bool = False) -> tuple[np.ndarray, dict | None]:
+    """The test entities of the nearest-neighbour view: all assigned ones, or a seeded sample (of
+    ``NN_SEARCH_SAMPLE`` when a search finds the neighbours: ``searched``)."""
     assigned = np.flatnonzero(folds >= 0)
-    if not (sampled or assigned.size > NN_SAMPLE_MIN) or assigned.size <= NN_SAMPLE_TEST:
+    size = NN_SEARCH_SAMPLE if searched else NN_SAMPLE_TEST
+    if not (sampled or searched or assigned.size > NN_SAMPLE_MIN) or assigned.size <= size:
         return assigned, None
-    rows = np.sort(np.random.default_rng([seed, 1]).choice(assigned, NN_SAMPLE_TEST, replace=False))
-    return rows, {"n_test": NN_SAMPLE_TEST, "of": int(assigned.size), "seed": int(seed)}
+    rows = np.sort(np.random.default_rng([seed, 1]).choice(assigned, size, replace=False))
+    return rows, {"n_test": size, "of": int(assigned.size), "seed": int(seed)}
 
 
 def _scaffold_folds(smiles: Sequence[str], folds: np.ndarray, k: int) -> np.ndarray:
@@ -172,7 +179,8 @@ def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *
     folds = np.asarray(folds, dtype=np.int64)
     names = [str(x) for x in names]
     sampled = "sampled" in cert
-    rows, sample = _test_rows(folds, sampled, seed)
+    searched = callable(getattr(source, "nearest_other_fold", None))
+    rows, sample = _test_rows(folds, sampled, seed, searched)
     randoms = random_baselines(folds, seed, cert.get("random_seeds", 0))
     scaffold = None
     if smiles is not None:
@@ -181,6 +189,9 @@ def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *
     views = _nn_views(source, [folds, *randoms, *([] if scaffold is None else [scaffold])], rows, sample is not None,
                       names)
     nn = {"split": views[0], "sampled": sample, "thresholds": list(NN_THRESHOLDS)}
+    if searched:
+        nn["search"] = (f"every sequence searched by MMseqs2 ({source.last_search}); {source.settings.identity_text()}; "
+                        "0 = no sequence of another fold aligns at that coverage")
     if randoms:
         nn["random"] = _mean_views(views[1:1 + len(randoms)])
     out = {
@@ -279,6 +290,8 @@ def summary_lines(summary: dict) -> list[str]:
     sampled = " (sampled estimate)" if summary["leakage_sampled"] else ""
     lines.append(f"  leakage{sampled} = scaled L(pi), the {summary['descriptions']['scaled_leakage']}{rand}")
     lines.append(f"  NN = {summary['descriptions']['nearest_neighbour']} ({summary['words']['similarity']})")
+    if "search" in summary["nearest_neighbour"]:
+        lines.append(f"  NN found by a search: {summary['nearest_neighbour']['search']}")
     lines.append(_nn_line(summary))
     if "scaffold" in summary:
         lines.append(f"  Bemis-Murcko scaffold split of the same fractions: leakage {summary['scaffold']['scaled_leakage']:.4f}")

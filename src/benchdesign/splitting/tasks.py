@@ -57,7 +57,7 @@ from benchdesign.splitting.threshold import (
     REASON_DROPPED,
     REASON_MOVED,
     THRESHOLD_ACTIONS,
-    enforce_max_similarity,
+    verified_max_similarity,
 )
 
 __all__ = [
@@ -766,7 +766,8 @@ def split_groups(task: str, entities: EntitySet, groups: np.ndarray, spec: Split
 
 def _apply_threshold(source: SimilaritySource, folds: np.ndarray, ids: np.ndarray, spec: SplitSpec):
     """Enforce ``spec.max_similarity`` on entity folds; returns folds, per-entity reasons and the report part."""
-    repair = enforce_max_similarity(source, folds, spec.max_similarity, spec.threshold_action, spec.block_size)
+    repair, check = verified_max_similarity(source, folds, spec.max_similarity, spec.threshold_action,
+                                            spec.block_size)
     reason = np.full(folds.size, "", dtype=object)
     samples = []
     for e in repair.events:
@@ -783,6 +784,9 @@ def _apply_threshold(source: SimilaritySource, folds: np.ndarray, ids: np.ndarra
         "n_violating_pairs": repair.n_violations, "n_dropped": repair.n_dropped, "n_moved": repair.n_moved,
         "samples": samples,
     }
+    if check is not None:
+        part["check"] = {**{k: v for k, v in check.items() if k != "remaining"}, "remaining": [
+            {"a": str(ids[a]), "b": str(ids[b]), "similarity": v} for a, b, v in check["remaining"]]}
     return repair.folds, reason, part
 
 

@@ -35,7 +35,10 @@ __all__ = [
     "pairs_above",
     "cross_fold_violations",
     "enforce_max_similarity",
+    "verified_max_similarity",
 ]
+
+VERIFY_ROUNDS = 3  # searches after the first repair before the remaining pairs are reported as such
 
 REASON_DROPPED = "dropped_above_max_similarity"
 REASON_MOVED = "moved_above_max_similarity"
@@ -92,6 +95,20 @@ def pairs_above(
     if not rows_out:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32)
     return np.concatenate(rows_out), np.concatenate(cols_out), np.concatenate(vals_out)
+
+
+def _union_pairs(n: int, a: tuple, b: tuple, folds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs of ``a`` and ``b`` (i < j), each once with its larger similarity; pairs with an unassigned
+    sample left out."""
+    i = np.r_[a[0], np.minimum(b[0], b[1])].astype(np.int64)
+    j = np.r_[a[1], np.maximum(b[0], b[1])].astype(np.int64)
+    v = np.r_[a[2], b[2]].astype(np.float32)
+    keep = (folds[i] >= 0) & (folds[j] >= 0)
+    i, j, v = i[keep], j[keep], v[keep]
+    order = np.lexsort((-v, i * n + j))
+    first = np.r_[True, (i * n + j)[order][1:] != (i * n + j)[order][:-1]] if order.size else np.zeros(0, bool)
+    keep = order[first]
+    return i[keep], j[keep], v[keep]
 
 
 def cross_fold_violations(folds: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -165,6 +182,7 @@ def enforce_max_similarity(
     threshold: float,
     action: Literal["drop", "move"] = "drop",
     block_size: int = DEFAULT_BLOCK,
+    extra_pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> ThresholdRepair:
     """Repair ``folds`` so that no two assigned samples in different folds have sim > ``threshold``.
 
@@ -180,6 +198,9 @@ def enforce_max_similarity(
         ``'drop'`` (the fewest samples unassigned) or ``'move'`` (whole components).
     block_size : int
         Tile edge of the pass over the similarities.
+    extra_pairs : tuple[np.ndarray, np.ndarray, np.ndarray] | None
+        Pairs (i, j, sim) above the threshold that ``source`` does not hold, e.g. found by an independent
+        search after a first repair ([`verified_max_similarity`][]); treated like the source's own.
 
     Returns
     -------
@@ -196,6 +217,8 @@ def enforce_max_similarity(
         raise ValueError(f"folds must have shape ({n},), got {folds.shape}")
     assigned = np.flatnonzero(folds >= 0)
     i, j, s = pairs_above(source, threshold, assigned, block_size)
+    if extra_pairs is not None:
+        i, j, s = _union_pairs(n, (i, j, s), extra_pairs, folds)
     bad = cross_fold_violations(folds, i, j)
     n_viol = int(bad.sum())
     events: list[dict] = []
@@ -227,3 +250,69 @@ def enforce_max_similarity(
         events.append({"index": int(v), "action": "moved", "from_fold": int(folds[v]), "to_fold": int(new[v]),
                        "neighbour": int(nb[v]), "similarity": float(nb_sim[v])})
     return ThresholdRepair(new, events, n_viol)
+
+
+def verified_max_similarity(
+    source: SimilaritySource,
+    folds: np.ndarray,
+    threshold: float,
+    action: Literal["drop", "move"] = "drop",
+    block_size: int = DEFAULT_BLOCK,
+) -> tuple[ThresholdRepair, dict | None]:
+    """[`enforce_max_similarity`][], then checked by the source's own independent search where it has one.
+
+    A source with a ``cross_fold_pairs_above(folds, threshold)`` method (``mmseqs.MmseqsSimilarity``) is asked,
+    after the repair, for every cross-fold pair above the threshold by a search that does not depend on the
+    one that built it (every pair aligned when they are few). Pairs it finds are added and the repair is
+    redone from the original folds, up to ``VERIFY_ROUNDS`` times; what the last search still finds is
+    reported pair by pair, never hidden.
+
+    Parameters
+    ----------
+    source : SimilaritySource
+        Similarity over the n samples.
+    folds : np.ndarray
+        (n,) fold per sample, -1 = unassigned.
+    threshold : float
+        t in [0, 1].
+    action : Literal['drop', 'move']
+        ``'drop'`` (the fewest samples unassigned) or ``'move'`` (whole components).
+    block_size : int
+        Tile edge of the pass over the similarities.
+
+    Returns
+    -------
+    repair : ThresholdRepair
+        The repaired folds and what changed.
+    check : dict | None
+        None for a source without its own search; else ``search`` (how), ``n_pairs_compared``, ``rounds``,
+        ``pairs_added`` (found by the check, missed by the source) and ``remaining`` (pairs above the threshold
+        in the final folds: ``[i, j, similarity]``; empty when the threshold holds).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.splitting.similarity import MatrixSimilarity
+    >>> from benchdesign.splitting.threshold import verified_max_similarity
+    >>> sim = MatrixSimilarity(np.array([[1, .9, 0], [.9, 1, 0], [0, 0, 1]]))
+    >>> repair, check = verified_max_similarity(sim, np.array([0, 1, 1]), 0.5)
+    >>> repair.folds.tolist(), check is None
+    ([-1, 1, 1], True)
+    """
+    folds = np.asarray(folds, dtype=np.int64)
+    repair = enforce_max_similarity(source, folds, threshold, action, block_size)
+    check_fn = getattr(source, "cross_fold_pairs_above", None)
+    if not callable(check_fn):
+        return repair, None
+    extra = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32))
+    rounds = 0
+    while True:
+        i, j, v, how = check_fn(repair.folds, threshold)
+        rounds += 1
+        if i.size == 0 or rounds > VERIFY_ROUNDS:
+            break
+        extra = _union_pairs(source.n, extra, (i, j, v), np.zeros(source.n, np.int64))
+        repair = enforce_max_similarity(source, folds, threshold, action, block_size, extra_pairs=extra)
+    remaining = [[int(a), int(b), round(float(c), 4)] for a, b, c in zip(i, j, v, strict=True)]
+    check = {**how, "rounds": rounds, "pairs_added": int(extra[0].size), "remaining": remaining}
+    return repair, check
