@@ -677,6 +677,96 @@ def test_issue_36_cli_input_is_refused_cleanly(name, tmp_path, capsys):
     check_refused(tmp_path, argv, fragments, capsys)
 
 
+# issue 44: FASTA files, protein sequences outside the IUPAC alphabet, duplicate pair rows
+def _fasta(tmp, text, name="proteins.fasta"):
+    path = tmp / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    args = ["split", "--task", "S1", "--input", path, "--sequence-similarity", "kmer", "--fractions", "0.5", "0.5",
+            "--out", tmp / "o.tsv"]
+    return path, args
+
+
+def _fasta_text_before_header(tmp):
+    path, args = _fasta(tmp, "MKTAYIAKQR\n>P1\nMKV\n")
+    return args, [str(path), "line 1", "text before the first header"]
+
+
+def _fasta_no_records(tmp):
+    path, args = _fasta(tmp, "\n\n")
+    return args, [str(path), "no records"]
+
+
+def _fasta_empty_id(tmp):
+    path, args = _fasta(tmp, ">P1\nMKV\n>   \nAAA\n")
+    return args, [str(path), "line 3", "empty id"]
+
+
+def _fasta_duplicate_ids(tmp):
+    path, args = _fasta(tmp, ">P1 a\nMKV\n>P2\nAAA\n>P1 b\nGGG\n")
+    return args, [str(path), "'P1' (lines 1, 5)"]
+
+
+def _fasta_empty_sequence(tmp):
+    path, args = _fasta(tmp, ">P1\nMKV\n>P2\n\n>P3\nGGG\n")
+    return args, [str(path), "no sequence", "'P2' (line 3)"]
+
+
+def _fasta_gzip_named_plain(tmp):
+    path, args = _fasta(tmp, gzip.compress(b">P1\nMKV\n>P2\nAAA\n"))
+    return args, [str(path), "gzip-compressed", "proteins.fasta.gz"]
+
+
+def _sequence_digits_and_header(tmp):
+    table = tmp / "targets.tsv"
+    frame = pd.read_csv(FIXTURES / "targets.tsv", sep="\t")
+    frame.loc[1, "sequence"] = ">p1 " + frame.loc[1, "sequence"]
+    frame.loc[3, "sequence"] = frame.loc[3, "sequence"][:4] + "42" + frame.loc[3, "sequence"][4:]
+    frame.to_csv(table, sep="\t", index=False)
+    args = ["split", "--task", "S1", "--input", table, "--id-col", "target", "--sequence-col", "sequence",
+            "--sequence-similarity", "kmer", "--fractions", "0.5", "0.5", "--out", tmp / "o.tsv"]
+    return args, ["2 rows with invalid protein sequences", "row 1 (id=p1)", "'>'", "row 3 (id=p3)", "digits '2' '4'",
+                  "--clean-sequences", "--drop-invalid"]
+
+
+def _leakage_fasta_with_gaps(tmp):
+    path, _ = _fasta(tmp, ">P1\nMKTAYIAKQR\n>P2\nMKT-AYIAKQR\n>P3\nGGGWWW\n")
+    split = tmp / "split.tsv"
+    pd.DataFrame({"id": ["P1", "P2", "P3"], "split": ["train", "test", "train"]}).to_csv(split, sep="\t", index=False)
+    args = ["leakage", "--input", path, "--split", split, "--sequence-similarity", "kmer"]
+    return args, ["row 1 (id=P2)", "invalid sequence", "(the split puts them in a fold)"]
+
+
+def _pairs_repeated_refused(tmp):
+    table = tmp / "pairs.csv"
+    drugs = pd.read_csv(FIXTURES / "drugs.csv")["smiles"][:4]
+    targets = pd.read_csv(FIXTURES / "targets.tsv", sep="\t")["sequence"][:3]
+    frame = pd.DataFrame([(d, t) for d in drugs for t in targets], columns=["ligand", "target"])
+    frame = pd.concat([frame, frame.iloc[[5]]], ignore_index=True)
+    frame.to_csv(table, index=False)
+    args = ["split", "--task", "S2", "--folds", "2", "--pairs", table, "--a-col", "ligand", "--b-col", "target",
+            "--duplicate-pairs", "refuse", "--out", tmp / "o.tsv"]
+    return args, [str(table), "1 rows repeat the (a, b) pair", "row 12 = row 5", "--duplicate-pairs keep"]
+
+
+ISSUE_44_CASES = {
+    "fasta_text_before_header": _fasta_text_before_header,
+    "fasta_no_records": _fasta_no_records,
+    "fasta_empty_id": _fasta_empty_id,
+    "fasta_duplicate_ids": _fasta_duplicate_ids,
+    "fasta_empty_sequence": _fasta_empty_sequence,
+    "fasta_gzip_named_plain": _fasta_gzip_named_plain,
+    "sequence_digits_and_header": _sequence_digits_and_header,
+    "leakage_fasta_with_gaps": _leakage_fasta_with_gaps,
+    "pairs_repeated_refused": _pairs_repeated_refused,
+}
+
+
+@pytest.mark.parametrize("name", list(ISSUE_44_CASES))
+def test_issue_44_cli_input_is_refused_cleanly(name, tmp_path, capsys):
+    argv, fragments = ISSUE_44_CASES[name](tmp_path)
+    check_refused(tmp_path, argv, fragments, capsys)
+
+
 @pytest.mark.parametrize("pack,fragments", [
     (bz2.compress, ["bzip2-compressed", "does not end in .bz2", "bunzip2 -c"]),
     (lzma.compress, ["xz-compressed", "does not end in .xz", "unxz -c"]),

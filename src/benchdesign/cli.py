@@ -25,6 +25,7 @@ def _split_command(args: argparse.Namespace) -> int:
     from benchdesign.splitting.tasks import SplitSpec
 
     spec = SplitSpec.from_options({**_split_options(args), **_fold_layout(args), "verbose": args.verbose})
+    _fasta_defaults(args)
     if args.pairs:
         return _run_split_job(_pair_table_job(args, spec))
     _check_no_pair_table_options(args)
@@ -50,7 +51,8 @@ def _split_command(args: argparse.Namespace) -> int:
         entities_b=side_b, side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius,
         n_bits=args.fp_bits, kmer=args.kmer, report=args.report, fold_column=bool(args.folds),
         clusters_out=args.clusters_out, entity_folds_out=args.entity_folds, sep=_sep(args.sep),
-        summary=args.summary, scaffold_baseline=args.scaffold_baseline,
+        summary=args.summary, scaffold_baseline=args.scaffold_baseline, clean_sequences=args.clean_sequences,
+        duplicate_pairs=args.duplicate_pairs,
     )
     return _run_split_job(job)
 
@@ -76,7 +78,8 @@ def _pair_table_job(args: argparse.Namespace, spec):
         side=args.side, drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
         report=args.report, fold_column=bool(args.folds), clusters_out=args.clusters_out,
         entity_folds_out=args.entity_folds, sep=_sep(args.sep), summary=args.summary,
-        scaffold_baseline=args.scaffold_baseline,
+        scaffold_baseline=args.scaffold_baseline, clean_sequences=args.clean_sequences,
+        duplicate_pairs=args.duplicate_pairs,
     )
 
 
@@ -118,6 +121,28 @@ def _pair_table_sides(args: argparse.Namespace):
         raise ValueError("--pairs needs the columns of the two entities of a pair: --a-col and --b-col")
     return pair_table_inputs(args.pairs, args.a_col, args.b_col, args.a_id_col, args.b_id_col,
                              (args.a_kind, args.b_kind), args.sequence_similarity, _identity(args))
+
+
+FASTA_INPUT_HELP = ("entity table (CSV/TSV, may be gzipped) or FASTA file (.fasta/.fa/.faa/.fas, may be gzipped, or "
+                    "'>' first: columns id, description, sequence; --sequence-col then defaults to sequence and "
+                    "--id-col to id)")
+
+
+def _fasta_defaults(args: argparse.Namespace) -> None:
+    """A FASTA file as --input (or --input-b) of `split` / `leakage`: --sequence-col defaults to ``sequence``
+    (without another representation) and --id-col to ``id``, the columns of ``read_fasta``'s table."""
+    from benchdesign.splitting.sequences import is_fasta
+
+    if getattr(args, "pairs", None):
+        return
+    for suffix in ("", "_b"):
+        path = getattr(args, "input" + suffix, None)
+        if not path or not is_fasta(path):
+            continue
+        if not any(getattr(args, name + suffix, None) for name in ("smiles_col", "sequence_col", "feature_cols", "matrix")):
+            setattr(args, "sequence_col" + suffix, "sequence")
+        if getattr(args, "id_col" + suffix, None) is None:
+            setattr(args, "id_col" + suffix, "id")
 
 
 def _check_no_pair_table_options(args: argparse.Namespace) -> None:
@@ -253,6 +278,9 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
                    help=f"mmseqs: candidates aligned per sequence (MMseqs2 --max-seqs; default {DEFAULT_MAX_SEQS})")
     p.add_argument("--sep", help="column delimiter of the input tables, e.g. ',' ';' or tab (default: from the "
                                  "header line, else tab for .tsv/.txt and comma otherwise)")
+    p.add_argument("--clean-sequences", action="store_true",
+                   help="remove digits, whitespace and gap / stop characters (- . *) from protein sequences instead "
+                        "of refusing them (the changed ones are counted); lower case is always compared as upper case")
 
 
 def _add_pair_table_arguments(g: argparse._ArgumentGroup, why: str) -> None:
@@ -294,12 +322,12 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--task", required=True, type=_task_name, choices=TASKS + tuple(GROUP_TASKS),
                    help="; ".join([*(f"{t.name} = {t.words}" for t in TASK_TABLE.values()),
                                    *(f"{name} = {words}" for name, words in GROUP_TASKS.items())]))
-    p.add_argument("--input", help="entity table (CSV/TSV, may be gzipped); side a for 2-D data (or --pairs)")
+    p.add_argument("--input", help=FASTA_INPUT_HELP + "; side a for 2-D data (or --pairs)")
     p.add_argument("--out", required=True, help="output TSV (written atomically)")
     p.add_argument("--fractions", "--splits", dest="fractions", nargs="+", type=float,
                    help="split fractions, summing to 1 (or --folds); --splits is the older spelling")
     p.add_argument("--names", nargs="+", help="fold names (default split0 split1 ...)")
-    p.add_argument("--id-col", help="id column (default: row number)")
+    p.add_argument("--id-col", help="id column (default: row number; id for a FASTA --input)")
     _add_similarity_arguments(p, required=False)
     p.add_argument("--class-col", nargs="+", action="extend", help="class column(s) for stratification (eq. 4)")
     p.add_argument("--drop-invalid", action="store_true",
@@ -316,6 +344,10 @@ def add_split_parser(subparsers: argparse._SubParsersAction) -> None:
     g2.add_argument("--side", choices=("a", "b"), default="a",
                     help="side split by I1/S1 on 2-D data (cold on that side: fold f tests on the pairs whose "
                          "entity is in f)")
+    g2.add_argument("--duplicate-pairs", choices=("keep", "merge", "refuse"), default="keep",
+                    help="rows whose (a, b) pair repeats an earlier row's: keep (default: split as rows of their own), "
+                         "merge (the first row of each pair is split, the others unassigned with reason "
+                         "duplicate_pair) or refuse (an error naming them); always counted in the summary and report")
     g2.add_argument("--entity-folds", metavar="FILE",
                     help="write the fold of every entity of a 2-D I1/I2/S1/S2 split to this TSV (columns side, "
                          "id, fold, split; written atomically)")
@@ -346,7 +378,7 @@ def _leakage_compare_command(args: argparse.Namespace) -> int:
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
         test=args.test, train=args.train, sequence_similarity=args.sequence_similarity, folds=args.folds,
         identity=_identity(args),
-        sep=_sep(args.sep),
+        sep=_sep(args.sep), clean_sequences=args.clean_sequences,
     )
     print(format_comparison(report))
     if args.json:
@@ -365,6 +397,7 @@ def _leakage_command(args: argparse.Namespace) -> int:
                         "--interactions": args.interactions, "--input-b": args.input_b, "--matrix-b": args.matrix_b})
     if not args.pairs:
         _check_no_pair_table_options(args)
+    _fasta_defaults(args)
     if args.pairs or args.interactions or args.input_b:
         return _leakage_pairs_command(args)
     if not args.input:
@@ -378,6 +411,7 @@ def _leakage_command(args: argparse.Namespace) -> int:
         metric=args.metric, split_id_col=args.split_id_col, split_col=args.split_col,
         drop_invalid=args.drop_invalid, radius=args.fp_radius, n_bits=args.fp_bits, kmer=args.kmer,
         sequence_similarity=args.sequence_similarity, sep=_sep(args.sep), identity=_identity(args),
+        clean_sequences=args.clean_sequences,
     )
     if args.shard is not None:
         if not args.shard_out:
@@ -437,7 +471,7 @@ def _leakage_pairs_command(args: argparse.Namespace) -> int:
 def _pair_reading(args: argparse.Namespace) -> dict:
     """How `leakage` reads 2-D inputs: the ``PairInputs`` fields other than the tables and their columns."""
     return dict(inter_id_col=args.inter_id_col, drop_invalid=args.drop_invalid, radius=args.fp_radius,
-                n_bits=args.fp_bits, kmer=args.kmer, sep=_sep(args.sep))
+                n_bits=args.fp_bits, kmer=args.kmer, sep=_sep(args.sep), clean_sequences=args.clean_sequences)
 
 
 def _pair_table_inputs(args: argparse.Namespace):
@@ -548,12 +582,13 @@ def add_leakage_parser(subparsers: argparse._SubParsersAction) -> None:
             "entity fold sizes; every count is of distinct entities per side and fold."
         ),
     )
-    p.add_argument("--input", help="entity table (CSV/TSV, may be gzipped); side a of 2-D data (or --pairs)")
+    p.add_argument("--input", help=FASTA_INPUT_HELP + "; side a of 2-D data (or --pairs)")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--split", help="split table (CSV/TSV) with an id and a fold column")
     which.add_argument("--compare", nargs="+", metavar="SPLIT",
                        help="several split tables of the same entities (e.g. from different tools): one table")
-    p.add_argument("--id-col", help="id column of --input (default: 0-based row number, as in `split`)")
+    p.add_argument("--id-col", help="id column of --input (default: 0-based row number, as in `split`; id for a "
+                                    "FASTA --input)")
     p.add_argument("--split-id-col", default="id", help="id column of --split (default id)")
     p.add_argument("--split-col", default="split", help="fold column of --split (default split)")
     _add_similarity_arguments(p, required=False)

@@ -5,8 +5,8 @@ ILP of eqs. (12)-(18) over the clusters (``ilp``) -> folds (``tasks``); leakage 
 eqs. (1), (2) and (20) in ``leakage`` (exact tile by tile, shardable; or sampled with an interval;
 of any split file: ``leakage_report``); file-level entry point in ``pipeline``, whose stage timings
 come from ``progress``. Around it: the split's certificate (``certificate``), the hard
-similarity threshold (``threshold``), alignment identity of protein sequences (``alignment``)
-and scikit-learn cross-validators (``crossval``).
+similarity threshold (``threshold``), alignment identity of protein sequences (``alignment``), FASTA files
+and the checks of protein sequences (``sequences``) and scikit-learn cross-validators (``crossval``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "pipeline": ("EntityInput", "SplitJob", "run_split"),
     "progress": ("Progress",),
+    "sequences": ("read_fasta",),
     "similarity": (
         "FingerprintSimilarity", "KmerSimilarity", "MatrixSimilarity", "SimilaritySource", "VectorSimilarity",
         "describe_similarity", "detect_string_kind", "morgan_fingerprints", "packed_fingerprints", "packed_tanimoto",

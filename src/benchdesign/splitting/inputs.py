@@ -1,8 +1,9 @@
 """Input tables -> entity sets and interaction indices, with validation at the boundary.
 
-1-D data: a table of entities (id, SMILES or sequence or feature columns, optional class columns)
-or a precomputed similarity / distance matrix (.npy dense, .npz scipy-sparse) in the row order of the
-table. 2-D data: an interaction table (id_a, id_b, value ...) plus one entity table per side.
+1-D data: a table of entities (id, SMILES or sequence or feature columns, optional class columns; a FASTA file
+reads as a table of ``id``, ``description`` and ``sequence``: ``sequences.read_fasta``) or a precomputed
+similarity / distance matrix (.npy dense, .npz scipy-sparse) in the row order of the table.
+2-D data: an interaction table (id_a, id_b, value ...) plus one entity table per side.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from benchdesign.files import read_csv
 from benchdesign.splitting.mmseqs import IdentitySettings, protein_similarity
 from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.progress import note, stage
+from benchdesign.splitting.sequences import ALPHABET_TEXT, check_sequences, is_fasta, read_fasta
 from benchdesign.splitting.similarity import (
     GAP_CHARACTERS,
     FingerprintSimilarity,
     MatrixSimilarity,
     VectorSimilarity,
-    gap_characters,
+    _shown,
     packed_fingerprints,
 )
 from benchdesign.splitting.tasks import EntitySet
@@ -44,14 +46,17 @@ __all__ = [
 
 def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None = None,
                what: str = "input table") -> pd.DataFrame:
-    """Read a CSV / TSV table (optionally compressed); ``str_cols`` are read as strings (ids).
+    """Read a CSV / TSV table (optionally compressed) or a FASTA file; ``str_cols`` are read as strings (ids).
 
     ``sep=None`` sniffs the delimiter; every reading error names the file (``benchdesign.files.read_csv``).
+    A FASTA file (named ``.fasta``, ``.fa``, ``.faa``, ``.fas``, optionally compressed, or starting with ``>``:
+    ``is_fasta``) is read by [`read_fasta`][benchdesign.splitting.read_fasta] as a table of ``id``,
+    ``description`` and ``sequence`` (``str_cols`` and ``sep`` do not apply).
 
     Parameters
     ----------
     path : str | Path
-        The file.
+        The file (a table or a FASTA file).
     str_cols : Sequence[str]
         Columns read as strings (ids).
     sep : str | None
@@ -64,6 +69,8 @@ def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None =
     pd.DataFrame
         The table.
     """
+    if is_fasta(path):
+        return read_fasta(path, what)
     return read_csv(path, what, sep=sep, dtype={c: str for c in str_cols}, keep_default_na=True)
 
 
@@ -200,16 +207,35 @@ def load_matrix(path: str | Path) -> np.ndarray | sp.csr_matrix:
 
 
 def _report_invalid(what: str, reason: str, ids: np.ndarray, values: Sequence[object], bad: np.ndarray,
-                    rows: pd.Index | None = None) -> str:
+                    rows: pd.Index | None = None, counted: str = ROWS_COUNTED, fix: str = "Fix them") -> str:
     """The error of invalid entities ``bad`` (positions), each named by its row label in ``rows`` (default: its
-    position) and its id."""
+    position) and its id; ``counted`` says how the rows count, ``fix`` what to do besides --drop-invalid."""
     rows = pd.RangeIndex(len(ids)) if rows is None else rows
     shown = "; ".join(f"row {rows[i]} (id={ids[i]}): {values[i]!r}" for i in bad[:10])
     more = f" and {bad.size - 10} more" if bad.size > 10 else ""
     return (
-        f"{what}: {bad.size} rows with {reason.replace('_', ' ')}: {shown}{more} {ROWS_COUNTED}. "
-        f"Fix them, or pass --drop-invalid to leave them unassigned"
+        f"{what}: {bad.size} rows with {reason.replace('_', ' ')}: {shown}{more} {counted}. "
+        f"{fix}, or pass --drop-invalid to leave them unassigned"
     )
+
+
+class _Described(str):
+    """A value shown in an error as its text, unquoted (a sequence and what is wrong with it)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _invalid_sequences(what: str, ids: np.ndarray, values: Sequence[object], problems: Sequence[str],
+                       bad: np.ndarray, df: pd.DataFrame, gapped: bool) -> str:
+    """The error of the invalid protein sequences ``bad``: each row's sequence (shortened) and what is wrong."""
+    shown = [_Described(f"{_shown(v) if isinstance(v, str) else repr(v)} has {p}" if p != "empty or missing"
+                        else f"{v!r}: empty or missing") for v, p in zip(values, problems, strict=True)]
+    fix = (f"Fix them ({ALPHABET_TEXT}"
+           + (f"; gap / stop characters {' '.join(GAP_CHARACTERS)}: give the unaligned sequences" if gapped else "")
+           + "), pass --clean-sequences to remove digits, whitespace and gap / stop characters")
+    return _report_invalid(what, "invalid protein sequences", ids, shown, bad, df.index,
+                           df.attrs.get("rows_counted", ROWS_COUNTED), fix)
 
 
 def entities_from_table(
@@ -230,11 +256,16 @@ def entities_from_table(
     what: str = "input",
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
     identity: IdentitySettings | None = None,
+    clean_sequences: bool = False,
 ) -> EntitySet:
     """Build an [`EntitySet`][] from a table and at most one representation.
 
     Invalid rows (unparsable SMILES, empty sequences, non-finite features) raise ValueError listing
     them, unless ``drop_invalid`` is set, in which case they are kept out of the split and reported.
+    Protein sequences are checked against the IUPAC protein alphabet (``sequences.check_sequences``): digits,
+    whitespace inside, gap / stop characters, ``>`` and other characters are invalid (``clean_sequences``
+    removes digits, whitespace and gap / stop characters instead); lower case is compared as upper case. The
+    counts of lower-case and cleaned sequences are in the returned set's ``notes``.
     Sequences are compared by MMseqs2 identity with coverage (``sequence_similarity="mmseqs"``, the default,
     ``mmseqs.mmseqs_similarity``), the Smith-Waterman identity of the k-mer prefilter's candidate pairs
     (``"alignment"``) or k-mer cosine (``"kmer"``).
@@ -273,6 +304,8 @@ def entities_from_table(
         ``'mmseqs'`` (identity with coverage), ``'alignment'`` or ``'kmer'``.
     identity : IdentitySettings | None
         For ``'mmseqs'``: what counts as similar (coverage) and the search (None: the defaults).
+    clean_sequences : bool
+        Remove digits, whitespace and gap / stop characters from the sequences instead of refusing them.
 
     Returns
     -------
@@ -290,6 +323,7 @@ def entities_from_table(
     valid = np.ones(n, dtype=bool)
     similarity = None
     reason = "invalid_input"
+    notes: dict = {}
     if smiles_col is not None:
         _require(df, smiles_col, "SMILES column")
         smiles = df[smiles_col].tolist()
@@ -305,14 +339,12 @@ def entities_from_table(
                 similarity = FingerprintSimilarity.from_packed(packed, n_bits, radius)
     elif sequence_col is not None:
         _require(df, sequence_col, "sequence column")
-        seqs = df[sequence_col].tolist()
-        gapped = np.array([bool(gap_characters(q)) for q in seqs], dtype=bool)
-        valid = np.array([isinstance(q, str) and bool(q.strip()) for q in seqs], dtype=bool) & ~gapped
+        checked = check_sequences(df[sequence_col].tolist(), clean=clean_sequences)
+        seqs, valid, notes = checked.sequences, checked.valid, {"sequences": checked.notes(clean_sequences)}
         reason = "invalid_sequence"
         if not valid.all() and not drop_invalid:
-            why = (f"an empty sequence or gap / stop characters ({' '.join(GAP_CHARACTERS)}; give the unaligned "
-                   "sequences)") if gapped.any() else reason
-            raise ValueError(_report_invalid(what, why, ids, seqs, np.flatnonzero(~valid), df.index))
+            raise ValueError(_invalid_sequences(what, ids, df[sequence_col].tolist(), checked.problems,
+                                                np.flatnonzero(~valid), df, checked.gapped))
         if valid.any():
             kept = [q for q, v in zip(seqs, valid, strict=True) if v]
             with stage("sequence_similarity"):
@@ -332,7 +364,7 @@ def entities_from_table(
         if matrix.shape != (n, n):
             raise ValueError(f"{what}: the matrix has shape {matrix.shape} but the table has {n} rows")
         similarity = MatrixSimilarity(matrix, matrix_kind)
-    return EntitySet(ids, valid, similarity, classes, class_names, reason)
+    return EntitySet(ids, valid, similarity, classes, class_names, reason, notes)
 
 
 def index_interactions(

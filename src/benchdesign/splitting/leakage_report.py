@@ -29,6 +29,7 @@ from benchdesign.splitting.leakage import (
 )
 from benchdesign.splitting.options import DEFAULT_QUANTILES, DEFAULT_SEQUENCE_SIMILARITY
 from benchdesign.splitting.pipeline import PairInputs, PairTables, _usage_lines, load_pairs, similarity_entry
+from benchdesign.splitting.sequences import sequence_note_lines
 from benchdesign.splitting.similarity import FingerprintSimilarity, describe_similarity, describe_text
 from benchdesign.splitting.tasks import KFOLD_NAME, EntitySet, SplitResult, fold_usage
 
@@ -323,6 +324,7 @@ def _entities_and_split_reader(
     sequence_similarity: str = DEFAULT_SEQUENCE_SIMILARITY,
     sep: str | None = None,
     identity=None,
+    clean_sequences: bool = False,
 ):
     """The entity set of ``table`` and a reader: split file -> (ids, labels), with column checks.
 
@@ -336,7 +338,7 @@ def _entities_and_split_reader(
         df, id_col=id_col, smiles_col=smiles_col, sequence_col=sequence_col, feature_cols=feature_cols,
         matrix=load_matrix(matrix) if matrix else None, matrix_kind=matrix_kind, drop_invalid=True,
         metric=metric, radius=radius, n_bits=n_bits, kmer=kmer, what="input", sequence_similarity=sequence_similarity,
-        identity=identity,
+        identity=identity, clean_sequences=clean_sequences,
     )
     value_col = smiles_col or sequence_col
 
@@ -442,18 +444,19 @@ def evaluate_split_files(
         Keyword arguments naming the columns and the similarity: ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
         ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``identity``
-        (``mmseqs.IdentitySettings`` of ``'mmseqs'``).
+        (``mmseqs.IdentitySettings`` of ``'mmseqs'``), ``clean_sequences``.
     Returns
     -------
     dict
-        The report of [`evaluate_split`][], with the inputs.
+        The report of [`evaluate_split`][], with the inputs (and ``sequences``: the counts of lower-case and
+        cleaned protein sequences, when the entities are sequences).
     """
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
     report = evaluate_split(ent, ids, labels, test, train, quantiles, folds=folds, sample=sample,
                             confidence=confidence, seed=seed, sample_test=sample_test, smiles=read_split.smiles,
                             random_seed=random_seed, scaffold_baseline=scaffold_baseline)
-    return {"input": str(table), "split": str(split), **report}
+    return {"input": str(table), "split": str(split), **report, **ent.notes}
 
 
 def compare_split_files(
@@ -487,7 +490,7 @@ def compare_split_files(
         ``id_col``, ``smiles_col``, ``sequence_col``,
         ``feature_cols``, ``matrix``, ``matrix_kind``, ``metric``, ``split_id_col``, ``split_col``,
         ``drop_invalid``, ``radius``, ``n_bits``, ``kmer``, ``sequence_similarity``, ``sep``, ``identity``
-        (``mmseqs.IdentitySettings`` of ``'mmseqs'``).
+        (``mmseqs.IdentitySettings`` of ``'mmseqs'``), ``clean_sequences``.
     Returns
     -------
     dict
@@ -509,7 +512,7 @@ def compare_split_files(
             "eq1_mean": eq1, "eq1_mean_over_folds": float(np.mean(list(eq1.values()))) if eq1 else float("nan"),
         })
     return {"input": str(table), "n_valid": int(np.sum(ent.valid)), "similarity": describe_similarity(ent.similarity),
-            "splits": rows}
+            "splits": rows, **ent.notes}
 
 
 def format_comparison(report: dict) -> str:
@@ -517,7 +520,7 @@ def format_comparison(report: dict) -> str:
     width = max([len("split")] + [len(r["split"]) for r in report["splits"]])
     head = f"{'split':<{width}}  {'assigned':>8}  {'folds':>5}  {'scaled L(pi)':>12}  {'eq.(1) mean':>11}"
     lines = [f"{report['n_valid']} valid entities of {report['input']}; similarity: "
-             f"{describe_text(report.get('similarity'))}", head]
+             f"{describe_text(report.get('similarity'))}", *sequence_note_lines(report.get("sequences")), head]
     for r in report["splits"]:
         lines.append(f"{r['split']:<{width}}  {r['n_assigned']:>8}  {len(r['fold_sizes']):>5}  "
                      f"{r['scaled_leakage']:>12.4f}  {r['eq1_mean_over_folds']:>11.4f}")
@@ -596,6 +599,7 @@ def format_report(report: dict) -> str:
         f"not in split {report['n_not_in_split']}",
         *_left_out_lines(report),
         f"similarity: {describe_text(report.get('similarity'))}",
+        *sequence_note_lines(report.get("sequences")),
         f"scaled L(pi) (eq. 20) {report['scaled_leakage']:.4f}, the {SCALED_LEAKAGE_TEXT.split(' [')[0]}; "
         f"L(pi) (eq. 2) {report['leakage']:.6g}",
     ]
@@ -864,7 +868,7 @@ def evaluate_pair_split_files(inputs: PairInputs, split: str, *, split_id_col: s
     report = evaluate_pair_split(pairs, mapped[0], **options)
     for sd, inp, ent in (("a", inputs.entities, pairs.side_a), ("b", inputs.entities_b, pairs.side_b)):
         report["sides"][sd] = {"input": str(inp.path), "similarity": similarity_entry(ent, inp),
-                               **report["sides"][sd]}
+                               **report["sides"][sd], **ent.notes}
     return {"interactions": str(inputs.interactions), "split": str(split), **report}
 
 

@@ -5,7 +5,9 @@ Output TSV (one row per input row; for 2-D data one row per interaction row), co
 - ``split``: the fold name, or ``unassigned``
 - ``reason``: empty for assigned rows; otherwise ``invalid_smiles`` / ``invalid_sequence`` /
   ``invalid_features`` (row excluded with --drop-invalid) or ``entities_in_different_folds``
-  (2-D I2/S2: the interaction's two entities landed in different folds and it was dropped);
+  (2-D I2/S2: the interaction's two entities landed in different folds and it was dropped) or
+  ``duplicate_pair`` (2-D, ``SplitJob.duplicate_pairs='merge'``: the row repeats the (a, b) pair of an
+  earlier row, which alone is split);
   with --max-similarity ``dropped_above_max_similarity`` (unassigned) or ``moved_above_max_similarity``
   (assigned, but moved to another fold than the ILP's)
 - ``fold`` (k-fold splits only, ``SplitJob.fold_column``): the fold index 0..k-1, -1 when unassigned
@@ -71,7 +73,7 @@ from benchdesign.splitting.tasks import (
 
 __all__ = [
     "EntityInput", "PairInputs", "PairTables", "SplitJob", "check_job", "clusters_table", "entity_folds_table",
-    "load_pairs", "run_split",
+    "duplicate_pairs", "input_note_lines", "load_pairs", "run_split",
     "similarity_entry", "similarity_lines", "solver_summary", "summarize", "summary_words",
     "write_atomic", "write_split_tsv",
 ]
@@ -179,6 +181,14 @@ class SplitJob:
     scaffold_baseline : bool
         Add a Bemis-Murcko scaffold split of the same fractions to the summary (needs SMILES; on Tox21 it
         costs more CPU than the rest of the summary, hence off by default).
+    clean_sequences : bool
+        Remove digits, whitespace and gap / stop characters from protein sequences instead of refusing them
+        (``sequences.check_sequences``); the report's ``sequences`` counts the changed ones.
+    duplicate_pairs : str
+        2-D data: rows whose (a, b) pair repeats an earlier row's: ``'keep'`` (split as rows of their own),
+        ``'merge'`` (the first row of each pair is split, the others unassigned with reason ``duplicate_pair``)
+        or ``'refuse'`` (an error naming them, before any similarity is computed). Counted in the report's
+        ``duplicate_pairs`` whatever the choice.
     """
 
     task: str
@@ -202,6 +212,12 @@ class SplitJob:
     sep: str | None = None  # delimiter of every input table; None: sniffed (benchdesign.files.sniff_sep)
     summary: bool = True
     scaffold_baseline: bool = False
+    clean_sequences: bool = False
+    duplicate_pairs: str = "keep"  # 2-D rows repeating an (a, b) pair: DUPLICATE_PAIRS
+
+
+DUPLICATE_PAIRS = ("keep", "merge", "refuse")
+"""What ``SplitJob.duplicate_pairs`` does with 2-D rows whose (a, b) pair repeats an earlier row's."""
 
 
 def _read_side(inp: EntityInput, job: SplitJob, what: str) -> pd.DataFrame:
@@ -275,6 +291,7 @@ def _build_side(df: pd.DataFrame, inp: EntityInput, job: SplitJob, what: str) ->
         feature_cols=inp.feature_cols, matrix=matrix, matrix_kind=inp.matrix_kind, class_cols=inp.class_cols,
         drop_invalid=job.drop_invalid, metric=inp.metric, radius=job.radius, n_bits=job.n_bits, kmer=job.kmer,
         what=what, sequence_similarity=inp.sequence_similarity, identity=inp.identity,
+        clean_sequences=job.clean_sequences,
     )
 
 
@@ -294,11 +311,14 @@ class PairInputs:
     n_bits: int = 1024
     kmer: int = 3
     sep: str | None = None
+    clean_sequences: bool = False
 
 
 @dataclass(frozen=True)
 class PairTables:
-    """2-D inputs read and checked: interaction ids, each row's entity index per side, both entity sets."""
+    """2-D inputs read and checked: interaction ids, each row's entity index per side, both entity sets; the
+    rows repeating an earlier row's (a, b) pair (``duplicates``, [`duplicate_pairs`][]) and, when they are
+    merged, which rows are split (``keep``; None: every row)."""
 
     ids: np.ndarray
     index_a: np.ndarray
@@ -307,30 +327,105 @@ class PairTables:
     side_b: EntitySet
     table_a: pd.DataFrame
     table_b: pd.DataFrame
+    duplicates: dict = field(default_factory=dict)
+    keep: np.ndarray | None = None
 
 
-def load_pairs(src: SplitJob | PairInputs, check: Callable[[np.ndarray], None] | None = None) -> PairTables:
+def duplicate_pairs(index_a: np.ndarray, index_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows whose (a, b) entity pair repeats an earlier row's, and for each row the first row of its pair.
+
+    Parameters
+    ----------
+    index_a : np.ndarray
+        (m,) entity index of side a per row.
+    index_b : np.ndarray
+        (m,) entity index of side b per row.
+
+    Returns
+    -------
+    repeats : np.ndarray
+        (m,) bool: the row repeats the pair of an earlier row.
+    first : np.ndarray
+        (m,) the first row of each row's pair (the row itself when it is the first).
+
+    Examples
+    --------
+    >>> from benchdesign.splitting.pipeline import duplicate_pairs
+    >>> duplicate_pairs(np.array([0, 1, 0, 0]), np.array([0, 0, 0, 1]))
+    (array([False, False,  True, False]), array([0, 1, 0, 3]))
+    """
+    ia, ib = np.asarray(index_a, dtype=np.int64), np.asarray(index_b, dtype=np.int64)
+    if ia.size == 0:
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int64)
+    codes, _ = pd.factorize(ia * (int(ib.max()) + 1) + ib)  # codes in order of first appearance
+    first = np.unique(codes, return_index=True)[1][codes]
+    return first != np.arange(ia.size), first.astype(np.int64)
+
+
+def _pair_text(value: object) -> str:
+    text = str(value)
+    return repr(text if len(text) <= 30 else text[:30] + "...")
+
+
+def _duplicate_record(src: SplitJob | PairInputs, inter: pd.DataFrame, ids_a: np.ndarray, ids_b: np.ndarray,
+                      ia: np.ndarray, ib: np.ndarray, mode: str) -> tuple[dict, np.ndarray | None]:
+    """The report's ``duplicate_pairs`` (mode, counts, the first rows with their pairs) and, for 'merge', the
+    rows that are split; 'refuse' raises ValueError naming the first rows."""
+    repeats, first = duplicate_pairs(ia, ib)
+    rows = np.flatnonzero(repeats)
+    labels = inter.index
+    shown = [{"row": int(labels[r]), "first_row": int(labels[first[r]]), "a": str(ids_a[ia[r]]),
+              "b": str(ids_b[ib[r]])} for r in rows[:10]]
+    record = {"mode": mode, "n_rows": int(rows.size), "n_pairs": int(np.unique(first[rows]).size), "rows": shown}
+    if rows.size and mode == "refuse":
+        listed = "; ".join(f"row {d['row']} = row {d['first_row']} ({_pair_text(d['a'])}, {_pair_text(d['b'])})"
+                           for d in shown) + (f" and {rows.size - 10} more" if rows.size > 10 else "")
+        raise ValueError(f"interactions {src.interactions}: {rows.size} rows repeat the (a, b) pair of an earlier row: "
+                         f"{listed} {ROWS_COUNTED}. Remove them, or pass --duplicate-pairs keep (split as rows of "
+                         "their own) or merge (the first row of each pair is split, the others unassigned)")
+    return record, (~repeats if rows.size and mode == "merge" else None)
+
+
+def duplicate_pair_lines(record: dict | None) -> list[str]:
+    """The console line of the report's ``duplicate_pairs`` (none without repeated pairs)."""
+    if not record or not record.get("n_rows"):
+        return []
+    n, shown = record["n_rows"], record["rows"]
+    rows = ", ".join(f"row {d['row']} = row {d['first_row']}" for d in shown[:3]) + (" ..." if n > 3 else "")
+    what = ("unassigned with reason duplicate_pair (--duplicate-pairs merge)" if record["mode"] == "merge"
+            else "kept as rows of their own: each counts in the fold sizes (--duplicate-pairs merge or refuse to "
+                 "change that)")
+    return [f"note: {n} row{'s repeat' if n != 1 else ' repeats'} the (a, b) pair of an earlier row ({rows}; "
+            f"{record['n_pairs']} distinct pairs): {what}"]
+
+
+def load_pairs(src: SplitJob | PairInputs, check: Callable[[np.ndarray], None] | None = None,
+               duplicate_pairs: str = "keep") -> PairTables:
     """Read the interaction table and both entity tables of ``src``; every column and id is checked, and
     ``check`` called with the interaction ids, before any fingerprint or alignment is computed (stage
-    ``similarity``)."""
+    ``similarity``). Rows repeating an earlier row's (a, b) pair are counted (``PairTables.duplicates``)
+    and, by ``duplicate_pairs`` (``SplitJob.duplicate_pairs``), kept, merged (``PairTables.keep``) or
+    refused."""
+    if duplicate_pairs not in DUPLICATE_PAIRS:
+        raise ValueError(f"duplicate_pairs must be one of {DUPLICATE_PAIRS}, got {duplicate_pairs!r}")
     inter = read_table(src.interactions, [c for c in (src.inter_a_col, src.inter_b_col, src.inter_id_col) if c],
                        sep=src.sep, what="interaction table")
     require_columns(inter, [(src.inter_a_col, "--inter-a-col"), (src.inter_b_col, "--inter-b-col"),
                             (src.inter_id_col, "--inter-id-col")], f"interactions {src.interactions}")
     df_a = _read_side(src.entities, src, "input (side a)")
     df_b = _read_side(src.entities_b, src, "input (side b)")
-    ia, ib = index_interactions(
-        inter[src.inter_a_col].tolist(), inter[src.inter_b_col].tolist(),
-        entity_ids(df_a, src.entities.id_col, "input (side a)"),
-        entity_ids(df_b, src.entities_b.id_col, "input (side b)"), src.inter_a_col, src.inter_b_col,
-    )
+    ids_a = entity_ids(df_a, src.entities.id_col, "input (side a)")
+    ids_b = entity_ids(df_b, src.entities_b.id_col, "input (side b)")
+    ia, ib = index_interactions(inter[src.inter_a_col].tolist(), inter[src.inter_b_col].tolist(), ids_a, ids_b,
+                                src.inter_a_col, src.inter_b_col)
     ids = entity_ids(inter, src.inter_id_col, "interactions")
+    duplicates, keep = _duplicate_record(src, inter, ids_a, ids_b, ia, ib, duplicate_pairs)
     if check is not None:
         check(ids)
     with stage("similarity"):
         ent_a = _build_side(df_a, src.entities, src, "input (side a)")
         ent_b = _build_side(df_b, src.entities_b, src, "input (side b)")
-    return PairTables(ids, ia, ib, ent_a, ent_b, df_a, df_b)
+    return PairTables(ids, ia, ib, ent_a, ent_b, df_a, df_b, duplicates, keep)
 
 
 def _check_group_task(job: SplitJob, task: str) -> None:
@@ -363,6 +458,9 @@ def _check_summary_options(job: SplitJob, two_d: bool) -> None:
 def check_job(job: SplitJob) -> None:
     """Every option and output path of a split request, checked before any input is parsed."""
     validate_spec(job.spec)
+    if job.duplicate_pairs not in DUPLICATE_PAIRS:
+        raise ValueError(f"duplicate_pairs (--duplicate-pairs) must be one of {', '.join(DUPLICATE_PAIRS)}, got "
+                         f"{job.duplicate_pairs!r}")
     task = job.task.upper()
     two_d = job.interactions is not None
     _check_summary_options(job, two_d)
@@ -520,6 +618,7 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
             else:
                 result = split_entities(task, ent, job.spec)
         result.report["similarity"] = similarity_entry(ent, job.entities)
+        result.report.update(ent.notes)
         if "certificate" in result.report and job.summary:
             with stage("summary"):
                 result.report["summary"] = _split_summary(df, ent, job, result)
@@ -529,12 +628,21 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
         ids = cluster_ids = ent.ids
         missing = {"input": missing_classes(df, job.entities.class_cols)}
     else:
-        pairs = load_pairs(job)  # unknown ids of both sides reported before any fingerprint is computed
+        # unknown ids of both sides (and refused duplicate pairs) reported before any fingerprint is computed
+        pairs = load_pairs(job, duplicate_pairs=job.duplicate_pairs)
         ids, ent_a, ent_b, df_a, df_b = pairs.ids, pairs.side_a, pairs.side_b, pairs.table_a, pairs.table_b
         with stage("split"):
-            result = split_interactions(task, pairs.index_a, pairs.index_b, ent_a, ent_b, job.spec, side=job.side)
+            keep = np.ones(len(ids), dtype=bool) if pairs.keep is None else pairs.keep
+            result = split_interactions(task, pairs.index_a[keep], pairs.index_b[keep], ent_a, ent_b, job.spec,
+                                        side=job.side)
+            if pairs.keep is not None:
+                result = _with_merged_rows(result, keep, "duplicate_pair", job.spec)
         result.report["similarity"] = {"a": similarity_entry(ent_a, job.entities),
                                        "b": similarity_entry(ent_b, job.entities_b)}
+        result.report["duplicate_pairs"] = pairs.duplicates
+        notes = {sd: ent.notes["sequences"] for sd, ent in (("a", ent_a), ("b", ent_b)) if "sequences" in ent.notes}
+        if notes:
+            result.report["sequences"] = notes
         cluster_ids = {"a": ent_a.ids, "b": ent_b.ids}
         missing = {"side_a": missing_classes(df_a, job.entities.class_cols),
                    "side_b": missing_classes(df_b, job.entities_b.class_cols)}
@@ -544,6 +652,26 @@ def _split_job(job: SplitJob) -> tuple[SplitResult, Sequence[object], Sequence[o
             side: {col: {"n": len(rows), "rows": rows[:20]} for col, rows in cols.items()} for side, cols in missing.items()
         }
     return result, ids, cluster_ids
+
+
+def _with_merged_rows(result: SplitResult, keep: np.ndarray, reason: str, spec: SplitSpec) -> SplitResult:
+    """``result`` of the rows ``keep`` spread over every row: the others unassigned with ``reason`` (no fold, no
+    entity folds), the report's ``n_rows`` and ``fold_usage`` over every row."""
+    from benchdesign.splitting.tasks import fold_usage
+
+    fold = np.full(keep.size, -1, dtype=np.int64)
+    fold[keep] = result.fold
+    why = np.full(keep.size, reason, dtype=object)
+    why[keep] = result.reason
+    pair_folds = {}
+    for sd, folds in result.pair_folds.items():
+        pair_folds[sd] = np.full(keep.size, -1, dtype=np.int64)
+        pair_folds[sd][keep] = folds
+    merged = dataclasses.replace(result, fold=fold, reason=why, pair_folds=pair_folds,
+                                 report={**result.report, "n_rows": int(keep.size)})
+    if spec.balanced:
+        merged.report["fold_usage"] = fold_usage(merged)
+    return merged
 
 
 def _groups(task: str, df: pd.DataFrame, job: SplitJob, ent: EntitySet) -> np.ndarray:
@@ -656,6 +784,19 @@ def similarity_entry(ent: EntitySet, inp: EntityInput) -> dict | None:
         return None
     column = inp.smiles_col or inp.sequence_col or inp.string_col or (list(inp.feature_cols) if inp.feature_cols else None)
     return entry | ({"column": column} if column else {}) | ({"path": inp.matrix} if inp.matrix else {})
+
+
+def input_note_lines(rep: dict) -> list[str]:
+    """Console lines of what reading the inputs changed or found: lower-case and cleaned protein sequences
+    (the report's ``sequences``, per side for 2-D data) and rows repeating a pair (``duplicate_pairs``)."""
+    from benchdesign.splitting.sequences import sequence_note_lines
+
+    seqs = rep.get("sequences") or {}
+    if set(seqs) <= {"a", "b"}:
+        lines = [line for sd, notes in sorted(seqs.items()) for line in sequence_note_lines(notes, f"side {sd}: ")]
+    else:
+        lines = sequence_note_lines(seqs)
+    return lines + duplicate_pair_lines(rep.get("duplicate_pairs"))
 
 
 def similarity_lines(rep: dict) -> list[str]:
@@ -792,6 +933,7 @@ def summarize(result: SplitResult, verbose: bool = False) -> str:
 
         lines += class_share_lines(class_shares(rep["class_fold_counts"], rep["fold_sizes"], rep.get("stratification")))
     lines += similarity_lines(rep)
+    lines += input_note_lines(rep)
     lines += _certificate_lines(rep, verbose)
     if "max_similarity" in rep:
         t = rep["max_similarity"]

@@ -275,6 +275,9 @@ class EntitySet:
         The C class names.
     invalid_reason : str
         Reason written for invalid rows.
+    notes : dict
+        What reading the inputs changed, for reports: ``{"sequences": {...}}`` with the counts of lower-case
+        and cleaned protein sequences (``sequences.CheckedSequences.notes``); empty when nothing was read so.
     """
 
     ids: np.ndarray
@@ -283,6 +286,7 @@ class EntitySet:
     classes: np.ndarray | None = None
     class_names: tuple[str, ...] = ()
     invalid_reason: str = "invalid_input"
+    notes: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.ids)
