@@ -234,3 +234,18 @@ def test_cli_split_reports_the_check(tmp_path, capsys):
     rep = json.loads(report.read_text())
     assert rep["similarity"]["kind"] == "mmseqs_identity"
     assert "every sequence searched by MMseqs2" in rep["summary"]["nearest_neighbour"]["search"]
+
+
+@needs_mmseqs
+def test_leakage_report_maxima_come_from_the_search():
+    """eq. (1)'s maxima of `benchdesign leakage` (max_train_similarity) search every training sequence too."""
+    from benchdesign.splitting.leakage import max_train_similarity
+
+    seqs, _ = planted_set(members=2, shares=(0.1, 0.2))
+    n = len(seqs)
+    empty = MmseqsSimilarity(sp.identity(n, format="csr"), seqs, IdentitySettings())
+    folds = np.where(np.arange(n) % 2 == 0, "train", "test")
+    values = max_train_similarity(empty, folds, "test", "train")
+    ref = reference_matrix(seqs)
+    expected = np.array([ref[i, folds == "train"].max() for i in np.flatnonzero(folds == "test")])
+    assert np.abs(values - expected).max() < 0.02 and values.min() > 0.6

@@ -862,7 +862,9 @@ def max_train_similarity(
     Returns
     -------
     np.ndarray
-        (n_test,) maximum similarities, in the order of ``folds``; their mean is the leakage of eq. (1).
+        (n_test,) maximum similarities, in the order of ``folds``; their mean is the leakage of eq. (1). A
+        source with a ``max_to(rows, cols)`` method (MMseqs2 identity) answers by its own search over every
+        training entity.
     """
     arr = np.asarray(folds, dtype=object).reshape(-1)
     train_labels = [train] if isinstance(train, (str, int, np.integer)) else list(train)
@@ -873,6 +875,9 @@ def max_train_similarity(
     if not is_train.any():
         raise ValueError(f"no entity is in the training fold(s) {train_labels!r}")
     rows, cols = np.flatnonzero(is_test), np.flatnonzero(is_train)
+    search = getattr(sim, "max_to", None)
+    if callable(search):  # a source that searches every pair itself (mmseqs.MmseqsSimilarity), not its matrix
+        return search(rows, cols)
     src = _as_source(sim)
     if sp.issparse(src):
         sub = src[rows][:, cols].tocsr()

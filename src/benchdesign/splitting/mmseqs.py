@@ -438,6 +438,28 @@ class MmseqsSimilarity(MatrixSimilarity):
         how = {"search": settings.describe()["search"], "n_pairs_compared": int(n_pairs)}
         return i[first].astype(np.int64), j[first].astype(np.int64), v[first].astype(np.float32), how
 
+    def max_to(self, rows: np.ndarray, cols: np.ndarray, threads: int | None = None) -> np.ndarray:
+        """Identity of each sequence ``rows`` to its most similar sequence among ``cols``, by a search over every
+        pair (exhaustive when the pairs are few, ``verify_settings``), not this matrix's pairs.
+
+        Parameters
+        ----------
+        rows : np.ndarray
+            Positions of the sequences asked about (e.g. a test fold).
+        cols : np.ndarray
+            Positions of the sequences searched (e.g. the training folds).
+        threads : int | None
+            Threads of MMseqs2.
+
+        Returns
+        -------
+        np.ndarray
+            (len(rows),) identities, 0 where none of ``cols`` qualifies.
+        """
+        rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+        settings = self.verify_settings(rows.size * cols.size)
+        return nearest_identity([self.sequences[i] for i in rows], [self.sequences[i] for i in cols], settings, threads)
+
     def nearest_other_fold(self, splits: Sequence[np.ndarray], rows: np.ndarray, threads: int | None = None
                            ) -> np.ndarray:
         """Per split, the identity of each sequence ``rows`` to its most similar sequence in another fold of that
