@@ -7,6 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)  # noqa: F821 (injected by
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 from benchdesign.logs import console_logging  # noqa: E402
+from benchdesign.splitting.mmseqs import IdentitySettings  # noqa: E402
 from benchdesign.splitting.options import SPLIT_OPTIONS  # noqa: E402
 from benchdesign.splitting.pipeline import EntityInput, SplitJob, run_split, summarize  # noqa: E402
 from benchdesign.splitting.tasks import SplitSpec  # noqa: E402
@@ -16,10 +17,12 @@ inp, par, out = snakemake.input, snakemake.params, snakemake.output  # noqa: F82
 
 layout = {"folds": par.folds, "fractions": par.fractions, "names": par.names}  # folds replace fractions/names
 spec = SplitSpec.from_options({**{o.name: getattr(par, o.name) for o in SPLIT_OPTIONS}, **layout})
+identity = IdentitySettings(coverage=par.coverage, coverage_mode=int(par.coverage_mode), sensitivity=par.sensitivity,
+                            max_seqs=int(par.max_seqs))
 side_a = EntityInput(
     path=inp.table, id_col=par.id_col, smiles_col=par.smiles_col, sequence_col=par.sequence_col,
     feature_cols=tuple(par.feature_cols), matrix=inp.get("matrix"), matrix_kind=par.matrix_kind,
-    metric=par.metric, class_cols=tuple(par.class_cols), sequence_similarity=par.sequence_similarity,
+    metric=par.metric, class_cols=tuple(par.class_cols), sequence_similarity=par.sequence_similarity, identity=identity,
 )
 side_b = None
 if inp.get("input_b"):
@@ -27,6 +30,7 @@ if inp.get("input_b"):
         path=inp.input_b, id_col=par.id_col_b, smiles_col=par.smiles_col_b, sequence_col=par.sequence_col_b,
         feature_cols=tuple(par.feature_cols_b), matrix=inp.get("matrix_b"), matrix_kind=par.matrix_kind_b,
         metric=par.metric_b, class_cols=tuple(par.class_cols_b), sequence_similarity=par.sequence_similarity,
+        identity=identity,
     )
 job = SplitJob(
     task=par.task, entities=side_a, out=out.tsv, spec=spec, interactions=inp.get("interactions"),

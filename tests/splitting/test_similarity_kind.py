@@ -15,7 +15,8 @@ from sklearn.base import clone
 from benchdesign.cli import build_parser, main
 from benchdesign.splitting import LeakageKFold, LeakageSplit
 from benchdesign.splitting.crossval import build_similarity, build_similarity_kind
-from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
+from benchdesign.splitting.mmseqs import IdentitySettings
+from benchdesign.splitting.options import COVERAGE_MODES, DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
     KmerSimilarity,
@@ -68,8 +69,15 @@ def test_detector_on_the_fixtures(fixtures):
     assert detect_string_kind(pd.read_csv(fixtures / "targets.tsv", sep="\t")["sequence"].tolist()) == "sequence"
 
 
-def test_auto_builds_alignment_identity_for_sequences_and_tanimoto_for_smiles():
+def test_auto_builds_mmseqs_identity_for_sequences():
     src, kind = build_similarity_kind(PEPTIDES)
+    assert kind == "sequence" and src.describe()["kind"] == "mmseqs_identity"
+    block = src.block(np.arange(6), np.arange(6))
+    assert block[0, 1] > 0.9 and block[0, 3] < 0.5  # same family vs the other one
+
+
+def test_alignment_identity_for_sequences_and_tanimoto_for_smiles():
+    src, kind = build_similarity_kind(PEPTIDES, sequence_similarity="alignment")
     assert kind == "sequence" and isinstance(src, MatrixSimilarity)
     desc = src.describe()
     assert desc["kind"] == "alignment_identity" and desc["scoring"] == "BLOSUM62"
@@ -99,7 +107,7 @@ def test_every_source_describes_itself():
 
 
 def test_defaults_agree_everywhere():
-    assert DEFAULT_SEQUENCE_SIMILARITY == "alignment" and DEFAULT_SEQUENCE_SIMILARITY in SEQUENCE_SIMILARITIES
+    assert DEFAULT_SEQUENCE_SIMILARITY == "mmseqs" and DEFAULT_SEQUENCE_SIMILARITY in SEQUENCE_SIMILARITIES
     args = build_parser().parse_args(["split", "--task", "S1", "--input", "t.tsv", "--out", "o.tsv",
                                       "--sequence-col", "sequence"])
     assert args.sequence_similarity == DEFAULT_SEQUENCE_SIMILARITY
@@ -109,13 +117,17 @@ def test_defaults_agree_everywhere():
     assert spec["default"] == DEFAULT_SEQUENCE_SIMILARITY and spec["enum"] == list(SEQUENCE_SIMILARITIES)
     example = yaml.safe_load((REPO / "config" / "splitting.yaml").read_text())
     assert example["splitting"]["sequence_similarity"] == DEFAULT_SEQUENCE_SIMILARITY
+    identity = IdentitySettings()
+    for key in ("coverage", "coverage_mode", "sensitivity", "max_seqs"):  # the schema repeats the library's defaults
+        assert schema["properties"]["splitting"]["properties"][key]["default"] == getattr(identity, key), key
+    assert schema["properties"]["splitting"]["properties"]["coverage_mode"]["enum"] == list(COVERAGE_MODES)
 
 
-def test_cli_split_defaults_to_alignment_and_reports_it(fixtures, tmp_path, capsys):
+def test_cli_split_with_alignment_reports_it(fixtures, tmp_path, capsys):
     out, report = tmp_path / "p.tsv", tmp_path / "p.json"
     code = main([str(a) for a in ["split", "--task", "S1", "--input", fixtures / "targets.tsv", "--sequence-col",
                                   "sequence", "--splits", "0.5", "0.5", "--clusters", "2", "--epsilon", "0.5",
-                                  "--out", out, "--report", report]])
+                                  "--sequence-similarity", "alignment", "--out", out, "--report", report]])
     err = capsys.readouterr().out  # the result's lines
     assert code == 0, err
     sim = json.loads(report.read_text())["similarity"]
@@ -158,7 +170,7 @@ def test_split_pairs_with_smiles_and_protein_sequences_through_auto():
     assert cv.kind_ == {"a": "smiles", "b": "sequence"}
     sim = cv.report_["similarity"]
     assert sim["a"]["kind"] == "fingerprint_tanimoto" and sim["a"]["detected"]
-    assert sim["b"]["kind"] == "alignment_identity" and sim["b"]["input_kind"] == "sequence"
+    assert sim["b"]["kind"] == "mmseqs_identity" and sim["b"]["input_kind"] == "sequence"
     kmer = clone(cv).set_params(sequence_similarity="kmer")
     list(kmer.split_pairs(ia, ib, similarity_b=PEPTIDES))
     assert kmer.report_["similarity"]["b"]["kind"] == "kmer_cosine"
@@ -168,7 +180,7 @@ def test_one_d_splitter_records_the_kind_it_chose():
     cv = LeakageSplit((0.5, 0.5), similarity=PEPTIDES, random_state=0, **FAST)
     train, test = next(cv.split(np.zeros((len(PEPTIDES), 1))))
     assert train.size + test.size == len(PEPTIDES)
-    assert cv.kind_ == "sequence" and cv.report_["similarity"]["kind"] == "alignment_identity"
+    assert cv.kind_ == "sequence" and cv.report_["similarity"]["kind"] == "mmseqs_identity"
     assert cv.report_["similarity"]["detected"] is True
     ident = LeakageSplit((0.5, 0.5), task="I1", random_state=0, **FAST)
     next(ident.split(np.zeros((len(PEPTIDES), 1))))
