@@ -5,7 +5,8 @@ ILP of eqs. (12)-(18) over the clusters (``ilp``) -> folds (``tasks``); leakage 
 eqs. (1), (2) and (20) in ``leakage`` (exact tile by tile, shardable; or sampled with an interval;
 of any split file: ``leakage_report``); file-level entry point in ``pipeline``, whose stage timings
 come from ``progress``. Around it: the split's certificate (``certificate``), the hard
-similarity threshold (``threshold``), alignment identity of protein sequences (``alignment``), FASTA files
+similarity threshold (``threshold``), MMseqs2 identity with coverage of protein sequences (``mmseqs``),
+Smith-Waterman identity (``alignment``), FASTA files
 and the checks of protein sequences (``sequences``) and scikit-learn cross-validators (``crossval``).
 """
 
@@ -16,7 +17,7 @@ from benchdesign.lazy import lazy_exports
 # Public names by submodule, imported on first use (PEP 562), so that importing one submodule (e.g. for
 # the command line's defaults) does not load scikit-learn, cvxpy and RDKit.
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "alignment": ("alignment_identity", "alignment_similarity", "all_vs_all_identity"),
+    "alignment": ("alignment_identity", "alignment_similarity", "all_vs_all_identity", "covered_identities"),
     "certificate": ("split_certificate",),
     "clustering": ("Clustering", "GroupSimilarity", "cluster_entities"),
     "crossval": ("LeakageKFold", "LeakageSplit", "build_similarity", "nested_cross_validate"),
@@ -40,6 +41,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "split_interactions",
     ),
     "groups": ("butina_clusters", "murcko_scaffolds"),
-    "threshold": ("ThresholdRepair", "enforce_max_similarity"),
+    "threshold": ("ThresholdRepair", "enforce_max_similarity", "verified_max_similarity"),
+    "mmseqs": (
+        "IdentitySettings", "MissingAlignerError", "MmseqsSimilarity", "cross_search", "mmseqs_binary",
+        "mmseqs_similarity", "nearest_identity",
+    ),
 }
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
