@@ -26,3 +26,16 @@ def tiny_run(tmp_path_factory, mirror_dir) -> Path:
     workdir = tmp_path_factory.mktemp("finished_tiny_run")
     snakemake(workdir, "--config", f"mirror={mirror_dir}")
     return workdir
+
+
+@pytest.fixture(autouse=True, scope="session")
+def similarity_cache(tmp_path_factory):
+    """The MMseqs2 similarity cache (splitting/mmseqs.py) of this test session: a fresh folder, never the user's."""
+    folder = tmp_path_factory.mktemp("similarity-cache")
+    old = os.environ.get("BENCHDESIGN_CACHE")
+    os.environ["BENCHDESIGN_CACHE"] = str(folder)
+    yield folder
+    if old is None:
+        os.environ.pop("BENCHDESIGN_CACHE", None)
+    else:
+        os.environ["BENCHDESIGN_CACHE"] = old

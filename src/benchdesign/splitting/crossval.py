@@ -12,7 +12,8 @@ The similarity comes from the ``similarity`` argument (a similarity source, a pr
 matrix, or one SMILES / protein sequence per sample) or, when it is None, from ``X`` itself (SMILES
 or sequences in a 1-D ``X``, feature vectors in a 2-D ``X``, an n x n matrix with
 ``kind="precomputed"``). Strings are told apart by their alphabet (``kind="auto"``); protein sequences are
-compared by alignment identity (``sequence_similarity="alignment"``, default) or k-mer cosine ("kmer").
+compared by MMseqs2 identity with coverage (``sequence_similarity="mmseqs"``, default), Smith-Waterman
+identity (``"alignment"``) or k-mer cosine (``"kmer"``).
 ``kind_`` and ``report_["similarity"]`` say what was used. For 2-D data (pairs of entities) use
 ``LeakageKFold.split_pairs``.
 
@@ -105,8 +106,9 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
     kmer : int
         k of the sequence k-mers.
     sequence_similarity : str
-        Similarity of sequences: ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's candidate
-        pairs, [`alignment_similarity`][]) or ``'kmer'`` (k-mer cosine).
+        Similarity of sequences: ``'mmseqs'`` (MMseqs2 identity with coverage,
+        [`mmseqs_similarity`][benchdesign.splitting.mmseqs.mmseqs_similarity]), ``'alignment'`` (Smith-Waterman
+        identity of the k-mer prefilter's candidate pairs) or ``'kmer'`` (k-mer cosine).
 
     Returns
     -------
@@ -384,8 +386,9 @@ class LeakageKFold(_LeakageSplitter):
     kmer : int
         k of the sequence k-mers (the k-mer similarity, and the prefilter of the alignment identity).
     sequence_similarity : str
-        Similarity of protein sequences: ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's
-        candidate pairs) or ``'kmer'`` (k-mer cosine).
+        Similarity of protein sequences: ``'mmseqs'`` (MMseqs2 identity with coverage, the default),
+        ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's candidate pairs) or ``'kmer'`` (k-mer
+        cosine).
     task : str
         ``'S1'`` (similarity-based: clusters, then the ILP), ``'I1'`` (identity-based: random subject to the
         size and class constraints, eqs. 14-15) or ``'R'`` (random); ``split_pairs`` also takes ``'I2'`` and
@@ -534,8 +537,9 @@ class LeakageSplit(_LeakageSplitter):
     kmer : int
         k of the sequence k-mers (the k-mer similarity, and the prefilter of the alignment identity).
     sequence_similarity : str
-        Similarity of protein sequences: ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's
-        candidate pairs) or ``'kmer'`` (k-mer cosine).
+        Similarity of protein sequences: ``'mmseqs'`` (MMseqs2 identity with coverage, the default),
+        ``'alignment'`` (Smith-Waterman identity of the k-mer prefilter's candidate pairs) or ``'kmer'`` (k-mer
+        cosine).
     task : str
         ``'S1'`` (similarity-based: clusters, then the ILP), ``'I1'`` (identity-based: random subject to the
         size and class constraints, eqs. 14-15) or ``'R'`` (random); ``split_pairs`` also takes ``'I2'`` and

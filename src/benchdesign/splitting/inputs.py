@@ -50,7 +50,7 @@ def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None =
 
     ``sep=None`` sniffs the delimiter; every reading error names the file (``benchdesign.files.read_csv``).
     A FASTA file (named ``.fasta``, ``.fa``, ``.faa``, ``.fas``, optionally compressed, or starting with ``>``:
-    ``is_fasta``) is read by [`read_fasta`][benchdesign.splitting.read_fasta] as a table of ``id``,
+    ``is_fasta``) is read by [`read_fasta`][benchdesign.splitting.sequences.read_fasta] as a table of ``id``,
     ``description`` and ``sequence`` (``str_cols`` and ``sep`` do not apply).
 
     Parameters

@@ -2,7 +2,7 @@
 
 A FASTA file (``.fasta``, ``.fa``, ``.faa``, ``.fas``, optionally ``.gz`` / ``.bz2`` / ``.xz``, or any file whose
 first line starts with ``>``) is read as a table with columns ``id``, ``description`` and ``sequence``, so it
-flows through the same paths as a CSV / TSV entity table ([`read_table`][benchdesign.splitting.read_table]).
+flows through the same paths as a CSV / TSV entity table ([`read_table`][benchdesign.splitting.inputs.read_table]).
 Every protein sequence, from a FASTA file or a table column, is checked against the IUPAC protein alphabet
 (``PROTEIN_ALPHABET``) before it is compared: digits, whitespace inside, gap / stop characters and ``>`` are
 refused (or, with ``clean=True``, digits, whitespace and gap characters removed), lower case is compared as
@@ -140,7 +140,7 @@ def read_fasta(path: str | Path, what: str = "FASTA file") -> pd.DataFrame:
     Every error names the file and the line or record: no record, text before the first header, a header
     without an id, duplicate ids (with their header lines), a record without a sequence. The sequences
     themselves are checked where they are compared (``check_sequences``, through
-    [`entities_from_table`][benchdesign.splitting.entities_from_table]).
+    [`entities_from_table`][benchdesign.splitting.inputs.entities_from_table]).
 
     Parameters
     ----------
