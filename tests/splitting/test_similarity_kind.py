@@ -185,3 +185,13 @@ def test_one_d_splitter_records_the_kind_it_chose():
     ident = LeakageSplit((0.5, 0.5), task="I1", random_state=0, **FAST)
     next(ident.split(np.zeros((len(PEPTIDES), 1))))
     assert ident.kind_ is None and ident.report_["similarity"] is None
+
+
+def test_cross_validators_check_sequences_as_the_cli_does():
+    """Digits and gaps are refused naming the positions; lower case is compared as upper case with a warning."""
+    with pytest.raises(ValueError, match=r"position 0: digits '1'; position 1: gap / stop characters '-'"):
+        build_similarity(["MKT1AYIAK", "MKTA-YIAK"], kind="sequence")
+    with pytest.warns(UserWarning, match="1 protein sequences had lower-case letters"):
+        lower = build_similarity([PEPTIDES[0].lower(), *PEPTIDES[1:]], kind="sequence", sequence_similarity="kmer")
+    upper = build_similarity(PEPTIDES, kind="sequence", sequence_similarity="kmer")
+    assert np.array_equal(lower.block(np.arange(6), np.arange(6)), upper.block(np.arange(6), np.arange(6)))

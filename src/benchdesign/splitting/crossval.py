@@ -24,6 +24,7 @@ fold (the inner splitter's similarity is restricted to that fold) and a grid sea
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -44,6 +45,7 @@ from benchdesign.splitting.options import (
     SPLIT_OPTIONS,
     TASK_TABLE,
 )
+from benchdesign.splitting.sequences import check_sequences
 from benchdesign.splitting.similarity import (
     FingerprintSimilarity,
     MatrixSimilarity,
@@ -172,7 +174,18 @@ def _string_similarity(strings: list[str], kind: str, kmer: int, sequence_simila
     """ECFP4 Tanimoto of SMILES, or the ``sequence_similarity`` of sequences."""
     if kind == "smiles":
         return FingerprintSimilarity.from_smiles(strings)
-    return protein_similarity(strings, sequence_similarity, kmer)
+    checked = check_sequences(strings)
+    if not checked.valid.all():
+        bad = np.flatnonzero(~checked.valid)
+        shown = "; ".join(f"position {i}: {checked.problems[i]}" for i in bad[:10])
+        raise ValueError(f"{bad.size} protein sequences cannot be compared: {shown}"
+                         f"{f' and {bad.size - 10} more' if bad.size > 10 else ''} (give the unaligned one-letter "
+                         "sequences; benchdesign.splitting.sequences.check_sequences(..., clean=True) removes digits, "
+                         "whitespace and gaps)")
+    if checked.n_lower_case:
+        warnings.warn(f"{checked.n_lower_case} protein sequences had lower-case letters; compared as upper case",
+                      UserWarning, stacklevel=4)
+    return protein_similarity(checked.sequences, sequence_similarity, kmer)
 
 
 NOT_CV_OPTIONS = ("seed", "butina_threshold")  # the seed comes from random_state; no Butina task here
