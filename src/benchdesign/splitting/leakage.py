@@ -101,6 +101,8 @@ def _as_source(sim: SimilaritySource | np.ndarray | sp.spmatrix) -> SimilaritySo
         return m
     if isinstance(sim, np.ndarray):
         return MatrixSimilarity(sim, "similarity")
+    if isinstance(sim, MatrixSimilarity) and sim.sparse is not None:
+        return sim.sparse  # its stored pairs through the sparse paths, not n^2 dense tiles
     return sim
 
 

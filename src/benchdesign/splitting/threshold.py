@@ -80,6 +80,11 @@ def pairs_above(
     Returns entity indices i, j (int64) and the similarities (float32), visiting every pair once.
     """
     idx = np.arange(source.n) if index is None else np.asarray(index, dtype=np.int64)
+    matrix = getattr(source, "sparse", None)
+    if sp.issparse(matrix):  # a sparse MatrixSimilarity: its stored pairs, no tiles
+        upper = sp.triu(matrix[idx][:, idx], k=1).tocoo()
+        keep = upper.data > threshold
+        return idx[upper.row[keep]], idx[upper.col[keep]], upper.data[keep].astype(np.float32)
     rows_out, cols_out, vals_out = [], [], []
     m = idx.size
     for r0 in range(0, m, block_size):
