@@ -142,3 +142,22 @@ def test_identical_entities_share_a_micro_cluster_and_so_a_fold():
     ent = EntitySet(np.array([str(i) for i in range(len(seqs))], dtype=object), np.ones(len(seqs), bool), src)
     folds = split_entities("S1", ent, kfold_spec(3, SplitSpec(clusters=6, epsilon=0.5, certificate_seeds=0))).fold
     assert folds[30] == folds[31] == folds[3] and folds[32] == folds[17]
+
+
+def test_group_similarity_of_a_sparse_matrix_equals_the_tile_pass():
+    """A sparse MatrixSimilarity takes L^T S L instead of tiles: the same aggregates as a dense source."""
+    import scipy.sparse as sp
+
+    from benchdesign.splitting.clustering import group_similarity
+    from benchdesign.splitting.similarity import MatrixSimilarity
+
+    rng = np.random.default_rng(0)
+    a = sp.random(300, 300, density=0.05, random_state=1)
+    a = ((a + a.T) / 2).tolil()
+    a.setdiag(1.0)
+    a = a.tocsr()
+    labels, w = rng.integers(0, 20, 300), rng.random(300) + 0.5
+    sparse = group_similarity(MatrixSimilarity(a), labels, w)
+    dense = group_similarity(MatrixSimilarity(a.toarray()), labels, w)
+    assert np.allclose(sparse.cross, dense.cross, atol=1e-5) and np.allclose(sparse.within, dense.within, atol=1e-5)
+    assert np.allclose(sparse.kappa, dense.kappa)

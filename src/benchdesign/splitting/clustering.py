@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from benchdesign.splitting.options import DEFAULT_MAX_PAIRS, DEFAULT_MICRO, LINKAGES
@@ -278,7 +279,12 @@ def group_similarity(
     mx = np.full((m, m), -np.inf) if extremes else None
     mn = np.full((m, m), np.inf) if extremes else None
     n_rows = (n + block_size - 1) // block_size
-    for r0 in range(0, n, block_size):
+    matrix = getattr(source, "sparse", None)
+    if sp.issparse(matrix) and not extremes:  # a sparse matrix: L^T S L with L the weighted group indicator
+        member = sp.csr_matrix((w, (np.arange(n), labels)), shape=(n, m))
+        acc = (member.T @ matrix @ member).toarray()
+        n_rows = 0  # no tiles
+    for r0 in range(0, n if n_rows else 0, block_size):
         r1 = min(r0 + block_size, n)
         if n_rows >= 20 and (r0 // block_size) % (n_rows // 10) == 0:
             note(f"tile row {r0 // block_size + 1} of {n_rows}")
