@@ -230,10 +230,11 @@ def _clean_all(sequences: Sequence[str]) -> list[str]:
     return [clean_sequence(j, q) for j, q in enumerate(sequences)]
 
 
-def _write_fasta(path: Path, sequences: Sequence[str], offset: int = 0) -> None:
+def _write_fasta(path: Path, sequences: Sequence[str]) -> None:
+    """Sequences named by their position (0, 1, ...), so that hits map back without a lookup."""
     with open(path, "w") as fh:
         for j, q in enumerate(sequences):
-            fh.write(f">{j + offset}\n{q}\n")
+            fh.write(f">{j}\n{q}\n")
 
 
 def _run(args: list[str], what: str) -> None:
