@@ -263,10 +263,10 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         try:
             result = split_entities(task, ent, self._spec())
         except InfeasibleSplitError as err:
-            if classes is None or self.stratify is not None or "stratification constraint" not in str(err):
+            if classes is None or self.stratify is not None or not err.by_classes:
                 raise
             raise InfeasibleSplitError(f"{err} (y holds class labels, so the folds are stratified on it by "
-                                       "default; stratify=False turns that off)") from None
+                                       "default; stratify=False turns that off)", by_classes=True) from None
         result.report["stratified"] = classes is not None
         self._store(result)
         return result

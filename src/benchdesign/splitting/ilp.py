@@ -83,7 +83,18 @@ class InfeasibleSplitError(ValueError):
     cluster and class counts before the solver runs ([`feasibility_obstacles`][]) or proved by the solver.
 
     The message says what blocks the split, with its numbers, and what to relax.
+
+    Parameters
+    ----------
+    message : str
+        What blocks the split.
+    by_classes : bool
+        Whether the class counts (the stratification, eq. 15) block it, not the fold sizes alone.
     """
+
+    def __init__(self, message: str, *, by_classes: bool = False) -> None:
+        super().__init__(message)
+        self.by_classes = by_classes
 
 
 class NoAssignmentFoundError(RuntimeError):
@@ -251,7 +262,9 @@ def solver_options(
     if node_limit is None:
         return out
     if name not in _NODE_LIMIT_OPTIONS:
-        raise ValueError(f"no node-limit option known for solver {solver!r}; use one of {sorted(_NODE_LIMIT_OPTIONS)}")
+        raise ValueError(f"no node-limit option known for solver {solver!r} (node_limit={node_limit}): use one of "
+                         f"{sorted(_NODE_LIMIT_OPTIONS)}, or node_limit none (--node-limit none), so that the time "
+                         "limit alone stops it")
     return _merge(out, _NODE_LIMIT_OPTIONS[name](int(node_limit)))
 
 
@@ -371,7 +384,13 @@ def feasibility_obstacles(instances: Sequence[ClusterInstance], epsilon: float, 
         One sentence per obstacle: what blocks the split, with its numbers, and what to relax; empty when
         none was found.
     """
-    out = []
+    sizes, classes = _obstacles(instances, epsilon, delta, balanced, stratification)
+    return sizes + classes
+
+
+def _obstacles(instances, epsilon, delta, balanced, stratification) -> tuple[list[str], list[str]]:
+    """The obstacles of ``feasibility_obstacles``: of the fold sizes, and of the class counts."""
+    out, by_class = [], []
     many = len(instances) > 1
     for r, inst in enumerate(instances):
         where = f"entity type {r}: " if many else ""
@@ -388,8 +407,8 @@ def feasibility_obstacles(instances: Sequence[ClusterInstance], epsilon: float, 
         if kappa[a] > cap[best] + _TOL * max(1.0, n):
             out.append(_too_large(where, inst, a, kappa[a], n, cap[best], best, s, epsilon, balanced))
         if inst.classes is not None:
-            out += _class_obstacles(where, inst, s, delta, stratification)
-    return out
+            by_class += _class_obstacles(where, inst, s, delta, stratification)
+    return out, by_class
 
 
 def _too_large(where: str, inst: ClusterInstance, a: int, size: float, n: float, cap: float, fold: int,
@@ -796,10 +815,10 @@ def solve_split_ilp(
     if not 0 <= delta <= 1:
         raise ValueError(f"delta must lie in [0, 1], got {delta}")
     _check_stratification(stratification)
-    obstacles = feasibility_obstacles(instances, epsilon, delta, balanced, stratification)
-    if obstacles:
+    sizes, classes = _obstacles(instances, epsilon, delta, balanced, stratification)
+    if sizes or classes:
         raise InfeasibleSplitError("infeasible (found from the cluster and class counts, before the solver ran): "
-                                   + "; ".join(obstacles))
+                                   + "; ".join(sizes + classes), by_classes=not sizes)
     scale = max(float(np.max(inst.weights, initial=0.0)) for inst in instances) or 1.0
     xs, cons, terms = [], [], []
     for inst in instances:
@@ -819,8 +838,9 @@ def solve_split_ilp(
     problem = cp.Problem(objective, cons)
     status, seconds = _solve(problem, solver, time_limit, seed, node_limit, mip_gap, verbose)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
-        raise InfeasibleSplitError("proved infeasible by the solver: " + _infeasible_message(
-            instances, epsilon, delta, solver, time_limit, seed, balanced, stratification))
+        text = _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced, stratification)
+        raise InfeasibleSplitError(f"proved infeasible by the solver: {text}",
+                                   by_classes="stratification constraint" in text)
     nodes = _node_count(problem)
     assignments = []
     for inst, x in zip(instances, xs, strict=True):
@@ -904,7 +924,7 @@ def solve_group_counts(
         if classes is not None and _fold_feasible_counts(sizes, weights, s, epsilon, solver, time_limit, seed):
             raise InfeasibleSplitError(
                 f"infeasible: the stratification constraint (eq. 15, {_BOUND_WORDS[stratification]}) cannot hold "
-                f"with delta={delta} (epsilon={epsilon}); use a larger delta"
+                f"with delta={delta} (epsilon={epsilon}); use a larger delta", by_classes=True
             )
         raise InfeasibleSplitError(
             f"infeasible: the split-fraction constraint (eq. 14) cannot hold with epsilon={epsilon} "
