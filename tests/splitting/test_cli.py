@@ -76,7 +76,7 @@ def test_invalid_smiles_listed_or_dropped(fixtures, tmp_path, capsys):
     ("dup_ids", [], "duplicate ids in column 'mol_id': m01"),
     (None, ["--splits", "0.7", "0.2"], "must sum to 1"),
     (None, ["--clusters", "41"], "K=41 is larger than the number of entities n=40"),
-    (None, ["--epsilon", "0", "--clusters", "2"], "eq. 14"),
+    (None, ["--epsilon", "0", "--clusters", "2"], "before the solver ran): cluster "),
     (None, ["--solver", "NOSUCH"], "not an installed"),
 ])
 def test_bad_input_clear_message_no_output(fixtures, tmp_path, capsys, mutate, extra, message):

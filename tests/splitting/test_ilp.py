@@ -87,7 +87,7 @@ def test_other_installed_solver_gives_same_optimum():
         pytest.skip("no second MILP solver installed")
     inst = random_instance(np.random.default_rng(3), 7, (0.7, 0.3))
     a = solve_split_ilp([inst], 0.2, 0.2, solver="HIGHS")
-    b = solve_split_ilp([inst], 0.2, 0.2, solver=others[0])
+    b = solve_split_ilp([inst], 0.2, 0.2, solver=others[0], node_limit=None)  # not every solver takes one
     assert b.objective == pytest.approx(a.objective, rel=1e-4)
 
 
@@ -101,15 +101,20 @@ def test_infeasible_delta_names_stratification():
     kappa = np.ones(4)
     classes = np.array([[1, 0], [1, 0], [1, 0], [0, 1]], dtype=float)  # class c1 has one member only
     inst = ClusterInstance(kappa, np.zeros((4, 4)), np.array([0.5, 0.5]), classes, ("c0", "c1"))
-    with pytest.raises(InfeasibleSplitError, match=r"eq\. 15.*delta=0.1.*smallest feasible delta is about 1\.000"):
+    # 'paper': both folds must hold (1 - delta) 0.5 > 0 members of c1, which sits in one cluster: seen before solving
+    with pytest.raises(InfeasibleSplitError, match=r"before the solver ran\): class 'c1' has its 1 members in only 1 "
+                                                   r"cluster\(s\), but 2 folds must each hold"):
         solve_split_ilp([inst], epsilon=0.5, delta=0.1, stratification="paper")
     # two-sided: a fold may hold the whole number next to n_c s_i = 0.5 (0 or 1), so this one is feasible
     assert solve_split_ilp([inst], epsilon=0.5, delta=0.1).status == "optimal"
     # four clusters of 4 into two halves: c0 splits 6 | 4 at best (target 5), c1 2 | 4 (target 3): delta >= 1/3
     chunky = ClusterInstance(np.full(4, 4.0), np.zeros((4, 4)), np.array([0.5, 0.5]),
                              np.array([[4, 0], [4, 0], [2, 2], [0, 4]], dtype=float), ("c0", "c1"))
-    with pytest.raises(InfeasibleSplitError, match=r"eq\. 15, class counts within delta both ways\) cannot hold with "
-                                                   r"delta=0.1 .*smallest feasible delta is about 0\.334"):
+    # seen before solving (cluster 3's 4 members of c1 exceed the 3 a fold may hold), with the same delta as the
+    # solver's relaxation (0.334)
+    with pytest.raises(InfeasibleSplitError, match=r"cluster 3 holds 4 of the 6 members of class 'c1' \(66\.7%\); fold 0 "
+                                                   r"may hold at most 3 of them .*raise delta \(--delta\) to at least "
+                                                   r"0\.34"):
         solve_split_ilp([chunky], epsilon=0.0, delta=0.1)
 
 
@@ -138,6 +143,10 @@ def test_solver_options_validation():
         solver_options("HIGHS", 0)
     assert solver_options("HIGHS", 5)["time_limit"] == 5.0
     assert solver_options("HIGHS", 5, node_limit=7)["mip_max_nodes"] == 7
+    if "GLPK_MI" in available_milp_solvers():
+        with pytest.raises(ValueError, match=r"no node-limit option known for solver 'GLPK_MI' \(node_limit=100\).*"
+                                             r"or node_limit none"):
+            solver_options("GLPK_MI", 5, node_limit=100)
     with pytest.raises(ValueError, match="node_limit"):
         solver_options("HIGHS", 5, node_limit=0)
 

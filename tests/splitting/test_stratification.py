@@ -119,7 +119,8 @@ def test_default_stratification_names_the_way_out_when_infeasible(mols):
     smiles, x, y = mols
     # 4 clusters: exact class counts are out of reach whatever the seed (with 8, only some seeds' clusterings)
     cv = LeakageKFold(3, similarity=smiles, random_state=0, clusters=4, epsilon=0.3, delta=0.0)
-    with pytest.raises(ValueError, match=r"delta=0\.0 .*smallest feasible delta.*stratify=False turns that off"):
+    with pytest.raises(ValueError, match=r"may hold at most \d+ of them \(\(1 \+ delta\) s_i n_c, delta 0\).*raise delta "
+                                         r"\(--delta\) to at least 0\.\d+.*stratify=False turns that off"):
         list(cv.split(x, y))
 
 

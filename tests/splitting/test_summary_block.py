@@ -127,7 +127,9 @@ def rep_of(status, ilp_scaled, scaled, ilp_bound, bound, gap=0.1):
 
 def test_solver_line_in_words():
     out = solver_summary(rep_of("time_limit", 0.77, 0.74, 0.0, 0.66, 0.117), 10.0)
-    assert out["text"].startswith("solver: stopped at the time limit (10 s). Any split of these micro-clusters leaks "
+    assert out["text"].startswith("solver: the solver stopped at its time limit of 10 s (no node limit); the folds may "
+                                  "differ on another machine or under other load; set --node-limit (node_limit) for "
+                                  "a stop that is the same everywhere. Any split of these micro-clusters leaks "
                                   "at least 0.6600 (a proven lower bound), this one 0.7400: no other split can remove "
                                   "more than 11.7% of its leakage (a ceiling: no split may reach the bound). A longer "
                                   "--time-limit is unlikely to help: the refinement lowered the ILP's leakage by 3.9%")
@@ -137,8 +139,14 @@ def test_solver_line_in_words():
     assert out["text"].endswith("A longer --time-limit may help: the ILP stopped 5.0% above its own lower bound and "
                                 "the refinement changed little")
     out = solver_summary(rep_of("optimal", 0.74, 0.74, 0.74, 0.66), 10.0)
-    assert out["text"].startswith("solver: HiGHS found the best assignment of the clusters in 10.2 s. Any split of "
+    assert out["text"].startswith("solver: HiGHS found the best assignment of the clusters. Any split of "
                                   "these micro-clusters leaks at least 0.6600") and "time-limit" not in out["text"]
+    assert "10.2" not in out["text"] and out["seconds"] == 10.2  # the time in its own field: the words stay the same
+    out = solver_summary(rep_of("time_limit", 0.77, 0.74, 0.0, 0.66) | {"solver_nodes": 42}, 600.0, 100)
+    assert out["text"].startswith("solver: the solver stopped at its safety time limit of 600 s after 42 nodes, "
+                                  "before its node limit of 100; the folds may differ on another machine")
+    out = solver_summary(rep_of("node_limit", 0.77, 0.74, 0.0, 0.66), 600.0, 100)
+    assert out["text"].startswith("solver: HiGHS stopped at its node limit (100 nodes; the same on every machine). ")
     assert "more than 10.0% of its leakage" in out["text"]
 
 

@@ -22,13 +22,14 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "clustering": ("Clustering", "GroupSimilarity", "cluster_entities"),
     "crossval": ("LeakageKFold", "LeakageSplit", "build_similarity", "nested_cross_validate"),
     "leakage_report": ("compare_split_files", "evaluate_split", "evaluate_split_files"),
-    "ilp": ("ClusterInstance", "IlpResult", "InfeasibleSplitError", "solve_split_ilp"),
+    "ilp": ("ClusterInstance", "IlpResult", "InfeasibleSplitError", "NoAssignmentFoundError", "feasibility_obstacles",
+            "solve_split_ilp"),
     "inputs": ("entities_from_table", "index_interactions", "pair_indices", "read_table"),
     "leakage": (
         "LeakageSummary", "SampledLeakage", "TilePlan", "leakage", "leakage_shard", "leakage_summary",
         "max_train_similarity", "nearest_other_fold", "reduce_leakage_shards", "sampled_leakage", "scaled_leakage",
     ),
-    "pipeline": ("EntityInput", "SplitJob", "run_split"),
+    "pipeline": ("EntityInput", "SplitJob", "run_split", "without_timings"),
     "progress": ("Progress",),
     "sequences": ("read_fasta",),
     "similarity": (

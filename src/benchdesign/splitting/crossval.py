@@ -275,10 +275,10 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         try:
             result = split_entities(task, ent, self._spec())
         except InfeasibleSplitError as err:
-            if classes is None or self.stratify is not None or "stratification constraint" not in str(err):
+            if classes is None or self.stratify is not None or not err.by_classes:
                 raise
             raise InfeasibleSplitError(f"{err} (y holds class labels, so the folds are stratified on it by "
-                                       "default; stratify=False turns that off)") from None
+                                       "default; stratify=False turns that off)", by_classes=True) from None
         result.report["stratified"] = classes is not None
         self._store(result)
         return result
@@ -429,9 +429,11 @@ class LeakageKFold(_LeakageSplitter):
     solver : str
         cvxpy MILP solver of the ILP.
     time_limit : float
-        ILP time limit in seconds; the best assignment found is then refined.
+        ILP time limit in seconds, a safety net behind ``node_limit`` (a split it stops depends on the machine and
+        its load; the report and summary say so); the best assignment found is then refined.
     node_limit : int | None
-        Branch-and-bound node cap, a reproducible limit (a time-out depends on machine load); None: no cap.
+        Branch-and-bound node cap: the ILP stops by optimality (``mip_gap``) or after this many nodes, the same on
+        every machine and under any load (None: no cap, the time limit alone).
     mip_gap : float | None
         Relative optimality gap at which the ILP stops (0: prove optimality; None: the solver's default).
     refine : bool
@@ -580,9 +582,11 @@ class LeakageSplit(_LeakageSplitter):
     solver : str
         cvxpy MILP solver of the ILP.
     time_limit : float
-        ILP time limit in seconds; the best assignment found is then refined.
+        ILP time limit in seconds, a safety net behind ``node_limit`` (a split it stops depends on the machine and
+        its load; the report and summary say so); the best assignment found is then refined.
     node_limit : int | None
-        Branch-and-bound node cap, a reproducible limit (a time-out depends on machine load); None: no cap.
+        Branch-and-bound node cap: the ILP stops by optimality (``mip_gap``) or after this many nodes, the same on
+        every machine and under any load (None: no cap, the time limit alone).
     mip_gap : float | None
         Relative optimality gap at which the ILP stops (0: prove optimality; None: the solver's default).
     refine : bool

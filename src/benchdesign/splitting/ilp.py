@@ -53,13 +53,14 @@ import cvxpy.settings as cps
 import numpy as np
 import scipy.sparse as sp
 
-from benchdesign.splitting.options import DEFAULT_STRATIFICATION, STRATIFICATIONS
+from benchdesign.splitting.options import DEFAULT_STRATIFICATION, SPLIT_DEFAULTS, STRATIFICATIONS
 from benchdesign.splitting.progress import stage
 
 __all__ = [
     "ClusterInstance",
     "IlpResult",
     "InfeasibleSplitError",
+    "NoAssignmentFoundError",
     "SOLVER_PACKAGES",
     "available_milp_solvers",
     "solver_options",
@@ -67,16 +68,41 @@ __all__ = [
     "upper_bounds",
     "class_bounds",
     "check_assignment",
+    "feasibility_obstacles",
     "assignment_objective",
     "solve_split_ilp",
     "solve_group_counts",
+    "time_limit_words",
 ]
 
 _TOL = 1e-9
 
 
 class InfeasibleSplitError(ValueError):
-    """No assignment satisfies the fraction (14) or stratification (15) constraints."""
+    """No assignment satisfies the fraction (14) or stratification (15) constraints: shown by a check of the
+    cluster and class counts before the solver runs ([`feasibility_obstacles`][]) or proved by the solver.
+
+    The message says what blocks the split, with its numbers, and what to relax.
+
+    Parameters
+    ----------
+    message : str
+        What blocks the split.
+    by_classes : bool
+        Whether the class counts (the stratification, eq. 15) block it, not the fold sizes alone.
+    """
+
+    def __init__(self, message: str, *, by_classes: bool = False) -> None:
+        super().__init__(message)
+        self.by_classes = by_classes
+
+
+class NoAssignmentFoundError(RuntimeError):
+    """The solver stopped at a node or time limit before it found any feasible assignment.
+
+    Not a proof of infeasibility: a feasible assignment may exist. The message names the limits and what to
+    raise or relax.
+    """
 
 
 @dataclass(frozen=True)
@@ -95,6 +121,8 @@ class ClusterInstance:
         (K, C) class cardinalities (sum of kappa of the members of class c), or None.
     class_names : tuple[str, ...]
         Names of the C classes (for messages).
+    fold_names : tuple[str, ...]
+        Names of the F folds (for messages; empty: fold 0, fold 1, ...).
     """
 
     kappa: np.ndarray
@@ -102,6 +130,7 @@ class ClusterInstance:
     fractions: np.ndarray
     classes: np.ndarray | None = None
     class_names: tuple[str, ...] = ()
+    fold_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         k = np.asarray(self.kappa).size
@@ -193,6 +222,9 @@ def solver_options(
 ) -> dict:
     """cvxpy keyword arguments that impose ``time_limit`` seconds (and a seed where supported).
 
+    HiGHS also gets ``random_seed`` from ``seed`` and ``threads=1``: its branch and bound then takes the same path
+    on every machine, whatever its number of cores (with more threads HiGHS runs more concurrent search workers).
+
     ``node_limit`` caps the branch-and-bound nodes instead of relying on wall time alone: a run
     stopped by it is reproducible, whereas the best assignment at a time-out depends on machine load.
     ``mip_gap`` is the relative optimality gap at which the solver stops and reports optimality
@@ -210,7 +242,8 @@ def solver_options(
     if name not in installed:
         raise ValueError(f"solver {solver!r} is not an installed cvxpy MILP solver; installed: {installed}")
     options = {
-        "HIGHS": {"time_limit": float(time_limit), "random_seed": int(seed) % 2147483647, "output_flag": False},
+        "HIGHS": {"time_limit": float(time_limit), "random_seed": int(seed) % 2147483647, "threads": 1,
+                  "output_flag": False},
         "SCIPY": {"scipy_options": {"time_limit": float(time_limit)}},
         "SCIP": {"scip_params": {"limits/time": float(time_limit), "randomization/randomseedshift": int(seed) % 2**31}},
         "GLPK_MI": {"tm_lim": int(1000 * time_limit)},
@@ -229,7 +262,9 @@ def solver_options(
     if node_limit is None:
         return out
     if name not in _NODE_LIMIT_OPTIONS:
-        raise ValueError(f"no node-limit option known for solver {solver!r}; use one of {sorted(_NODE_LIMIT_OPTIONS)}")
+        raise ValueError(f"no node-limit option known for solver {solver!r} (node_limit={node_limit}): use one of "
+                         f"{sorted(_NODE_LIMIT_OPTIONS)}, or node_limit none (--node-limit none), so that the time "
+                         "limit alone stops it")
     return _merge(out, _NODE_LIMIT_OPTIONS[name](int(node_limit)))
 
 
@@ -304,6 +339,119 @@ def check_assignment(
 
 def _class_name(inst: ClusterInstance, c: int) -> str:
     return inst.class_names[c] if c < len(inst.class_names) else str(c)
+
+
+def _fold_name(inst: ClusterInstance, i: int) -> str:
+    return f"fold {inst.fold_names[i]!r}" if i < len(inst.fold_names) else f"fold {i}"
+
+
+def _fold_capacity(n: float, s: np.ndarray, epsilon: float, balanced: bool) -> np.ndarray:
+    """The most fold i may hold: (1 + epsilon) s_i n (balanced), else n minus the other folds' least sizes."""
+    if balanced:
+        return (1.0 + epsilon) * s * n
+    low = (1.0 - epsilon) * s * n
+    return n - (low.sum() - low)
+
+
+def feasibility_obstacles(instances: Sequence[ClusterInstance], epsilon: float, delta: float,
+                          balanced: bool = False, stratification: str = DEFAULT_STRATIFICATION) -> list[str]:
+    """What makes constraints (13)-(15) infeasible, found from the cluster and class counts alone.
+
+    Necessary conditions, checked in a few microseconds before the solver runs (an empty list does not
+    prove feasibility; the solver may still find the instance infeasible):
+
+    * at least as many clusters as folds that must hold something (lower bound (1 - epsilon) s_i n > 0);
+    * every cluster fits some fold: kappa_a <= (1 + epsilon) max_i s_i n for balanced (k-fold) splits, else
+      n minus the other folds' least sizes;
+    * every class c is spread over at least as many clusters as folds that must hold members of it (lower
+      bound of ``class_bounds`` > 0), and under ``'two_sided'`` no cluster holds more members of c than any
+      fold may hold.
+
+    Parameters
+    ----------
+    instances : Sequence[ClusterInstance]
+        One instance per entity type.
+    epsilon, delta : float
+        Relative tolerances of the fold sizes (eq. 14) and class counts (eq. 15).
+    balanced : bool
+        Every fold also bounded from above by (1 + epsilon) s_i n (k-fold).
+    stratification : str
+        ``'two_sided'`` or ``'paper'`` (``class_bounds``).
+
+    Returns
+    -------
+    list[str]
+        One sentence per obstacle: what blocks the split, with its numbers, and what to relax; empty when
+        none was found.
+    """
+    sizes, classes = _obstacles(instances, epsilon, delta, balanced, stratification)
+    return sizes + classes
+
+
+def _obstacles(instances, epsilon, delta, balanced, stratification) -> tuple[list[str], list[str]]:
+    """The obstacles of ``feasibility_obstacles``: of the fold sizes, and of the class counts."""
+    out, by_class = [], []
+    many = len(instances) > 1
+    for r, inst in enumerate(instances):
+        where = f"entity type {r}: " if many else ""
+        kappa = np.asarray(inst.kappa, dtype=float)
+        s = np.asarray(inst.fractions, dtype=float)
+        n, k, f = float(kappa.sum()), kappa.size, s.size
+        must = int((lower_bounds(n, s, epsilon) > 0).sum())
+        if k < must:
+            out.append(f"{where}only {k} cluster(s) for {f} folds, each of which must hold at least "
+                       f"(1 - epsilon) s_i n > 0 entities: use at most {k} folds, or more clusters (now {k})")
+        cap = _fold_capacity(n, s, epsilon, balanced)
+        best = int(np.argmax(cap))
+        a = int(np.argmax(kappa))
+        if kappa[a] > cap[best] + _TOL * max(1.0, n):
+            out.append(_too_large(where, inst, a, kappa[a], n, cap[best], best, s, epsilon, balanced))
+        if inst.classes is not None:
+            by_class += _class_obstacles(where, inst, s, delta, stratification)
+    return out, by_class
+
+
+def _too_large(where: str, inst: ClusterInstance, a: int, size: float, n: float, cap: float, fold: int,
+               s: np.ndarray, epsilon: float, balanced: bool) -> str:
+    """The sentence of a cluster too large for every fold, with the epsilon that would let it fit."""
+    if balanced:
+        bound, need = "(1 + epsilon) s_i n", size / (s.max() * n) - 1.0
+    else:
+        bound, need = "n minus the other folds' least sizes (1 - epsilon) s_j n", 1.0 - (n - size) / ((1 - s.max()) * n)
+    raise_eps = (f"raise epsilon (--epsilon, now {epsilon:g}) to at least {np.ceil(need * 100) / 100:.2f}, or "
+                 if need < 1 else f"no epsilon below 1 lets it fit ({need:.2f} would be needed); ")
+    return (f"{where}cluster {a} holds {size:,.0f} of {n:,.0f} entities ({size / n:.1%}); {_fold_name(inst, fold)} "
+            f"may hold at most {cap:,.0f} ({bound}), and no fold more: {raise_eps}raise the number of clusters "
+            f"(--clusters, now {inst.kappa.size}) so that no cluster is that large")
+
+
+def _class_obstacles(where: str, inst: ClusterInstance, s: np.ndarray, delta: float, stratification: str) -> list[str]:
+    """The class-count obstacles of ``feasibility_obstacles``."""
+    cls = np.asarray(inst.classes, dtype=float)
+    totals = cls.sum(axis=0)
+    low, high = class_bounds(totals, s, delta, stratification)
+    out = []
+    for c in np.flatnonzero(totals > 0):
+        name = _class_name(inst, int(c))
+        holders = int((cls[:, c] > 0).sum())
+        must = int((low[c] > 0).sum())
+        if holders < must:
+            out.append(f"{where}class {name!r} has its {totals[c]:,.0f} members in only {holders} cluster(s), but "
+                       f"{must} folds must each hold at least (1 - delta) s_i n_c of them (delta {delta:g}): raise "
+                       f"delta (--delta) to 1, or use more clusters (--clusters, now {inst.kappa.size}) or fewer "
+                       "folds")
+        if stratification == "two_sided":
+            a = int(np.argmax(cls[:, c]))
+            best = int(np.argmax(high[c]))
+            if cls[a, c] > high[c, best]:
+                need = cls[a, c] / (s.max() * totals[c]) - 1.0
+                out.append(f"{where}cluster {a} holds {cls[a, c]:,.0f} of the {totals[c]:,.0f} members of class "
+                           f"{name!r} ({cls[a, c] / totals[c]:.1%}); {_fold_name(inst, best)} may hold at most "
+                           f"{np.floor(high[c, best] + 1e-9):,.0f} of them ((1 + delta) s_i n_c, delta {delta:g}), "
+                           f"and no fold more: raise delta (--delta) to at least {np.ceil(need * 100) / 100:.2f}, use "
+                           f"stratification 'paper' (no upper bound), or more clusters (--clusters, now "
+                           f"{inst.kappa.size})")
+    return out
 
 
 def assignment_objective(inst: ClusterInstance, folds: np.ndarray) -> float:
@@ -448,6 +596,18 @@ def _stdout_to(fd: int):
         os.close(saved)
 
 
+def _reset_highs_scheduler() -> None:
+    """Drop HiGHS's process-wide thread pool, so that the next run makes one of its own ``threads`` option.
+
+    HiGHS refuses a run whose ``threads`` differs from the pool an earlier run of the process made (e.g. a
+    cvxpy solve with HiGHS's default, all cores); the ILPs here run on one thread (``solver_options``), and
+    after them other code may again use the default.
+    """
+    import highspy
+
+    highspy.Highs.resetGlobalScheduler(True)
+
+
 @functools.cache
 def _silence_highs_banner() -> None:
     """highspy prints a banner to stdout when the first Highs object is created; swallow it once."""
@@ -469,11 +629,16 @@ def _solve(
             options.update(output_flag=True, log_to_console=True)
     start = time.perf_counter()
     try:
+        if highs:
+            _reset_highs_scheduler()
         with warnings.catch_warnings(), (_stdout_to(2) if verbose else contextlib.nullcontext()):
             warnings.simplefilter("ignore", UserWarning)  # "Solution may be inaccurate" on time-out
             problem.solve(solver=solver.upper(), verbose=verbose and not highs, **options)
     except cp.error.SolverError as err:
         raise RuntimeError(f"solver {solver} failed: {err}") from err
+    finally:
+        if highs:
+            _reset_highs_scheduler()
     return problem.status, time.perf_counter() - start
 
 
@@ -495,6 +660,62 @@ def _relaxation(
     if status in (cps.OPTIMAL, cps.OPTIMAL_INACCURATE, cps.USER_LIMIT) and t.value is not None:
         return float(np.ceil(float(t.value) * 1000) / 1000)
     return None
+
+
+def _node_count(problem: cp.Problem) -> int | None:
+    """Branch-and-bound nodes of the last solve, where the solver reports them (HiGHS: ``mip_node_count``)."""
+    stats = problem.solver_stats
+    info = getattr(stats, "extra_stats", None) if stats is not None else None
+    count = getattr(info, "mip_node_count", None)
+    return None if count is None or count < 0 else int(count)
+
+
+def _stopped_by_nodes(node_limit: int | None, nodes: int | None, seconds: float, time_limit: float) -> bool:
+    """Whether the node limit (not the clock) stopped the solver: by the node count where the solver reports it,
+    else by the time used."""
+    if node_limit is None:
+        return False
+    if nodes is not None:
+        return nodes >= node_limit
+    return seconds < 0.95 * time_limit
+
+
+def time_limit_words(time_limit: float, node_limit: int | None, nodes: int | None = None) -> str:
+    """The sentence of a solve the clock stopped: that the folds depend on the machine and its load, and the fix.
+
+    Parameters
+    ----------
+    time_limit : float
+        The time limit in seconds.
+    node_limit : int | None
+        The node limit the solve had (None: none).
+    nodes : int | None
+        The nodes explored by then, if known.
+
+    Returns
+    -------
+    str
+        One sentence without a final full stop.
+    """
+    after = f" after {nodes:,} nodes" if nodes is not None else ""
+    if node_limit is None:
+        return (f"the solver stopped at its time limit of {time_limit:g} s{after} (no node limit); the folds may "
+                "differ on another machine or under other load; set --node-limit (node_limit) for a stop that is "
+                "the same everywhere")
+    return (f"the solver stopped at its safety time limit of {time_limit:g} s{after}, before its node limit of "
+            f"{node_limit:,}; the folds may differ on another machine or under other load; lower --node-limit "
+            "(node_limit) so that it stops the solver first, or raise --time-limit (time_limit)")
+
+
+def _no_assignment_message(solver: str, status: str, seconds: float, time_limit: float, node_limit: int | None,
+                           nodes: int | None) -> str:
+    by_nodes = _stopped_by_nodes(node_limit, nodes, seconds, time_limit)
+    limit = f"node limit of {node_limit:,}" if by_nodes else f"time limit of {time_limit:g} s"
+    after = f" ({nodes:,} nodes, {seconds:.1f} s)" if nodes is not None else f" ({seconds:.1f} s)"
+    return (f"no feasible assignment found within the limits: solver {solver} stopped at its {limit}{after} with "
+            f"status {status!r} and no assignment that meets the fold-size and class bounds. This does not show "
+            "that none exists: raise --node-limit and --time-limit (node_limit, time_limit), or relax epsilon / "
+            "delta, or use fewer clusters (--clusters) for a smaller ILP")
 
 
 def _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced=False,
@@ -525,9 +746,9 @@ def solve_split_ilp(
     epsilon: float = 0.1,
     delta: float = 0.1,
     solver: str = "HIGHS",
-    time_limit: float = 10.0,
+    time_limit: float = SPLIT_DEFAULTS["time_limit"],
     seed: int = 0,
-    node_limit: int | None = None,
+    node_limit: int | None = SPLIT_DEFAULTS["node_limit"],
     mip_gap: float | None = None,
     verbose: bool = False,
     balanced: bool = False,
@@ -535,10 +756,16 @@ def solve_split_ilp(
 ) -> IlpResult:
     """Solve eqs. (12)-(18) jointly for all entity types (R = len(instances); one for S1, two for S2).
 
-    Returns the optimal assignment, or on time-out the best feasible one found (status ``'time_limit'``;
-    ``'node_limit'`` when ``node_limit`` branch-and-bound nodes were explored first). With ``mip_gap`` the
-    solver stops at that relative gap between the assignment and its lower bound, and ``'optimal'`` then means
-    optimal within that gap (``IlpResult.extra['mip_gap_tolerance']``).
+    Returns the optimal assignment, or the best feasible one found when ``node_limit`` branch-and-bound nodes
+    were explored (status ``'node_limit'``: the same on every machine and under any load) or ``time_limit``
+    seconds passed first (status ``'time_limit'``, a safety net: the assignment then depends on the machine's
+    speed and load, and the message says so). With ``mip_gap`` the solver stops at that relative gap between
+    the assignment and its lower bound, and ``'optimal'`` then means optimal within that gap
+    (``IlpResult.extra['mip_gap_tolerance']``; None here: the solver's default, near the exact optimum).
+    ``IlpResult.extra['nodes']`` holds the nodes explored where the solver reports them (HiGHS).
+
+    Before the solver runs, [`feasibility_obstacles`][] checks the cluster and class counts against the fold
+    bounds; an obstacle found there is raised at once, in plain words with its numbers.
 
     Parameters
     ----------
@@ -551,11 +778,11 @@ def solve_split_ilp(
     solver : str
         cvxpy MILP solver.
     time_limit : float
-        Time limit in seconds.
+        Time limit in seconds, a safety net behind ``node_limit``.
     seed : int
-        Seed passed to the solver.
+        Seed passed to the solver (HiGHS: ``random_seed``, on one thread).
     node_limit : int | None
-        Branch-and-bound node cap (None: none).
+        Branch-and-bound node cap (None: none), the reproducible limit.
     mip_gap : float | None
         Relative optimality gap at which the solver stops (None: the solver's default).
     verbose : bool
@@ -575,9 +802,11 @@ def solve_split_ilp(
     Raises
     ------
     InfeasibleSplitError
-        Naming the violated constraint family and the smallest epsilon / delta that would be feasible.
-    RuntimeError
-        When the time limit passes before any feasible assignment is found.
+        When the counts show it before solving (what blocks the split and what to relax), or the solver proves
+        it (the violated constraint family and the smallest epsilon / delta that would be feasible).
+    NoAssignmentFoundError
+        When the node or time limit stops the solver before any feasible assignment is found (not a proof of
+        infeasibility).
     """
     if not instances:
         raise ValueError("at least one cluster instance is needed")
@@ -586,6 +815,10 @@ def solve_split_ilp(
     if not 0 <= delta <= 1:
         raise ValueError(f"delta must lie in [0, 1], got {delta}")
     _check_stratification(stratification)
+    sizes, classes = _obstacles(instances, epsilon, delta, balanced, stratification)
+    if sizes or classes:
+        raise InfeasibleSplitError("infeasible (found from the cluster and class counts, before the solver ran): "
+                                   + "; ".join(sizes + classes), by_classes=not sizes)
     scale = max(float(np.max(inst.weights, initial=0.0)) for inst in instances) or 1.0
     xs, cons, terms = [], [], []
     for inst in instances:
@@ -605,26 +838,23 @@ def solve_split_ilp(
     problem = cp.Problem(objective, cons)
     status, seconds = _solve(problem, solver, time_limit, seed, node_limit, mip_gap, verbose)
     if status in (cps.INFEASIBLE, cps.INFEASIBLE_OR_UNBOUNDED):
-        raise InfeasibleSplitError(_infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced,
-                                                       stratification))
+        text = _infeasible_message(instances, epsilon, delta, solver, time_limit, seed, balanced, stratification)
+        raise InfeasibleSplitError(f"proved infeasible by the solver: {text}",
+                                   by_classes="stratification constraint" in text)
+    nodes = _node_count(problem)
     assignments = []
     for inst, x in zip(instances, xs, strict=True):
-        if x.value is None:
-            raise RuntimeError(
-                f"solver {solver} returned status {status!r} without an assignment "
-                f"(time limit {time_limit} s); increase the time limit"
-            )
-        folds = np.argmax(x.value, axis=1)
-        integral = np.allclose(x.value.sum(axis=1), 1, atol=1e-6)
-        if not integral or check_assignment(inst, folds, epsilon, delta, balanced, stratification):
-            raise RuntimeError(
-                f"solver {solver} found no feasible assignment within the time limit of {time_limit} s "
-                f"(status {status!r}); increase the time limit"
-            )
+        folds = None if x.value is None else np.argmax(x.value, axis=1)
+        if folds is None or not np.allclose(x.value.sum(axis=1), 1, atol=1e-6) or check_assignment(
+                inst, folds, epsilon, delta, balanced, stratification):
+            raise NoAssignmentFoundError(_no_assignment_message(solver, status, seconds, time_limit, node_limit,
+                                                                nodes))
         assignments.append(folds)
     objective_value = sum(assignment_objective(i, a) for i, a in zip(instances, assignments, strict=True))
     bound = None
     extra: dict = {"mip_gap_tolerance": mip_gap}
+    if nodes is not None:
+        extra["nodes"] = nodes
     stats = problem.solver_stats
     info = getattr(stats, "extra_stats", None) if stats is not None else None
     if info is not None and hasattr(info, "mip_dual_bound"):
@@ -634,13 +864,13 @@ def solve_split_ilp(
         label = "optimal"
         message = f"optimal assignment within the relative gap {mip_gap:g}" if mip_gap else "optimal assignment found"
     elif status in (cps.USER_LIMIT, cps.OPTIMAL_INACCURATE):
-        by_nodes = node_limit is not None and seconds < 0.95 * time_limit
+        by_nodes = _stopped_by_nodes(node_limit, nodes, seconds, time_limit)
         label = "node_limit" if by_nodes else "time_limit"
-        reached = f"node limit of {node_limit}" if by_nodes else f"time limit of {time_limit} s"
-        message = (
-            f"{reached} reached: returning the best feasible assignment found "
-            f"(objective {objective_value:.6g}" + (f", lower bound {bound:.6g})" if bound is not None else ")")
-        )
+        figures = f"(objective {objective_value:.6g}" + (f", lower bound {bound:.6g})" if bound is not None else ")")
+        if by_nodes:
+            message = f"node limit of {node_limit} reached: returning the best feasible assignment found {figures}"
+        else:
+            message = f"{time_limit_words(time_limit, node_limit, nodes)}; the best feasible assignment found {figures}"
     else:
         raise RuntimeError(f"solver {solver} ended with status {status!r}")
     return IlpResult(tuple(assignments), label, objective_value, solver.upper(), seconds, bound, message, extra)
@@ -656,7 +886,7 @@ def solve_group_counts(
     classes: np.ndarray | None = None,
     class_names: tuple[str, ...] = (),
     solver: str = "HIGHS",
-    time_limit: float = 10.0,
+    time_limit: float = SPLIT_DEFAULTS["time_limit"],
     seed: int = 0,
     stratification: str = DEFAULT_STRATIFICATION,
 ) -> np.ndarray:
@@ -694,14 +924,15 @@ def solve_group_counts(
         if classes is not None and _fold_feasible_counts(sizes, weights, s, epsilon, solver, time_limit, seed):
             raise InfeasibleSplitError(
                 f"infeasible: the stratification constraint (eq. 15, {_BOUND_WORDS[stratification]}) cannot hold "
-                f"with delta={delta} (epsilon={epsilon}); use a larger delta"
+                f"with delta={delta} (epsilon={epsilon}); use a larger delta", by_classes=True
             )
         raise InfeasibleSplitError(
             f"infeasible: the split-fraction constraint (eq. 14) cannot hold with epsilon={epsilon} "
             f"(entity weights are too coarse for the fractions {s.tolist()}); use a larger epsilon"
         )
     if y.value is None:
-        raise RuntimeError(f"solver {solver} returned status {status!r} without a solution; increase the time limit")
+        raise NoAssignmentFoundError(f"solver {solver} returned status {status!r} without a solution within the time "
+                                     f"limit of {time_limit:g} s; raise --time-limit (time_limit)")
     return np.rint(y.value).astype(np.int64)
 
 

@@ -71,9 +71,12 @@ SPLIT_OPTIONS: tuple[SplitOption, ...] = (
                 choices=STRATIFICATIONS),
     SplitOption("linkage", "average", str, "similarity between clusters", choices=LINKAGES),
     SplitOption("solver", "HIGHS", str, "cvxpy MILP solver"),
-    SplitOption("time_limit", 10.0, float, "ILP time limit in seconds; the best assignment found is then refined"),
-    SplitOption("node_limit", None, int, "branch-and-bound node cap: a reproducible limit (a time-out depends on "
-                                         "machine load)", nullable=True),
+    SplitOption("time_limit", 600.0, float, "ILP time limit in seconds, a safety net behind node_limit: a split it "
+                                            "stops depends on the machine and its load (the output says so); the "
+                                            "best assignment found is then refined"),
+    SplitOption("node_limit", 100, int, "branch-and-bound node cap: the ILP stops by optimality (mip_gap) or after "
+                                         "this many nodes, the same on every machine and under any load (none = no "
+                                         "cap: the time limit alone)", nullable=True),
     SplitOption("mip_gap", 0.01, float, "relative optimality gap at which the ILP stops (0 = prove optimality; "
                                         "none = the solver's default)", nullable=True),
     SplitOption("seed", 0, int, "seed of every random draw (same seed -> same split when the ILP ends by "

@@ -75,7 +75,7 @@ __all__ = [
     "EntityInput", "PairInputs", "PairTables", "SplitJob", "check_job", "clusters_table", "entity_folds_table",
     "duplicate_pairs", "input_note_lines", "load_pairs", "run_split",
     "similarity_entry", "similarity_lines", "solver_summary", "summarize", "summary_words",
-    "write_atomic", "write_split_tsv",
+    "without_timings", "write_atomic", "write_split_tsv",
 ]
 
 
@@ -587,6 +587,33 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     return result
 
 
+def without_timings(report: object) -> object:
+    """A copy of a split's JSON report without its timings: every key ``seconds`` or ending in ``_seconds``, at
+    any depth (``stage_seconds``, ``stage_cpu_seconds``, ``total_seconds``, ``solver_seconds``,
+    ``clustering_seconds``, ``summary.solver.seconds``).
+
+    Everything else of the report is the same for two runs of one split when the ILP ends by optimality or by
+    its node limit (not by its time limit): compare or digest this copy, e.g.
+    ``hashlib.sha256(json.dumps(without_timings(report), sort_keys=True).encode()).hexdigest()``.
+
+    Parameters
+    ----------
+    report : object
+        The report (a dict loaded from the JSON file), or any part of it.
+
+    Returns
+    -------
+    object
+        The same structure without the timing keys.
+    """
+    if isinstance(report, dict):
+        return {k: without_timings(v) for k, v in report.items()
+                if not (isinstance(k, str) and (k == "seconds" or k.endswith("_seconds")))}
+    if isinstance(report, list):
+        return [without_timings(v) for v in report]
+    return report
+
+
 SAMPLED_REPORT_MIN = 100_000  # from this many entities the report adds a sampled L(pi) with intervals
 
 
@@ -710,7 +737,7 @@ def _split_summary(df: pd.DataFrame, ent: EntitySet, job: SplitJob, result: Spli
                         words=summary_words(entry, molecules), class_counts=rep.get("class_fold_counts"),
                         stratification=rep.get("stratification"))
     if "solver_status" in rep:
-        out["solver"] = solver_summary(rep, job.spec.time_limit)
+        out["solver"] = solver_summary(rep, job.spec.time_limit, job.spec.node_limit)
     return out
 
 
@@ -738,17 +765,29 @@ def _longer_limit(rep: dict, cert: dict) -> tuple[bool, str]:
 SOLVER_NAMES = {"HIGHS": "HiGHS", "GUROBI": "Gurobi", "GLPK_MI": "GLPK", "SCIP": "SCIP", "CBC": "CBC"}
 
 
-def solver_summary(rep: dict, time_limit: float | None) -> dict:
+def solver_summary(rep: dict, time_limit: float | None, node_limit: int | None = None) -> dict:
     """The solver's status in words: one bound on the split's leakage (the certificate's, over every split of
-    the micro-clusters) and its gap, and whether a longer time limit is likely to help."""
+    the micro-clusters) and its gap, and whether a longer time limit is likely to help.
+
+    The words hold no time (the ``seconds`` entry does), so that two runs of one split write the same text;
+    a solve the clock stopped says that its folds depend on the machine and its load (``time_limit_words``).
+    """
+    from benchdesign.splitting.ilp import time_limit_words
+
     cert, status = rep.get("certificate", {}), rep["solver_status"]
     out: dict = {"status": status, "seconds": rep.get("solver_seconds"), "time_limit": time_limit,
-                 "scaled_lower_bound": cert.get("scaled_lower_bound"), "gap": cert.get("gap")}
+                 "node_limit": node_limit, "scaled_lower_bound": cert.get("scaled_lower_bound"), "gap": cert.get("gap")}
     name = SOLVER_NAMES.get(str(rep["solver"]).upper(), rep["solver"])
     if status == "time_limit":
-        head = f"stopped at the time limit ({time_limit:g} s)" if time_limit else "stopped at its limit"
+        head = (time_limit_words(time_limit, node_limit, rep.get("solver_nodes")) if time_limit
+                else "the solver stopped at its time limit")
     elif status == "optimal":
-        head = f"{name} found the best assignment of the clusters in {rep.get('solver_seconds', 0):.1f} s"
+        head = f"{name} found the best assignment of the clusters"
+        if rep.get("mip_gap_tolerance"):
+            head += f" (within a relative gap of {rep['mip_gap_tolerance']:g})"
+    elif status == "node_limit":
+        head = (f"{name} stopped at its node limit ({node_limit:,} nodes; the same on every machine)" if node_limit
+                else f"{name} stopped at its node limit")
     else:
         head = f"{name} ended with status {status}"
     if cert.get("gap") is not None:

@@ -127,9 +127,11 @@ class SplitSpec:
     solver : str
         cvxpy MILP solver.
     time_limit : float
-        ILP time limit in seconds; the best assignment found is then refined.
+        ILP time limit in seconds, a safety net behind ``node_limit`` (a split it stops depends on the machine and
+        its load; the report and summary say so); the best assignment found is then refined.
     node_limit : int | None
-        Branch-and-bound node cap: a reproducible limit (a time-out depends on machine load).
+        Branch-and-bound node cap: the ILP stops by optimality (``mip_gap``) or after this many nodes, the same on
+        every machine and under any load (None: no cap, the time limit alone).
     mip_gap : float | None
         Relative optimality gap at which the ILP stops (0 = prove optimality; none = the solver's default).
     seed : int
@@ -517,7 +519,7 @@ def _similarity_instance(
     pair_w = np.outer(g.kappa, g.kappa) * clustering.similarity
     np.fill_diagonal(pair_w, 0.0)
     inst = ClusterInstance(
-        g.kappa, pair_w, fractions, _class_counts(classes, clustering.labels, weights, g.m), class_names
+        g.kappa, pair_w, fractions, _class_counts(classes, clustering.labels, weights, g.m), class_names, spec.names
     )
     micro_classes = _class_counts(classes, clustering.micro_labels, weights, clustering.micro.m)
     info = {
@@ -564,6 +566,8 @@ def _ilp_report(res) -> dict:
         "solver_seconds": round(res.seconds, 3),
         "objective": res.objective,
     }
+    if res.extra.get("nodes") is not None:
+        out["solver_nodes"] = res.extra["nodes"]
     if res.bound is not None:
         out["objective_lower_bound"] = res.bound
         out["ilp_gap"] = (res.objective - max(res.bound, 0.0)) / res.objective if res.objective > 0 else 0.0
