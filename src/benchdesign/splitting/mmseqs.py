@@ -393,7 +393,8 @@ class MmseqsSimilarity(MatrixSimilarity):
                                 self.description)
 
     def verify_settings(self, n_pairs: int) -> IdentitySettings:
-        """The search of a check over ``n_pairs`` pairs ([`search_settings`][benchdesign.splitting.mmseqs.search_settings]), with no identity floor."""
+        """The search of a check over ``n_pairs`` pairs, with no identity floor
+        ([`search_settings`][benchdesign.splitting.mmseqs.search_settings])."""
         return search_settings(replace(self.settings, min_identity=0.0), n_pairs)
 
     def cross_fold_pairs_above(self, folds: np.ndarray, threshold: float, threads: int | None = None
