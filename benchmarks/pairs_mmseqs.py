@@ -24,8 +24,8 @@ Per split (``cold_both``: fold f tests on the pairs with drug and target in f, t
 Writes one CSV row per (dataset, split) (``--csv``, default benchmarks/results/pairs_mmseqs.csv) and prints a
 Markdown table. The exact matrix is cached in ``--workdir`` (``exact_<dataset>.npz``).
 
-    python benchmarks/pairs_mmseqs.py --mirror /work/shared/data                    # DAVIS and KIBA, S2 and I2
-    python benchmarks/pairs_mmseqs.py --datasets davis --tasks S2 --sequence-similarity kmer --csv /tmp/kmer.csv
+    python benchmarks/pairs_mmseqs.py --mirror ../shared/data                    # DAVIS and KIBA, S2 and I2
+    python benchmarks/pairs_mmseqs.py --datasets davis --tasks S2 --sequence-similarity kmer --csv kmer.csv
 """
 
 from __future__ import annotations

