@@ -329,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--delta", type=float, default=0.1)
     ap.add_argument("--time-limit", type=float, default=10.0, help="benchdesign's ILP time limit")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--sequence-similarity", choices=("kmer", "alignment"), default="kmer")
+    ap.add_argument("--sequence-similarity", choices=("kmer", "alignment", "mmseqs"), default="kmer",
+                    help="our targets' similarity (kmer: the same 3-mer cosine matrix the peer gets; MMseqs2 on all "
+                         "pairs: benchmarks/pairs_mmseqs.py)")
     ap.add_argument("--sample", type=int, help="a seeded draw (--seed) of this many pairs instead of all")
     ap.add_argument("--interface", choices=("cli", "python"), default="cli",
                     help="our side through `benchdesign split` (with the options above) or LeakageKFold.split_pairs "

@@ -148,6 +148,25 @@ def test_report_holds_the_molecule_tables_figures_and_captions(mol_run, mirror_d
         assert name in page, name
 
 
+def test_protein_similarity_change_reruns_the_pair_splits_only(mol_run, tmp_path, mirror_dir):
+    """molecules.protein_similarity (default mmseqs) is in the params of the 2-D split jobs only: a change reruns
+    DAVIS's splits and what reads them, and no 1-D dataset's split, nor any dataset or feature job."""
+    from test_reruns import dry_run_jobs
+
+    switch = tmp_path / "kmer.yaml"
+    switch.write_text("molecules:\n  protein_similarity: kmer\n")
+    result = snakemake(mol_run, "--dry-run", "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES, switch))
+    jobs = dry_run_jobs(result.stdout + result.stderr)
+    splits = [(wc, reason) for rule, wc, reason in jobs if rule == "mol_split"]
+    assert sorted(wc["method"] for wc, _ in splits) == sorted(_methods("davis")), jobs
+    assert {wc["dataset"] for wc, _ in splits} == {"davis"} and all("params" in r.lower() for _, r in splits), splits
+    assert all(wc.get("dataset") == "davis" for rule, wc, _ in jobs if rule.startswith("mol_model")), jobs
+    assert not {rule for rule, _, _ in jobs} & {"mol_dataset", "mol_features", "mol_ablation_point"}, jobs
+    for method in _methods("davis"):  # the finished run's records name the default
+        record = json.loads((mol_run / f"results/molecules/davis/splits/{method}/0.json").read_text())
+        assert record["protein_similarity"] == "mmseqs", method
+
+
 @needs("chemprop", "chemprop", "torch")
 def test_dmpnn_switch_runs_chemprop_jobs(mol_run, tmp_path, mirror_dir):
     """Listing dmpnn under models adds one chemprop job per split, scored like the other models (on a copy of

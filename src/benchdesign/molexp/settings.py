@@ -11,6 +11,7 @@ from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL, PAIR_MO
 from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
 from benchdesign.molexp.models import MODELS
 from benchdesign.molexp.pair_peers import PAIR_PEERS
+from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY
 
 __all__ = ["MODEL_NAMES", "MODEL_PACKAGES", "PAIR_ONLY_MODELS", "MOL_DEFAULTS", "TSNE_METHODS", "mol_settings",
            "dataset_methods", "dataset_models", "tsne_methods", "protein_options", "run_protein_representation",
@@ -42,6 +43,7 @@ MOL_DEFAULTS: dict[str, Any] = {
     "fingerprint_bits": 1024,
     "protein_representation": "composition",  # or esm2_t12 (the paper's; molexp.protein_embeddings)
     "esm_weights": None,  # a local fair-esm checkpoint for esm2_t12; None: the torch hub cache / download
+    "protein_similarity": DEFAULT_SEQUENCE_SIMILARITY,  # the targets' similarity of the 2-D splits: mmseqs | alignment | kmer
     "ilp": {},  # the options of every method of this library (random, s1, i2, ...): a SplitSpec
     "method_options": {},
     "max_peer_molecules": {},
@@ -187,11 +189,22 @@ columns; the paper: esm2_t12, ESM-2 t12 embeddings)'
 
 
 def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:
-    """Options one split job needs: the ``ilp`` block, the method's own options and, for a competitor tool,
-    the size above which it is skipped (recorded as skipped, not run)."""
+    """Options one split job needs: the ``ilp`` block, the method's own options, for a 2-D dataset the targets'
+    similarity (``protein_similarity``: every 2-D split's target leakage is measured on it, so a change reruns the
+    2-D split jobs and no 1-D one) and, for a competitor tool, the size above which it is skipped (recorded as
+    skipped, not run).
+
+    Examples
+    --------
+    >>> settings = mol_settings({"molecules": {"protein_similarity": "kmer"}})
+    >>> split_options(settings, "davis", "s2"), split_options(settings, "tox21", "s1")
+    ({'ilp': {}, 'protein_similarity': 'kmer'}, {'ilp': {}})
+    """
     options: dict[str, Any] = {"ilp": dict(settings["ilp"])}
     if (method not in ("random", "s1") and dataset_info(dataset).kind == "1d") or method in PAIR_PEERS:
         options[method] = dict(settings["method_options"].get(method, {}))
+    if dataset_info(dataset).kind == "2d":
+        options["protein_similarity"] = settings["protein_similarity"]
     limit = settings["max_peer_molecules"].get(method) if method in COMPETITOR_TOOLS else None
     if limit is not None:
         options["max_molecules"] = int(limit)
