@@ -35,11 +35,26 @@ def test_typicality_layers_by_hand():
     got = typicality_layers(labels, typ, layers=3, min_size=2)
     assert got.tolist() == [2, 0, 2, 0, 1, 1, 3, 3, 3, 4]
     assert typicality_layers(labels, typ, layers=1, min_size=2).tolist() == labels.tolist()
-    # ties broken by index: deterministic
-    flat = typicality_layers(np.zeros(4, dtype=int), np.zeros(4), layers=2, min_size=1)
-    assert flat.tolist() == [0, 0, 1, 1]
+    # equal typicality (e.g. identical entities) is never cut: one part, the empty one skipped
+    assert typicality_layers(np.zeros(4, dtype=int), np.zeros(4), layers=2, min_size=1).tolist() == [0, 0, 0, 0]
+    assert typicality_layers(np.zeros(4, dtype=int), np.array([0.1, 0.2, 0.2, 0.2]), 2, 1).tolist() == [0, 0, 0, 0]
+    assert typicality_layers(np.zeros(4, dtype=int), np.array([0.1, 0.1, 0.2, 0.2]), 2, 1).tolist() == [0, 0, 1, 1]
     with pytest.raises(ValueError):
         typicality_layers(labels, typ[:3], 2)
+
+
+def test_identical_entities_share_a_layer():
+    """Duplicated fingerprints have equal typicality; the layers never separate them (they share a fold)."""
+    from benchdesign.splitting.similarity import FingerprintSimilarity
+
+    rng = np.random.default_rng(4)
+    bits = (rng.random((400, 256)) < 0.1).astype(np.uint8)
+    bits = np.vstack([bits, bits[:150]])  # 150 duplicates
+    src = FingerprintSimilarity(bits)
+    for sketch in (None, 200):
+        labels = leader_labels(src, 4, np.random.default_rng(0), sketch=sketch, layers=4)
+        assert labels.max() + 1 > 4
+        np.testing.assert_array_equal(labels[:150], labels[400:])
 
 
 def test_layer_count_keeps_groups_large():

@@ -4,11 +4,19 @@ The paper clusters the full n x n similarity matrix (spectral clustering) or dis
 (agglomerative clustering) into K clusters and computes inter-cluster similarities by average,
 single or complete linkage. To keep memory far below n^2 this module works in two stages:
 
-1. Leader pre-clustering: ``n_micro`` leaders are drawn by k-means++ seeding on the distance
-   1 - sim (each new leader costs one similarity row, O(n)), and every entity joins its most
-   similar leader. When n <= n_micro every entity is its own micro-cluster, which is exactly the
-   paper's procedure, except that entities of similarity 1 to each other (identical inputs) form one
-   micro-cluster, so that they always share a fold (``identical_groups``).
+1. Leader pre-clustering: leaders are drawn by k-means++ seeding on the distance 1 - sim (each new
+   leader costs one similarity row, O(n)), and every entity joins its most similar leader. From
+   n >= 2 * 25 * n_micro entities on (``layer_count``) fewer leaders are seeded, ceil(n_micro / L) for
+   L = 2 to 4 layers, and each leader group is cut into up to L layers by its members' typicality,
+   their mean similarity to the leaders (``typicality_layers``), so that there are still about n_micro
+   micro-clusters. At 10^5 - 10^6 molecules an entity's share in L(pi) is set by its mean similarity to
+   all others far more than by its few near neighbours (a random MOSES molecule: ~0.14 x 1.6M against
+   a handful of neighbours above 0.5), and a leader group of ~1,600 molecules mixes typical and atypical
+   ones; layers let the ILP and the refinement put the atypical ones together (MOSES, 1.58M molecules:
+   18 % less leakage than a random split instead of 11 %). When n <= n_micro every entity is its own
+   micro-cluster, which is exactly the paper's procedure, except that entities of similarity 1 to each
+   other (identical inputs) form one micro-cluster, so that they always share a fold
+   (``identical_groups``; identical entities also share a leader and a layer).
 2. The micro-cluster similarity (exact sums over all entity pairs, plus max/min for single/complete
    linkage) is accumulated tile by tile over the n x n similarity without storing it, and the
    micro-clusters are clustered down to K by spectral (similarities) or agglomerative (distances)
@@ -208,8 +216,9 @@ def typicality_layers(labels: np.ndarray, typicality: np.ndarray, layers: int,
     """Cut every group into up to ``layers`` parts of consecutive typicality, each of >= ``min_size`` members.
 
     A group of c members gets min(layers, c // min_size) parts (at least one) of near-equal size: its members
-    ranked by ``typicality`` (ties by index), the first c / parts to the first part, and so on. New labels
-    are numbered group by group, part by part, every label used.
+    ranked by ``typicality``, the first c / parts to the first part, and so on; members of equal typicality
+    (identical entities among them) share the rank of the first of them, hence a part. New labels are numbered
+    group by group, part by part; a part left empty by such ties is skipped.
 
     Parameters
     ----------
@@ -243,11 +252,15 @@ def typicality_layers(labels: np.ndarray, typicality: np.ndarray, layers: int,
     parts = np.clip(counts // min_size, 1, layers)
     order = np.lexsort((np.arange(labels.size), typicality, labels))
     starts = np.r_[0, np.cumsum(counts)[:-1]]
+    lab_o, typ_o = labels[order], typicality[order]
+    # equal typicality in one group (identical entities among them) shares the rank of its first member
+    run_start = np.r_[True, (lab_o[1:] != lab_o[:-1]) | (typ_o[1:] != typ_o[:-1])]
+    first = np.maximum.accumulate(np.where(run_start, np.arange(labels.size), 0))
     rank = np.empty(labels.size, dtype=np.int64)
-    rank[order] = np.arange(labels.size) - starts[labels[order]]
+    rank[order] = first - starts[lab_o]
     part = rank * parts[labels] // counts[labels]
     offset = np.r_[0, np.cumsum(parts)[:-1]]
-    return offset[labels] + part
+    return np.unique(offset[labels] + part, return_inverse=True)[1].reshape(-1).astype(np.int64)
 
 
 @stage("leaders")
@@ -669,7 +682,8 @@ def cluster_entities(
     linkage : Linkage
         ``'average'``, ``'single'`` or ``'complete'``: the inter-cluster similarity (and the agglomeration).
     n_micro : int
-        Leader pre-clustering size M; n <= n_micro means no pre-clustering.
+        Number of micro-clusters M (leader groups, or their typicality layers); n <= n_micro means no
+        pre-clustering.
     seed : int
         Seeds the leader sampling, the group sample and the spectral embedding's k-means.
     block_size : int

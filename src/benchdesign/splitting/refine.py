@@ -12,7 +12,11 @@ that keeps every constraint (14)/(15) satisfied, with the upper class bounds of
    moved. eq. (14)'s epsilon is a tolerance, and an ILP that minimises L(pi) ends at its edge (a
    smaller test fold leaks less); this phase brings the folds back to the sizes asked for. From then
    on that band is the size constraint of the next phases.
-2. *total*: moves and swaps while L(pi) (eq. 2) drops.
+2. *total*: first global linearised reassignments while L(pi) (eq. 2) drops (``_reassign``: every group to
+   the fold it is most connected to, within the size and class bounds, by one LP; kept only when the exact
+   L(pi) drops), then moves and swaps while it drops. Moves and swaps exchange one or two groups at a time;
+   in an 80/20 split of 10^6 molecules they stop where the small fold could still leak much less with a
+   different choice of many groups (MOSES: 0.272 -> 0.267 on the same 1,000 micro-clusters).
 3. *fold balance* (``balance_folds``, three or more folds): L(pi) counts each cut pair once, but in
    k-fold cross-validation every fold is tested against the other k - 1, so the figure that matters is
    each fold's own leakage cut_i = sum over a in fold i, b not in i of w_ab (fold i vs the rest). A
