@@ -12,7 +12,11 @@ that keeps every constraint (14)/(15) satisfied, with the upper class bounds of
    moved. eq. (14)'s epsilon is a tolerance, and an ILP that minimises L(pi) ends at its edge (a
    smaller test fold leaks less); this phase brings the folds back to the sizes asked for. From then
    on that band is the size constraint of the next phases.
-2. *total*: moves and swaps while L(pi) (eq. 2) drops.
+2. *total*: first global linearised reassignments while L(pi) (eq. 2) drops (``_reassign``: every group to
+   the fold it is most connected to, within the size and class bounds, by one LP; kept only when the exact
+   L(pi) drops), then moves and swaps while it drops. Moves and swaps exchange one or two groups at a time;
+   in an 80/20 split of 10^6 molecules they stop where the small fold could still leak much less with a
+   different choice of many groups (MOSES: 0.272 -> 0.267 on the same 1,000 micro-clusters).
 3. *fold balance* (``balance_folds``, three or more folds): L(pi) counts each cut pair once, but in
    k-fold cross-validation every fold is tested against the other k - 1, so the figure that matters is
    each fold's own leakage cut_i = sum over a in fold i, b not in i of w_ab (fold i vs the rest). A
@@ -109,6 +113,7 @@ class _State:
         return ia, ib, ok
 
 
+REASSIGN_ROUNDS = 20  # linearised global reassignments (phase 2a) at most
 SWAP_SHORTLIST = 64  # swaps are first sought among the 64 most promising members of each fold
 
 
@@ -159,6 +164,82 @@ def _reach_fractions(st: _State, target, tolerance: float, lb, ub, max_steps: in
 
 def _viol(size, lo, hi):
     return np.maximum(size - hi, 0.0) + np.maximum(lo - size, 0.0)
+
+
+def _linear_assignment(st: _State, lb, ub) -> np.ndarray | None:
+    """The assignment that minimises L(pi) linearised at the current one, within every bound, or None.
+
+    With the others' folds fixed, group a in fold i adds tot_a - conn(a, i) to 2 L(pi); the LP
+    min sum_{a,i} -conn(a, i) x_ai over x_ai >= 0, sum_i x_ai = 1, lb <= fold sizes <= ub and the class
+    bounds (HiGHS' dual simplex, deterministic) has a vertex optimum with at most as many split groups
+    as binding size and class constraints; each group goes to its largest x_ai, a split group to the fold
+    of its support that keeps the bounds best. None when the LP fails or no rounding keeps every bound.
+    """
+    from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix, vstack
+
+    m, f = st.folds.size, st.f
+    var = np.arange(m * f).reshape(m, f)  # x_ai at var[a, i]
+    one = coo_matrix((np.ones(m * f), (np.repeat(np.arange(m), f), var.reshape(-1))), shape=(m, m * f))
+    rows = [coo_matrix((np.tile(st.kappa, f), (np.repeat(np.arange(f), m), var.T.reshape(-1))), shape=(f, m * f))]
+    lo, hi = [lb], [ub]
+    c_count = st.cls.shape[1]
+    for c in range(c_count):
+        rows.append(coo_matrix((np.tile(st.cls[:, c], f), (np.repeat(np.arange(f), m), var.T.reshape(-1))),
+                               shape=(f, m * f)))
+        lo.append(st.lbc[c])
+        hi.append(st.ubc[c])
+    a_ub = vstack(rows).tocsr()
+    lo, hi = np.concatenate(lo), np.concatenate(hi)
+    keep_hi, keep_lo = np.isfinite(hi), np.isfinite(lo)
+    res = linprog(-st.conn.reshape(-1), A_ub=vstack([a_ub[keep_hi], -a_ub[keep_lo]]).tocsr(),
+                  b_ub=np.concatenate([hi[keep_hi], -lo[keep_lo]]), A_eq=one.tocsr(), b_eq=np.ones(m),
+                  bounds=(0.0, 1.0), method="highs-ds")
+    if res.status != 0:
+        return None
+    x = res.x.reshape(m, f)
+    folds = np.argmax(x, axis=1)
+    # the few split groups: each to the fold of its support that leaves the smallest bound violation
+    for a in np.flatnonzero(x.max(axis=1) < 1.0 - 1e-9):
+        support = np.flatnonzero(x[a] > 1e-9)
+        scores = []
+        for i in support:
+            folds[a] = i
+            scores.append(_bound_violation(st, folds, lb, ub))
+        folds[a] = support[int(np.argmin(scores))]
+    return folds if _bound_violation(st, folds, lb, ub) == 0.0 else None
+
+
+def _bound_violation(st: _State, folds: np.ndarray, lb, ub) -> float:
+    """How far the fold sizes and class counts of ``folds`` lie outside their bounds (0: within all)."""
+    onehot = np.zeros((folds.size, st.f))
+    onehot[np.arange(folds.size), folds] = 1.0
+    out = float(_viol(st.kappa @ onehot, lb, ub).sum())
+    if st.cls.shape[1]:
+        out += float(_viol(st.cls.T @ onehot, st.lbc, st.ubc).sum())
+    return out
+
+
+def _reassign(st: _State, lb, ub, max_rounds: int) -> _State:
+    """Phase 2a: global descent by linearised reassignment ([`_linear_assignment`][]) while L(pi) drops.
+
+    Single moves and swaps exchange one or two groups at a time; in a split of unequal folds (80/20) they
+    stop where every single exchange costs leakage, although a different choice of many groups for the small
+    fold would leak less (at 10^6 molecules the groups' preferences for the folds are small and spread over
+    hundreds of groups). Each round puts every group in the fold it is most connected to, subject to the
+    bounds, and is kept only when the exact L(pi) over the groups drops.
+    """
+    current = float(st.cut.sum()) / 2.0
+    for _ in range(max_rounds):
+        folds = _linear_assignment(st, lb, ub)
+        if folds is None or np.array_equal(folds, st.folds):
+            break
+        new = _State(st.w, st.kappa, folds, st.f, st.cls if st.cls.shape[1] else None, (st.lbc, st.ubc))
+        total = float(new.cut.sum()) / 2.0
+        if total >= current - st.tol:
+            break
+        st, current = new, total
+    return st
 
 
 def _lower_total(st: _State, lb, ub, max_steps: int) -> None:
@@ -377,6 +458,7 @@ def refine_assignment(
     ub = upper_bounds(n, s, epsilon) if balanced else np.full(s.size, np.inf)
     if fraction_tolerance is not None:
         lb, ub = _reach_fractions(st, s * n, fraction_tolerance, lb, ub, max_steps)
+    st = _reassign(st, lb, ub, REASSIGN_ROUNDS)
     _lower_total(st, lb, ub, max_steps)
     if balance_folds and s.size >= 3:
         _balance_cuts(st, s, lb, ub, max_steps)
