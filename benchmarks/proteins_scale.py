@@ -37,6 +37,7 @@ PDBBind sequences of the DataSAIL tests (``mol/datasail_tests/rw_data__pdbbind_c
         --datasets solpro_1k solpro_3k pdbbind solpro_10k solpro evolved_100k
     python benchmarks/proteins_scale.py --datasets solpro_10k --methods project_kfold
     python benchmarks/proteins_scale.py --table-only        # table, CSV and plot from the JSON
+    python benchmarks/proteins_scale.py --datasets evolved_100k --workdir W --check-probe 300 1000
 
 Rows accumulate in ``--json`` (a re-run replaces the rows of the (dataset, method) it measures); the table
 (markdown, printed), ``--csv`` and ``--plot`` are made from all rows there.
@@ -72,9 +73,11 @@ DATASETS = {  # name -> (source, size); None = all
     "solpro_1k": ("solpro", 1000), "solpro_3k": ("solpro", 3000), "solpro_10k": ("solpro", 10000),
     "solpro": ("solpro", None), "pdbbind": ("pdbbind", None), "evolved_100k": ("evolved", 100_000),
 }
-METHODS = ("project", "project_fast", "easycluster", "graphpart", "random", "project_kfold")
-SPLIT_METHODS = ("project", "project_fast", "easycluster", "graphpart")  # timed 80/20 routes
-LABELS = {"project": "benchdesign S1 --max-similarity 0.3", "project_fast": "benchdesign S1, fast search",
+METHODS = ("project", "project_k1000", "project_fast", "easycluster", "graphpart", "random", "project_kfold")
+SPLIT_METHODS = ("project", "project_k1000", "project_fast", "easycluster", "graphpart")  # timed 80/20 routes
+LABELS = {"project": "benchdesign S1 --max-similarity 0.3",
+          "project_k1000": "benchdesign S1 --max-similarity 0.3 --clusters 1000",
+          "project_fast": "benchdesign S1 --max-similarity 0.3 --sensitivity 4 --max-seqs 300",
           "easycluster": "MMseqs2 easy-cluster + group split", "graphpart": "GraphPart 0.3",
           "random": "random 80/20", "project_kfold": "benchdesign S1 --folds 5 --max-similarity 0.3"}
 EVOLVED_SEEDS, EVOLVED_MEMBERS, EVOLVED_SHARES = 10_000, 10, (0.1, 0.8)
@@ -257,7 +260,8 @@ def run_method(method: str, csv: Path, work: Path, seed: int, timeout: float, fa
                  ["--fractions", *map(str, FRACTIONS), "--names", "train", "test"])
         cmd = [sys.executable, "-m", "benchdesign.cli", "split", "--task", "S1", "--input", str(csv), "--id-col", "id",
                "--sequence-col", "sequence", *shape, "--max-similarity", f"{THRESHOLD:g}", "--seed", str(seed),
-               "--out", str(out), "--report", str(rep), *(fast_args if method == "project_fast" else [])]
+               "--out", str(out), "--report", str(rep), *(fast_args if method == "project_fast" else []),
+               *(["--clusters", "1000"] if method == "project_k1000" else [])]
         usage = run_measured(cmd, log, env, timeout)
         row = {"command": " ".join(["benchdesign", *cmd[3:]]), **usage}
         if usage["returncode"] != 0:
@@ -397,13 +401,19 @@ def children_cpu() -> float:
 COLUMNS = ["dataset", "n", "method", "status", "cpu_s", "wall_s", "peak_mb", "load_start", "load_end", "n_train",
            "n_test", "n_removed", "test_fraction", "fold_counts", "n_sampled", "mm_max", "mm_median", "mm_gt03", "mm_gt05",
            "mm_pairs_gt03", "sw_max", "sw_median", "sw_gt03", "sw_gt05", "sw_pairs_gt03", "similarity_cpu_s",
-           "clustering_cpu_s", "ilp_cpu_s", "check_cpu_s", "summary_cpu_s", "commit", "date"]
+           "clustering_cpu_s", "ilp_cpu_s", "check_cpu_s", "summary_cpu_s", "commit", "date", "command"]
 
 
 def flat_row(row: dict) -> dict:
     """The CSV columns of one stored row."""
     st = row.get("stages") or {}
     flat = {c: row.get(c) for c in COLUMNS}
+    if str(row.get("status", "")).startswith("failed") and row.get("error"):  # the CLI's error line, shortened
+        said = [x for x in row["error"].splitlines() if "error:" in x]
+        if said:
+            text = said[-1].split("error:", 1)[1].strip()
+            flat["status"] = (f"{row['status']} after {row['cpu_s']:.0f} CPU-s, {row['peak_mb']:.0f} MB: "
+                              f"{text[:170]}{'...' if len(text) > 170 else ''}")
     flat.update(similarity_cpu_s=st.get("similarity"), clustering_cpu_s=st.get("clustering"), ilp_cpu_s=st.get("ilp"),
                 check_cpu_s=st.get("check_and_rest_of_split"), summary_cpu_s=st.get("summary"))
     return flat
@@ -412,16 +422,15 @@ def flat_row(row: dict) -> dict:
 def exponents(table: pd.DataFrame) -> pd.DataFrame:
     """Log-log slope of CPU-s against n per route: over the SOLpro sizes, and over SOLpro plus evolved 10^5."""
     out = []
-    for method, g in table[table["status"] == "ok"].groupby("method"):
-        if method not in SPLIT_METHODS:
-            continue
+    timed = table[table["cpu_s"].notna() & table["method"].isin(SPLIT_METHODS)]
+    for method, g in timed.groupby("method"):
         rec = {"method": method}
         for label, keep in (("solpro", g["dataset"].str.startswith("solpro")),
                             ("solpro+evolved", g["dataset"] != "pdbbind")):
-            d = g[keep]
-            rec[f"exponent_{label}"] = (float(np.polyfit(np.log(d["n"]), np.log(d["cpu_s"]), 1)[0])
-                                        if d["n"].nunique() >= 2 else np.nan)
-            rec[f"sizes_{label}"] = ", ".join(f"{n:,}" for n in sorted(d["n"]))
+            for runs, d in (("", g[keep & (g["status"] == "ok")]), ("_with_failed", g[keep])):
+                rec[f"exponent_{label}{runs}"] = (float(np.polyfit(np.log(d["n"]), np.log(d["cpu_s"]), 1)[0])
+                                                  if d["n"].nunique() >= 2 else np.nan)
+                rec[f"sizes_{label}{runs}"] = ", ".join(f"{n:,}" for n in sorted(d["n"]))
         out.append(rec)
     return pd.DataFrame(out)
 
@@ -453,11 +462,14 @@ def markdown(table: pd.DataFrame, expo: pd.DataFrame) -> str:
             + (f"folds {r['fold_counts']} / {fmt(r['n_removed'], '.0f')} | " if r["method"] == "project_kfold" else
                f"{fmt(r['n_train'], '.0f')} / {fmt(r['n_test'], '.0f')} / {fmt(r['n_removed'], '.0f')} | ")
             + f"{mm if pd.notna(r.get('mm_max')) else '–'} | {sw} |")
-    lines += ["", "| route | exponent, SOLpro sizes | sizes | exponent, SOLpro + evolved 10^5 | sizes |",
-              "|---|---:|---|---:|---|"]
+    lines += ["", "| route | exponent, SOLpro sizes (finished runs) | sizes | exponent, SOLpro + evolved 10^5 "
+              "(finished) | sizes | the same with the CPU-s of failed runs (to their error) | sizes |",
+              "|---|---:|---|---:|---|---:|---|"]
     for _, e in expo.iterrows():
         lines.append(f"| {e['method']} | {fmt(e['exponent_solpro'], '.2f')} | {e['sizes_solpro']} | "
-                     f"{fmt(e['exponent_solpro+evolved'], '.2f')} | {e['sizes_solpro+evolved']} |")
+                     f"{fmt(e['exponent_solpro+evolved'], '.2f')} | {e['sizes_solpro+evolved']} | "
+                     f"{fmt(e['exponent_solpro+evolved_with_failed'], '.2f')} | "
+                     f"{e['sizes_solpro+evolved_with_failed']} |")
     return "\n".join(lines)
 
 
@@ -468,24 +480,29 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    ok = table[(table["status"] == "ok") & table["method"].isin(SPLIT_METHODS)]
-    styles = {"project": ("C0", "o"), "project_fast": ("C3", "D"), "easycluster": ("C1", "s"),
+    fig, ax = plt.subplots(figsize=(7.2, 5.0))
+    ok = table[table["cpu_s"].notna() & table["method"].isin(SPLIT_METHODS)]
+    styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"),
+              "easycluster": ("C1", "s"),
               "graphpart": ("C2", "^")}
     for method, g in ok.groupby("method", sort=False):
         color, marker = styles[method]
         line = g[g["dataset"] != "pdbbind"].sort_values("n")
-        ax.plot(line["n"], line["cpu_s"], marker=marker, color=color, label=LABELS[method])
+        ax.plot(line["n"], line["cpu_s"], color=color, label=LABELS[method])
+        done = line["status"] == "ok"
+        ax.plot(line["n"][done], line["cpu_s"][done], marker=marker, color=color, ls="none")
+        ax.plot(line["n"][~done], line["cpu_s"][~done], marker="x", color=color, ls="none", ms=9, mew=2)
         pdb = g[g["dataset"] == "pdbbind"]
         ax.plot(pdb["n"], pdb["cpu_s"], marker=marker, color=color, ls="none", mfc="none", ms=9)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("sequences n (SOLpro subsets; 10$^5$: evolved families; open: PDBBind)")
+    ax.set_xlabel("sequences n (SOLpro subsets and all; 10$^5$: evolved families)\n"
+                  "open markers: PDBBind 5,477; x: the run failed, CPU-s up to its error")
     ax.set_ylabel("CPU seconds (user + sys, all processes)")
     ax.axhline(GOAL["cpu_s"], color="grey", lw=0.8, ls="--")
-    ax.text(ax.get_xlim()[0] * 1.1, GOAL["cpu_s"] * 1.1, "30 CPU-min", color="grey", fontsize=8)
+    ax.text(ax.get_xlim()[1] / 1.1, GOAL["cpu_s"] * 1.1, "30 CPU-min", color="grey", fontsize=8, ha="right")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(0.0, 0.94))
     ax.set_title("80/20 protein splits at 30 % identity, 80 % coverage; 2 cores", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -495,10 +512,13 @@ def plot(table: pd.DataFrame, path: Path) -> None:
 def goal_check(table: pd.DataFrame) -> dict | None:
     """The 10^5 goal: project CPU <= 30 min, peak <= 8 GB, CPU <= 1.5x easy-cluster + group split's, leakage (share
     of sampled test sequences with a training neighbour above 0.3, exhaustive MMseqs2) no higher."""
-    big = table[(table["dataset"] == "evolved_100k") & (table["status"] == "ok")].set_index("method")
+    big = table[(table["dataset"] == "evolved_100k")].set_index("method")
     if "project" not in big.index or "easycluster" not in big.index:
         return None
     p, e = big.loc["project"], big.loc["easycluster"]
+    if p["status"] != "ok":
+        return {"met": False, "project": p["status"], "easycluster_cpu_s": float(e["cpu_s"]),
+                "easycluster_leakage_gt03": float(e["mm_gt03"])}
     res = {"cpu_s": float(p["cpu_s"]), "peak_mb": float(p["peak_mb"]), "easycluster_cpu_s": float(e["cpu_s"]),
            "cpu_ratio": float(p["cpu_s"] / e["cpu_s"]), "leakage_gt03": float(p["mm_gt03"]),
            "easycluster_leakage_gt03": float(e["mm_gt03"])}
@@ -587,6 +607,8 @@ def evaluate_dataset(name: str, table: pd.DataFrame, methods: list[str], work: P
             else:  # k-fold: the fold sizes, no train / test
                 row.update(n_train=None, n_test=None, test_fraction=None,
                            fold_counts=" ".join(map(str, np.bincount(folds[folds >= 0]))))
+        if args.json:  # kept at once: a run stopped later still has this route's time and memory
+            update_rows(args.json, [{k: v for k, v in row.items() if k != "folds"}])
         row["folds"] = folds
         rows.append(row)
         print(f"  {status}: CPU {res['cpu_s']:.1f} s, wall {res['wall_s']:.1f} s, peak {res['peak_mb']:.0f} MB, "
@@ -609,6 +631,23 @@ def evaluate_dataset(name: str, table: pd.DataFrame, methods: list[str], work: P
     return rows
 
 
+def check_probe(name: str, table: pd.DataFrame, folds_json: Path, max_seqs: list[int]) -> None:
+    """CPU-s of the search the project's threshold check runs (``MmseqsSimilarity.cross_fold_pairs_above``: the
+    test fold against the training fold, with ``search_settings``), on the folds of an earlier easycluster run."""
+    from benchdesign.splitting.mmseqs import IdentitySettings, cross_search, search_settings
+
+    seqs = table["sequence"].tolist()
+    folds = np.asarray(json.loads(Path(folds_json).read_text())["folds"])
+    test, train = np.flatnonzero(folds == 1), np.flatnonzero(folds == 0)
+    for m in max_seqs:
+        settings = search_settings(IdentitySettings(max_seqs=m), test.size * train.size)
+        cpu0, t0 = children_cpu(), time.perf_counter()
+        hits = cross_search([seqs[i] for i in test], [seqs[i] for i in train], settings)
+        print(f"{name}: check search, --max-seqs {m} ({settings.describe()['search']}), {test.size:,} x "
+              f"{train.size:,}: mmseqs CPU {children_cpu() - cpu0:.1f} s, wall {time.perf_counter() - t0:.1f} s, "
+              f"pairs > 0.3: {int((hits['identity'] > THRESHOLD).sum()):,}", flush=True)
+
+
 def load_rows(path: Path) -> list[dict]:
     return json.loads(Path(path).read_text())["rows"] if Path(path).is_file() else []
 
@@ -620,7 +659,8 @@ def update_rows(path: Path, new: list[dict]) -> None:
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "w") as lock:
+    key = "".join(c if c.isalnum() else "_" for c in str(path.resolve()))
+    with open(Path(tempfile.gettempdir()) / f"proteins_scale{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         kept = [r for r in load_rows(path)
                 if not any(r["dataset"] == x["dataset"] and r["method"] == x["method"] for x in new)]
@@ -655,6 +695,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", type=Path, default=RESULTS / "proteins_scale.csv")
     ap.add_argument("--plot", type=Path, default=RESULTS / "proteins_scale.png")
     ap.add_argument("--no-leakage", action="store_true", help="time the routes only")
+    ap.add_argument("--check-probe", nargs="+", type=int, metavar="MAX_SEQS",
+                    help="time the threshold check's search on the folds of an easycluster run in --workdir")
     ap.add_argument("--table-only", action="store_true", help="table, CSV and plot from --json; run nothing")
     ap.add_argument("--one", choices=["easycluster", "graphpart"], help=argparse.SUPPRESS)
     ap.add_argument("--input", help=argparse.SUPPRESS)
@@ -662,6 +704,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.one:
         return child(args)
+    if args.check_probe:
+        for name in args.datasets:
+            table, _ = dataset_table(name, args.cache.expanduser(), args.mirror, args.seed)
+            check_probe(name, table, args.workdir / name / "easycluster.out.json", args.check_probe)
+        return 0
     if not args.table_only:
         args.cache = args.cache.expanduser()
         for name in args.datasets:
