@@ -61,7 +61,7 @@ def test_tiny_evolved_set_table_and_leakage_against_random(tmp_path, capsys):
     assert list(out.columns) == module.COLUMNS
     assert list(pd.read_csv(tmp_path / "t.csv").columns) == module.COLUMNS
     assert (tmp_path / "t.png").stat().st_size > 0
-    assert "| route | exponent, SOLpro sizes |" in capsys.readouterr().out
+    assert "| route | exponent, SOLpro sizes (finished runs) |" in capsys.readouterr().out
     rnd, ours = by["random"], by["project"]
     assert rnd["mm_pairs_gt03"] > 0 and rnd["sw_pairs_gt03"] > 0  # the families leak under a random split
     for key in ("mm_gt03", "mm_pairs_gt03", "sw_gt03", "sw_pairs_gt03", "sw_max"):
