@@ -110,9 +110,13 @@ def _covered(a: str, b: str, coverage: float, coverage_mode: int, gap_open: int,
     if stats.length == 0 or stats.length < coverage * need - 1e-9:  # a span never exceeds the alignment's length
         return 0.0
     trace = parasail.sw_trace_striped_16(a, b, gap_open, gap_extend, parasail.blosum62)
-    cigar = trace.cigar
-    qcov = (trace.end_query - cigar.beg_query + 1) / len(a)
-    tcov = (trace.end_ref - cigar.beg_ref + 1) / len(b)
+    tb = trace.traceback  # aligned strings; parasail's CIGAR can start with a gap run, which would overstate spans
+    ends = [k for k, (x, y) in enumerate(zip(tb.query, tb.ref, strict=True)) if x != "-" and y != "-"]
+    if not ends:
+        return 0.0
+    q_cols, t_cols = tb.query[ends[0]:ends[-1] + 1], tb.ref[ends[0]:ends[-1] + 1]
+    qcov = (len(q_cols) - q_cols.count("-")) / len(a)
+    tcov = (len(t_cols) - t_cols.count("-")) / len(b)
     ok = {0: min(qcov, tcov), 1: tcov, 2: qcov}[coverage_mode] >= coverage - 1e-9
     return stats.matches / stats.length if ok else 0.0
 
