@@ -33,7 +33,7 @@ PDBBind sequences of the DataSAIL tests (``mol/datasail_tests/rw_data__pdbbind_c
 ``--mirror``); ``evolved_100k``: NOT real proteins: 10,000 seeded SOLpro seeds x 10 members evolved with
 ``data.protein_families.evolve_families`` at substitution shares 0.1, 0.18, ..., 0.8 (planted families).
 
-    python benchmarks/proteins_scale.py --mirror /work/shared/data --cache ~/.cache/benchdesign/proteins_scale \\
+    python benchmarks/proteins_scale.py --mirror ../shared/data --cache ~/.cache/benchdesign/proteins_scale \\
         --datasets solpro_1k solpro_3k pdbbind solpro_10k solpro evolved_100k
     python benchmarks/proteins_scale.py --datasets solpro_10k --methods project_kfold
     python benchmarks/proteins_scale.py --table-only        # table, CSV and plot from the JSON

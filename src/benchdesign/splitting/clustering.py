@@ -701,7 +701,7 @@ def cluster_entities(
     sketch : int
         Above this many entities the leaders are seeded on a sample of this size (``leader_labels``).
     layers : int
-        Largest number of typicality layers per leader group ([`typicality_layers`][], [`layer_count`][]): with
+        Largest number of typicality layers per leader group (``typicality_layers``, ``layer_count``): with
         L = layer_count(n, n_micro, layers) > 1, ceil(n_micro / L) leaders are seeded and each leader group is
         cut into up to L layers of >= ``MIN_LAYER_SIZE`` members; these are the micro-clusters (1: the leader
         groups themselves, as before).

@@ -640,7 +640,7 @@ class LeakageSplit(_LeakageSplitter):
     >>> splitter = LeakageSplit((0.75, 0.25), clusters=4)
     >>> train, test = next(splitter.split(X))
     >>> train, test
-    (array([0, 1, 2, 5, 6, 7]), array([3, 4]))
+    (array([2, 3, 4, 5, 6, 7]), array([0, 1]))
     >>> splitter.get_n_splits()
     1
     """
