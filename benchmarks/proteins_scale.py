@@ -480,6 +480,8 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from benchdesign.selection.plotting import write_figure
+
     fig, ax = plt.subplots(figsize=(7.2, 5.0))
     ok = table[table["cpu_s"].notna() & table["method"].isin(SPLIT_METHODS)]
     styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"),
@@ -505,7 +507,7 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(0.0, 0.94))
     ax.set_title("80/20 protein splits at 30 % identity, 80 % coverage; 2 cores", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    write_figure(fig, path, dpi=120)
     plt.close(fig)
 
 
