@@ -161,6 +161,24 @@ def test_check_finds_a_pair_the_matrix_misses():
 
 
 @needs_mmseqs
+@pytest.mark.parametrize("exhaustive_pairs", [10, 10**9])  # through the prefilter / every pair aligned
+def test_check_finds_identical_low_complexity_sequences(monkeypatch, exhaustive_pairs):
+    """Identical repeats on both sides of a split: MMseqs2's default masking and composition-bias correction
+    hide them (the prefilter finds no pair at all), the check aligns them."""
+    repeats = ["GS" * 13, "Q" * 32, "PPG" * 10]
+    seqs = [*repeats, *repeats, *SEEDS[:2]]
+    n = len(seqs)
+    monkeypatch.setattr(mmseqs, "EXHAUSTIVE_PAIRS", exhaustive_pairs)
+    assert cross_search(repeats, repeats, IdentitySettings()).empty  # MMseqs2's defaults: none found
+    empty = MmseqsSimilarity(sp.identity(n, format="csr"), seqs, IdentitySettings())
+    folds = np.array([0, 0, 0, 1, 1, 1, 0, 1])
+    i, j, v, how = empty.cross_fold_pairs_above(folds, 0.5)
+    assert sorted(zip(i.tolist(), j.tolist())) == [(0, 3), (1, 4), (2, 5)]
+    assert np.allclose(v, 1.0)
+    assert "low-complexity" in how["search"]
+
+
+@needs_mmseqs
 def test_nearest_neighbours_come_from_a_search_over_every_sequence():
     """The summary's view does not read the matrix: with an empty matrix it still finds each test sequence's
     training homolog, at the reference's identity."""

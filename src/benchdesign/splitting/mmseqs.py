@@ -149,6 +149,10 @@ class IdentitySettings:
         Pairs at or below this identity are left out of the matrix (kept sparse); 0 keeps every hit.
     exhaustive : bool
         Align every pair (``--prefilter-mode 2``) instead of the prefilter's candidates.
+    low_complexity : bool
+        Also align low-complexity regions and repeats: no masking in the prefilter and no composition-bias
+        correction (``--mask 0 --comp-bias-corr 0``). The checks of a split search this way: with MMseqs2's
+        defaults two identical 26-residue ``GS`` repeats are not found at all.
 
     Examples
     --------
@@ -163,6 +167,7 @@ class IdentitySettings:
     max_seqs: int = DEFAULT_MAX_SEQS
     min_identity: float = 0.0
     exhaustive: bool = False
+    low_complexity: bool = False
 
     def __post_init__(self):
         if not 0.0 <= self.coverage <= 1.0:
@@ -186,6 +191,8 @@ class IdentitySettings:
         """The report entry: the definition, the search and its settings."""
         search = "every pair aligned (--prefilter-mode 2)" if self.exhaustive else (
             f"k-mer prefilter -s {self.sensitivity:g}, up to {self.max_seqs} candidates per sequence")
+        if self.low_complexity:
+            search += ", low-complexity regions aligned too (--mask 0 --comp-bias-corr 0)"
         return {"kind": "mmseqs_identity", "method": "MMseqs2 search (BLOSUM62, gap open 11, extend 1, no E-value cut)",
                 "identity": self.identity_text(), "search": search, **asdict(self)}
 
@@ -193,6 +200,8 @@ class IdentitySettings:
         """The MMseqs2 search arguments of these settings."""
         out = ["-e", "inf", "--alignment-mode", "3", "--seq-id-mode", "0", "-c", f"{self.coverage:g}",
                "--cov-mode", str(self.coverage_mode), "--min-seq-id", f"{self.min_identity:g}"]
+        if self.low_complexity:
+            out += ["--mask", "0", "--comp-bias-corr", "0"]
         if self.exhaustive:
             return out + ["--prefilter-mode", "2"]
         return out + ["-s", f"{self.sensitivity:g}", "--max-seqs", str(self.max_seqs)]
@@ -393,9 +402,9 @@ class MmseqsSimilarity(MatrixSimilarity):
                                 self.description)
 
     def verify_settings(self, n_pairs: int) -> IdentitySettings:
-        """The search of a check over ``n_pairs`` pairs, with no identity floor
-        ([`search_settings`][benchdesign.splitting.mmseqs.search_settings])."""
-        return search_settings(replace(self.settings, min_identity=0.0), n_pairs)
+        """The search of a check over ``n_pairs`` pairs, with no identity floor and low-complexity regions
+        aligned too ([`search_settings`][benchdesign.splitting.mmseqs.search_settings])."""
+        return search_settings(replace(self.settings, min_identity=0.0, low_complexity=True), n_pairs)
 
     def cross_fold_pairs_above(self, folds: np.ndarray, threshold: float, threads: int | None = None
                                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
