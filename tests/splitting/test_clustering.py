@@ -8,9 +8,11 @@ import pytest
 from benchdesign.splitting.clustering import (
     cluster_entities,
     coarsen,
+    component_spectral_labels,
     group_similarity,
     leader_labels,
     linkage_similarity,
+    spectral_labels,
 )
 from benchdesign.splitting.similarity import MatrixSimilarity, VectorSimilarity
 
@@ -161,3 +163,49 @@ def test_group_similarity_of_a_sparse_matrix_equals_the_tile_pass():
     dense = group_similarity(MatrixSimilarity(a.toarray()), labels, w)
     assert np.allclose(sparse.cross, dense.cross, atol=1e-5) and np.allclose(sparse.within, dense.within, atol=1e-5)
     assert np.allclose(sparse.kappa, dense.kappa)
+
+
+def test_component_spectral_labels_on_a_connected_graph_are_the_papers():
+    rng = np.random.default_rng(0)
+    x = rng.random((30, 4))
+    aff = np.exp(-((x[:, None] - x[None]) ** 2).sum(-1))
+    np.testing.assert_array_equal(component_spectral_labels(aff, np.ones(30), 5, seed=2),
+                                  spectral_labels(aff, 5, seed=2))
+
+
+def test_component_spectral_labels_never_lump_unrelated_groups():
+    """Two similar blocks of 6 groups and 40 isolated groups (a sparse protein identity graph): no cluster mixes a
+    block with anything else, and the isolated groups are spread evenly over the remaining clusters; a cluster
+    of several components has no similarity inside. scikit-learn's spectral clustering alone puts most of them
+    in one cluster."""
+    m = 52
+    aff = np.eye(m)
+    aff[:6, :6] = aff[6:12, 6:12] = 0.8
+    np.fill_diagonal(aff, 1.0)
+    kappa = np.ones(m)
+    labels = component_spectral_labels(aff, kappa, 10, seed=0)
+    assert set(np.unique(labels)) == set(range(10))
+    for block in (np.arange(6), np.arange(6, 12)):
+        inside = set(labels[block])
+        assert not inside & set(np.delete(labels, block))  # the block's clusters hold nothing else
+    rest = np.bincount(labels[12:])
+    rest = rest[rest > 0]
+    assert rest.max() - rest.min() <= 1 and rest.sum() == 40
+    # brute force: the total similarity between groups of a cluster equals that within the two blocks
+    same = labels[:, None] == labels[None, :]
+    off = ~np.eye(m, dtype=bool)
+    assert aff[same & off].sum() <= aff[:12, :12][off[:12, :12]].sum()
+    assert np.bincount(spectral_labels(aff, 10, seed=0)).max() > 20  # what this replaces
+
+
+@pytest.mark.parametrize("m, k", [(8, 3), (8, 8), (20, 4)])
+def test_component_spectral_labels_count_and_cover(m, k):
+    """Fewer components than clusters: every component gets at least one cluster; K labels, all used."""
+    aff = np.kron(np.eye(m // 4), np.full((4, 4), 0.5))
+    np.fill_diagonal(aff, 1.0)
+    labels = component_spectral_labels(aff, np.arange(1, m + 1, dtype=float), k, seed=1)
+    assert labels.shape == (m,) and labels.min() == 0 and labels.max() == min(k, m) - 1
+    comp = np.arange(m) // 4
+    for c in np.unique(labels):  # a cluster lies in one component, or all of its components are whole
+        comps = np.unique(comp[labels == c])
+        assert comps.size == 1 or all(set(labels[comp == d]) == {c} for d in comps)

@@ -172,3 +172,38 @@ def test_reassignment_keeps_class_bounds():
     if start_ok:
         assert np.all(counts >= lo) and np.all(counts <= hi)
     assert _leak(w, got) <= _leak(w, folds) + 1e-9
+
+
+@pytest.mark.parametrize("sketch", [None, 60])
+def test_typicality_is_the_mean_similarity_to_the_leaders(sketch):
+    """Both leader paths (seeding on all entities, and on a sketch then assigning all) cut the layers by each
+    entity's mean similarity to the leaders, checked by brute force over the matrix."""
+    from benchdesign.splitting import clustering
+
+    rng = np.random.default_rng(4)
+    x = rng.random((120, 3))
+    sim = np.exp(-3 * ((x[:, None] - x[None]) ** 2).sum(-1))
+    source = MatrixSimilarity(sim)
+    seen = {}
+
+    def record(labels, typicality, layers, min_size=MIN_LAYER_SIZE):
+        seen["typicality"] = typicality
+        return typicality_layers(labels, typicality, layers, min_size)
+
+    leaders_seen = {}
+    original = clustering._seed_leaders
+
+    def seed(src, n_leaders, r):
+        out = original(src, n_leaders, r)
+        leaders_seen["leaders"] = out[0]
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(clustering, "typicality_layers", record)
+        mp.setattr(clustering, "_seed_leaders", seed)
+        leader_labels(source, 20, np.random.default_rng(0), sketch=sketch, layers=2)
+    leaders = np.asarray(leaders_seen["leaders"])
+    if sketch is not None:  # the sketch's leaders are positions in the sample drawn first by the same generator
+        sample = np.sort(np.random.default_rng(0).choice(120, size=sketch, replace=False))
+        leaders = sample[leaders]
+    np.testing.assert_allclose(seen["typicality"], sim[:, leaders].mean(axis=1), rtol=1e-5)

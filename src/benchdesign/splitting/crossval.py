@@ -414,7 +414,8 @@ class LeakageKFold(_LeakageSplitter):
     random_state : int or None
         Seed of every random draw; None means 0, so that every call gives the same folds.
     clusters : int | None
-        Number of clusters K given to the ILP, at most the number of samples (None: min(50, n)).
+        Number of clusters K given to the ILP, at most the number of samples (None: min(50, n), and min(20, n) for
+        3 or more folds, where the k-fold ILP grows with K^2 k).
     micro_clusters : int
         Leader pre-clustering size: the units the refinement moves.
     epsilon : float

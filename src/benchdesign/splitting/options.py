@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 LINKAGES: tuple[str, ...] = ("average", "single", "complete")
 DEFAULT_CLUSTERS = 50  # K of the ILP when the option clusters is none (the paper's), fewer for fewer entities
+# K of a k-fold (3 or more equal folds) ILP when clusters is none: its LP grows with K^2 k (paper differences)
+DEFAULT_KFOLD_CLUSTERS = 20
 DEFAULT_MICRO = 1000  # micro-clusters (leaders) before the spectral clustering into K clusters
 THRESHOLD_ACTIONS: tuple[str, ...] = ("drop", "move")
 # MMseqs2 identity with coverage | Smith-Waterman identity of k-mer candidates | k-mer cosine
@@ -58,7 +60,8 @@ class SplitOption:
 
 SPLIT_OPTIONS: tuple[SplitOption, ...] = (
     SplitOption("clusters", None, int, f"number of clusters K given to the ILP, at most the number of entities n "
-                                       f"(none = min({DEFAULT_CLUSTERS}, n))", nullable=True),
+                                       f"(none = min({DEFAULT_CLUSTERS}, n); for 3 or more equal folds "
+                                       f"min({DEFAULT_KFOLD_CLUSTERS}, n))", nullable=True),
     SplitOption("micro_clusters", DEFAULT_MICRO, int, "leader pre-clustering size: the units the refinement moves"),
     SplitOption("epsilon", 0.1, float, "relative tolerance of the fold sizes: fold i holds >= (1 - epsilon) s_i n "
                                        "(eq. 3/14; k-fold also <= (1 + epsilon) s_i n)"),
