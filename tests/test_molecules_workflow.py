@@ -167,6 +167,22 @@ def test_protein_similarity_change_reruns_the_pair_splits_only(mol_run, tmp_path
         assert record["protein_similarity"] == "mmseqs", method
 
 
+def test_cluster_count_change_reruns_the_clustering_splits_only(mol_run, tmp_path, mirror_dir):
+    """molecules.ilp.clusters is read by the similarity-based splits only (S1, S2): a change reruns those and
+    what reads them; no random, identity (i2), scaffold, fingerprint or peer split reruns (issue 45)."""
+    from test_reruns import dry_run_jobs
+
+    change = tmp_path / "clusters.yaml"
+    change.write_text(f"molecules:\n  ilp: {{clusters: {SETTINGS['ilp']['clusters'] + 1}, "
+                      f"time_limit: {SETTINGS['ilp']['time_limit']}}}\n")
+    result = snakemake(mol_run, "--dry-run", "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES, change))
+    jobs = dry_run_jobs(result.stdout + result.stderr)
+    splits = sorted((wc["dataset"], wc["method"]) for rule, wc, _ in jobs if rule == "mol_split")
+    expected = sorted((d, m) for d in SETTINGS["datasets"] for m in _methods(d) if m in ("s1", "s2"))
+    assert splits == expected, jobs
+    assert not {rule for rule, _, _ in jobs} & {"mol_dataset", "mol_features"}, jobs
+
+
 @needs("chemprop", "chemprop", "torch")
 def test_dmpnn_switch_runs_chemprop_jobs(mol_run, tmp_path, mirror_dir):
     """Listing dmpnn under models adds one chemprop job per split, scored like the other models (on a copy of

@@ -162,8 +162,11 @@ def test_settings_and_job_expansion():
     assert dataset_methods(settings, "davis") == ["random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2",
                                                   "fingerprint_drug", "lohi_drug", "graphpart_target"]
     assert "scaffold" in dataset_methods(settings, "tox21")
-    assert split_options(settings, "tox21", "datasail_s1") == {"ilp": {"clusters": 20}, "datasail_s1": {},
-                                                                 "max_molecules": 5000}
+    # each split job's params hold the ilp options its method reads: a peer tool none, S1 all, I2 the bounds
+    assert split_options(settings, "tox21", "datasail_s1") == {"datasail_s1": {}, "max_molecules": 5000}
+    assert split_options(settings, "tox21", "s1") == {"ilp": {"clusters": 20}}
+    assert split_options(settings, "davis", "i2")["ilp"] == {}
+    assert split_options(settings, "davis", "random") == {"protein_similarity": "mmseqs"}
     points = ablation_points(settings)
     assert sorted(points["clusters"]) == ["K10_HIGHS", "K5_HIGHS"]
     # the sweeps time the solver: their own time limit, no node limit (molecules.ilp's stays with the experiment)
@@ -173,6 +176,9 @@ def test_settings_and_job_expansion():
                                               "ablation": {"time_limit": 30}}})
     for sweep in ablation_points(node_capped).values():
         for point in sweep.values():
+            if point["method"] != "s1":  # scaffold, LoHi, datasail: no ilp option read, so none in the params
+                assert "ilp" not in point["options"]
+                continue
             assert point["options"]["ilp"]["time_limit"] == 30 and point["options"]["ilp"]["node_limit"] is None
     assert "eps0p1_delta0p05" in points["margins"]
     with pytest.raises(ValueError, match="unknown molecular dataset 'zinc'"):

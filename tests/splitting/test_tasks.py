@@ -191,3 +191,32 @@ def test_k_larger_than_n_is_rejected():
 def test_fixture_table_reads(fixtures):
     df = read_table(fixtures / "targets.tsv")
     assert list(df.columns) == ["target", "sequence"]
+
+
+# a value other than the default for every option that is not in IDENTITY_SPLIT_OPTIONS (seed aside)
+_OTHER_VALUES = {"clusters": 3, "micro_clusters": 5, "linkage": "complete", "node_limit": 7, "mip_gap": 0.2,
+                 "refine": False, "fraction_tolerance": None, "balance_folds": False,
+                 "butina_threshold": 0.4, "certificate_seeds": 0,
+                 "pair_scheme": "same_fold"}
+
+
+def test_identity_splits_read_only_the_identity_options():
+    """I1 gives the same folds whatever the options outside options.IDENTITY_SPLIT_OPTIONS, so that the workflow
+    may leave those out of an identity split's params (a change of them reruns no such split)."""
+    from benchdesign.splitting.options import IDENTITY_SPLIT_OPTIONS, SPLIT_OPTIONS
+
+    names = {o.name for o in SPLIT_OPTIONS} - {"seed"}
+    assert set(_OTHER_VALUES) == names - set(IDENTITY_SPLIT_OPTIONS)
+    rng = np.random.default_rng(0)
+    classes = np.zeros((60, 2), dtype=bool)
+    classes[np.arange(60), rng.integers(0, 2, 60)] = True
+    x = rng.random((60, 3))
+    similarity = MatrixSimilarity(np.exp(-4 * ((x[:, None] - x[None]) ** 2).sum(-1)))  # as the workflow gives
+    entities = EntitySet(np.arange(60).astype(str).astype(object), np.ones(60, dtype=bool), similarity,
+                         classes=classes, class_names=("a", "b"))
+    base = split_entities("I1", entities, SplitSpec(fractions=(0.8, 0.2), seed=3)).fold
+    for name, value in _OTHER_VALUES.items():
+        fold = split_entities("I1", entities, SplitSpec(fractions=(0.8, 0.2), seed=3, **{name: value})).fold
+        np.testing.assert_array_equal(fold, base, err_msg=name)
+    other_seed = split_entities("I1", entities, SplitSpec(fractions=(0.8, 0.2), seed=4)).fold
+    assert (other_seed != base).any()  # the folds are drawn, not fixed: equal folds above mean something

@@ -22,9 +22,9 @@ import numpy as np
 
 from benchdesign.molexp.pair_peers import PAIR_PEERS, split_pairs_by_peer
 from benchdesign.splitting import EntitySet, SimilaritySource, SplitSpec, split_entities, split_interactions
-from benchdesign.splitting.options import SPLIT_OPTIONS
+from benchdesign.splitting.options import IDENTITY_SPLIT_OPTIONS, SPLIT_OPTIONS
 
-__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
+__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "ilp_keys_read", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
 
 ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1")
 TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2", *PAIR_PEERS)
@@ -39,6 +39,36 @@ with the install command, :data:`benchdesign.molexp.peers.ALIGNER_INSTALL`)."""
 _TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
                 "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
 _ILP_KEYS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # the seed comes from repeat_seed
+
+
+def ilp_keys_read(method: str, two_d: bool) -> tuple[str, ...]:
+    """The ``ilp`` options a split method reads: every one for the similarity-based tasks (S1, S2), those of
+    ``options.IDENTITY_SPLIT_OPTIONS`` for the identity-based ones (I1, I2; 1-D ``random`` is I1 on classes),
+    none for 2-D ``random`` (task R) and for the methods that are not this library's tasks (scaffold, LoHi, ...).
+
+    Parameters
+    ----------
+    method : str
+        A split method of :data:`ONE_D_METHODS` or :data:`TWO_D_METHODS`.
+    two_d : bool
+        Whether the data are drug-target pairs.
+
+    Returns
+    -------
+    tuple[str, ...]
+        Option names of the ``ilp`` block.
+
+    Examples
+    --------
+    >>> ilp_keys_read("scaffold", two_d=False), ilp_keys_read("i2", two_d=True)[:2]
+    ((), ('epsilon', 'delta'))
+    """
+    task = _TWO_D_TASKS.get(method, (None,))[0] if two_d else {"random": "I1", "s1": "S1"}.get(method)
+    if task in ("S1", "S2"):
+        return _ILP_KEYS
+    if task in ("I1", "I2"):
+        return IDENTITY_SPLIT_OPTIONS
+    return ()
 
 
 def repeat_seed(seed: int, dataset: str, method: str, repeat: int) -> int:

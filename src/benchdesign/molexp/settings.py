@@ -8,7 +8,7 @@ from typing import Any
 
 from benchdesign.molexp.datasets import dataset_info
 from benchdesign.molexp.experiment import COMPETITOR_TOOLS, GRAPH_MODEL, PAIR_MODEL
-from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS
+from benchdesign.molexp.methods import ONE_D_METHODS, TWO_D_METHODS, ilp_keys_read
 from benchdesign.molexp.models import MODELS
 from benchdesign.molexp.pair_peers import PAIR_PEERS
 from benchdesign.splitting.options import DEFAULT_SEQUENCE_SIMILARITY
@@ -188,19 +188,24 @@ columns; the paper: esm2_t12, ESM-2 t12 embeddings)'
            f"({PROTEIN_REPRESENTATIONS[representation]}; {paper})"
 
 
-def split_options(settings: dict, dataset: str, method: str) -> dict[str, Any]:
-    """Options one split job needs: the ``ilp`` block, the method's own options, for a 2-D dataset the targets'
-    similarity (``protein_similarity``: every 2-D split's target leakage is measured on it, so a change reruns the
-    2-D split jobs and no 1-D one) and, for a competitor tool, the size above which it is skipped (recorded as
-    skipped, not run).
+def split_options(settings: dict, dataset: str, method: str, ilp: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Options one split job needs: the options of the ``ilp`` block the method reads (``methods.ilp_keys_read``:
+    all for S1/S2, the size and class bounds for the identity splits, none for scaffold or a peer tool, so that a
+    change of ``ilp.clusters`` reruns only the splits that cluster), the method's own options, for a 2-D dataset
+    the targets' similarity (``protein_similarity``: every 2-D split's target leakage is measured on it, so a
+    change reruns the 2-D split jobs and no 1-D one) and, for a competitor tool, the size above which it is
+    skipped (recorded as skipped, not run). ``ilp`` replaces ``settings['ilp']`` (the ablation's).
 
     Examples
     --------
-    >>> settings = mol_settings({"molecules": {"protein_similarity": "kmer"}})
-    >>> split_options(settings, "davis", "s2"), split_options(settings, "tox21", "s1")
-    ({'ilp': {}, 'protein_similarity': 'kmer'}, {'ilp': {}})
+    >>> settings = mol_settings({"molecules": {"protein_similarity": "kmer", "ilp": {"clusters": 20}}})
+    >>> split_options(settings, "davis", "s2"), split_options(settings, "tox21", "scaffold")
+    ({'ilp': {'clusters': 20}, 'protein_similarity': 'kmer'}, {'scaffold': {}})
     """
-    options: dict[str, Any] = {"ilp": dict(settings["ilp"])}
+    two_d = dataset_info(dataset).kind == "2d"
+    block = dict(settings["ilp"] if ilp is None else ilp)
+    keys = ilp_keys_read(method, two_d)
+    options: dict[str, Any] = {"ilp": {k: v for k, v in block.items() if k in keys}} if keys else {}
     if (method not in ("random", "s1") and dataset_info(dataset).kind == "1d") or method in PAIR_PEERS:
         options[method] = dict(settings["method_options"].get(method, {}))
     if dataset_info(dataset).kind == "2d":
@@ -318,7 +323,7 @@ def ablation_points(settings: dict) -> dict[str, dict[str, dict[str, Any]]]:
         for e in ab["epsilons"] for d in ab["deltas"]
     }
     size = {
-        f"{ds}_{m}": {"dataset": ds, "method": m, **cap, "options": {**split_options(settings, ds, m), "ilp": ilp}}
+        f"{ds}_{m}": {"dataset": ds, "method": m, **cap, "options": split_options(settings, ds, m, ilp)}
         for ds in ab["size_datasets"] for m in ab["size_methods"]
     }
     return {"clusters": clusters, "margins": margins, "size": size}

@@ -102,6 +102,11 @@ SPLIT_OPTIONS: tuple[SplitOption, ...] = (
                                                  "DataSAIL's, pairs across folds dropped", choices=PAIR_SCHEMES),
 )
 SPLIT_DEFAULTS: dict[str, object] = {o.name: o.default for o in SPLIT_OPTIONS}
+# The options the identity-based tasks (I1, I2: random subject to the size and class bounds) read, the threshold
+# step included; S1/S2 read every option. Workflow params carry only these, so that a change of another reruns no
+# such split (tested: tests/splitting/test_tasks.py).
+IDENTITY_SPLIT_OPTIONS: tuple[str, ...] = ("epsilon", "delta", "stratification", "solver", "time_limit",
+                                           "max_similarity", "threshold_action")
 
 
 @dataclass(frozen=True)
