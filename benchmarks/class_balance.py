@@ -57,7 +57,7 @@ def measure(similarity, y: np.ndarray, folds: int, seed: int, delta: float, clus
         out[name] = {
             "active_share": shares, "share_range": [min(shares), max(shares)],
             "fold_sizes": [int(t.size) for t in tests], "scaled_leakage": cv.scaled_leakage_,
-            "max_fold_leakage": max(cv.fold_leakage_.values()), "solver_status": cv.report_.get("solver_status"),
+            "max_fold_leakage": float(cv.fold_leakage_.max()), "solver_status": cv.report_.get("solver_status"),
             "seconds": round(seconds, 1),
         }
     return out

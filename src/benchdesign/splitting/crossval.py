@@ -24,6 +24,7 @@ fold (the inner splitter's similarity is restricted to that fold) and a grid sea
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import warnings
 from collections.abc import Iterator, Sequence
 
@@ -195,6 +196,28 @@ _COMMON_PARAMS = ("similarity", "kind", "metric", "kmer", "sequence_similarity",
 _D = SPLIT_DEFAULTS
 
 
+def _same(value, default) -> bool:
+    try:
+        return bool(value == default) if not isinstance(value, np.ndarray) else False
+    except (TypeError, ValueError):
+        return False
+
+
+def _short(value) -> str:
+    """A parameter value for ``repr``: itself when short, else its kind and size."""
+    if isinstance(value, np.ndarray):
+        return f"<array {value.shape}>"
+    if hasattr(value, "shape") and hasattr(value, "dtype"):  # sparse matrices, data frames
+        return f"<{type(value).__name__} {tuple(value.shape)}>"
+    text = repr(value)
+    if len(text) <= 40:
+        return text
+    if isinstance(value, (list, tuple)) or hasattr(value, "__len__"):
+        kinds = {type(v).__name__ for v in list(value)[:5]}
+        return f"<{len(value)} {'strings' if kinds == {'str'} else 'items'}>"
+    return f"<{type(value).__name__}>"
+
+
 class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
     """Shared parameters and fitting of [`LeakageKFold`][] and [`LeakageSplit`][]."""
 
@@ -205,6 +228,16 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
 
     def _spec(self) -> SplitSpec:
         raise NotImplementedError
+
+    def __repr__(self) -> str:
+        """The class with the parameters that differ from their defaults, long data summarised (``similarity=<200
+        strings>``), as scikit-learn prints estimators but without the whole SMILES list."""
+        defaults = {k: v.default for k, v in inspect.signature(type(self).__init__).parameters.items()
+                    if k != "self"}
+        params = self.get_params(deep=False)
+        shown = [f"{name}={_short(params[name])}" for name, default in defaults.items()
+                 if name in params and (name in ("n_splits", "fractions") or not _same(params[name], default))]
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     def _common_spec(self) -> SplitSpec:
         return SplitSpec.from_options({**{name: getattr(self, name) for name in _SPEC_PARAMS},
@@ -289,7 +322,9 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         self.report_ = result.report
         self.clusters_ = result.clusters
         cert = result.report.get("certificate", {})
-        self.fold_leakage_ = cert.get("fold_scaled_leakage")
+        self.fold_names_ = tuple(result.names)
+        per_fold = cert.get("fold_scaled_leakage")
+        self.fold_leakage_ = None if per_fold is None else np.array([per_fold[n] for n in self.fold_names_])
         self.scaled_leakage_ = cert.get("scaled_leakage")
         self._store_similarity(result)
 
@@ -317,7 +352,8 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         y : array-like or None
             Labels, needed with ``stratify=True``.
         groups : None
-            Ignored (the clusters play its part); accepted for scikit-learn's signature.
+            Not used: the clusters of the similarity keep similar samples together (``clusters_``). Given
+            groups raise a ``UserWarning``, as scikit-learn's ``KFold`` does.
 
         Yields
         ------
@@ -326,6 +362,10 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         test : numpy.ndarray
             Indices of the test samples.
         """
+        if groups is not None:
+            warnings.warn(f"The groups parameter is ignored by {type(self).__name__}: its clusters of the "
+                          "similarity keep similar samples together (clusters_), not the given groups", UserWarning,
+                          stacklevel=2)
         result = self._fit(X, y)
         yield from self._pairs(result)
 
@@ -464,8 +504,10 @@ class LeakageKFold(_LeakageSplitter):
         After ``split_pairs``: side -> each pair's entity fold.
     clusters_ : numpy.ndarray or None
         Cluster id per sample (task S1).
-    fold_leakage_ : dict
-        Fold name -> scaled L(pi) of that fold against the others.
+    fold_leakage_ : numpy.ndarray or None
+        Scaled L(pi) of each fold against the others, indexed by fold (None without a similarity).
+    fold_names_ : tuple[str, ...]
+        The name of each fold, in the order of ``fold_leakage_`` and ``folds_``.
     scaled_leakage_ : float
         Scaled L(pi) of all folds (eq. 20).
     report_ : dict
@@ -617,8 +659,10 @@ class LeakageSplit(_LeakageSplitter):
         After ``split_pairs``: side -> each pair's entity fold.
     clusters_ : numpy.ndarray or None
         Cluster id per sample (task S1).
-    fold_leakage_ : dict
-        Fold name -> scaled L(pi) of that fold against the others.
+    fold_leakage_ : numpy.ndarray or None
+        Scaled L(pi) of each fold against the others, indexed by fold (None without a similarity).
+    fold_names_ : tuple[str, ...]
+        The name of each fold, in the order of ``fold_leakage_`` and ``folds_``.
     scaled_leakage_ : float
         Scaled L(pi) of all folds (eq. 20).
     report_ : dict
@@ -717,8 +761,8 @@ def nested_cross_validate(estimator, param_grid: dict | list, X, y, outer_cv: _L
     Returns
     -------
     dict
-        ``test_score`` (one per outer fold), ``best_params``, ``outer_fold_leakage`` (scaled L(pi) per outer
-        fold) and ``inner_fold_leakage`` (per outer fold, the inner folds' values).
+        ``test_score`` (one per outer fold), ``best_params``, ``outer_fold_leakage`` (array: scaled L(pi) per
+        outer fold) and ``inner_fold_leakage`` (per outer fold, an array of the inner folds' values).
     """
     X_arr = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
     y_arr = np.asarray(y)
