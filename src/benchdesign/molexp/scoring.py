@@ -26,8 +26,8 @@ __all__ = ["LEAKAGE_COLUMNS", "PERFORMANCE_COLUMNS", "SIDE_COLUMNS", "PairLeakag
 SIDE_COLUMNS = ("drug_leakage", "target_leakage")
 """Scaled L(pi) of each side of a pair split (:func:`pair_side_leakage`) in split_leakage.csv; empty for 1-D data."""
 LEAKAGE_COLUMNS = ["dataset", "split_method", "repeat", "scaled_leakage", *SIDE_COLUMNS, "n_train", "n_test",
-                   "n_dropped", "seconds", "status", "no_skill_score"]
-"""Columns of split_leakage.csv."""
+                   "n_dropped", "status", "no_skill_score"]
+"""Columns of split_leakage.csv (no timing: the split jobs' times are in logs/benchmarks/)."""
 PERFORMANCE_COLUMNS = ["dataset", "split_method", "repeat", "model", "metric", "value"]
 
 

@@ -35,6 +35,38 @@ def write_text(text: str, path: str | Path) -> None:
     write_atomic(path, text)
 
 
+TIMING_SUFFIX = "seconds"
+"""Keys ending in this (``seconds``, ``solver_seconds``, ``clustering_seconds``, ...) are timings: they stay out of
+result files, so that two runs of one config write identical results (the jobs' times are in Snakemake's
+``benchmark:`` files under ``logs/benchmarks/`` and in the logs)."""
+
+
+def without_timings(record):
+    """``record`` (nested dicts and lists) without its timing entries (keys ending in ``seconds``).
+
+    Parameters
+    ----------
+    record : dict, list or scalar
+        A result record.
+
+    Returns
+    -------
+    dict, list or scalar
+        A copy without the keys that end in ``seconds``, at any depth.
+
+    Examples
+    --------
+    >>> without_timings({"status": "ok", "seconds": 1.2, "report": {"solver_seconds": 0.4, "nodes": 3}})
+    {'status': 'ok', 'report': {'nodes': 3}}
+    """
+    if isinstance(record, dict):
+        return {k: without_timings(v) for k, v in record.items()
+                if not (isinstance(k, str) and k.endswith(TIMING_SUFFIX))}
+    if isinstance(record, list):
+        return [without_timings(v) for v in record]
+    return record
+
+
 def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False, sep: str = ",") -> None:
     """Write a CSV (or, with sep="\\t", a TSV) atomically with full float precision (identical bytes on
     identical input)."""
