@@ -267,3 +267,15 @@ def test_leakage_report_maxima_come_from_the_search():
     ref = reference_matrix(seqs)
     expected = np.array([ref[i, folds == "train"].max() for i in np.flatnonzero(folds == "test")])
     assert np.abs(values - expected).max() < 0.02 and values.min() > 0.6
+
+
+@needs_mmseqs
+def test_the_check_of_k_folds_sees_every_pair_of_folds_once():
+    """Three folds with one planted pair between every two of them (the two smaller folds included): each pair
+    is found, from one side only, and the pairs compared are those of the three fold pairs."""
+    seqs = [SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[3], SEEDS[4], SEEDS[5]]
+    folds = np.array([0, 0, 1, 1, 2, 2, 2, 2, 2])  # pairs (0,3): folds 0-1, (1,4): 0-2, (2,5): 1-2
+    empty = MmseqsSimilarity(sp.identity(len(seqs), format="csr"), seqs, IdentitySettings())
+    i, j, v, how = empty.cross_fold_pairs_above(folds, 0.9)
+    assert sorted(zip(i.tolist(), j.tolist())) == [(0, 3), (1, 4), (2, 5)]
+    assert how["n_pairs_compared"] == 2 * 2 + 2 * 5 + 2 * 5  # fold 0 vs 1 and 2, fold 1 vs 2
