@@ -275,7 +275,7 @@ def sniff_sep(path: str | os.PathLike) -> str:
     it and holds exactly one other of ``, TAB ; |`` (then that one, via :class:`csv.Sniffer`)."""
     p = Path(path)
     sep = default_sep(p)
-    with contextlib.suppress(OSError, EOFError, gzip.BadGzipFile, zlib.error, lzma.LZMAError):
+    with contextlib.suppress(OSError, EOFError, gzip.BadGzipFile, zlib.error, lzma.LZMAError, ImportError):
         header = _first_line(p)
         others = [d for d in _DELIMITERS if d != sep and d in header]
         if sep not in header and len(others) == 1:
@@ -300,6 +300,12 @@ def read_csv(path: str | os.PathLike, what: str = "input table", sep: str | None
     except (gzip.BadGzipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as exc:
         raise ValueError(f"{what} {p}: cannot decompress or read it ({exc}); a file named .gz, .bz2, .xz, .zip "
                          "or .zst must be compressed that way") from None
+    except ImportError as exc:  # pandas reads .zst through the optional zstandard package
+        unpack = next((cmd for suffix, _, cmd in COMPRESSION_MAGIC.values() if p.name.endswith(suffix)), None)
+        raise ValueError(f"{what} {p}: reading this compressed file needs a package that is not installed ({exc}); "
+                         "install it (for .zst: pip install zstandard)"
+                         + (f", or unpack the file first: {unpack} {p} > {p.with_suffix('')}" if unpack else "")
+                         ) from None
     except pd.errors.EmptyDataError:
         raise ValueError(f"{what} {p}: no columns to parse (empty after decompression?); "
                          "expected a header row and data rows") from None

@@ -368,3 +368,27 @@ def test_duplicate_pairs_option_checked_in_python(tmp_path):
                    duplicate_pairs="drop")
     with pytest.raises(ValueError, match="duplicate_pairs .*keep, merge, refuse.*'drop'"):
         run_split(job)
+
+
+def test_a_zst_table_without_zstandard_is_refused_with_what_to_do(tmp_path, monkeypatch, capsys):
+    """pandas reads .zst through the optional zstandard package; without it the command names the file, the
+    package and the command that unpacks it, instead of an ImportError traceback."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_zstandard(name, *args, **kwargs):
+        if name == "zstandard":
+            raise ImportError("No module named 'zstandard'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_zstandard)
+    monkeypatch.delitem(__import__("sys").modules, "zstandard", raising=False)
+    packed = tmp_path / "mols.csv.zst"
+    packed.write_bytes(b"\x28\xb5\x2f\xfd" + b"\0" * 10)
+    with pytest.raises(ValueError, match=r"mols\.csv\.zst: .*pip install zstandard.*zstd -dc .*mols\.csv\.zst > "):
+        read_table(packed)
+    code = main(["split", "--task", "S1", "--input", str(packed), "--smiles-col", "smiles", "--fractions", "0.5",
+                 "0.5", "--names", "a", "b", "--out", str(tmp_path / "s.tsv")])
+    err = capsys.readouterr().err
+    assert code == 2 and "pip install zstandard" in err and "Traceback" not in err
