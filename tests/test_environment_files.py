@@ -87,3 +87,25 @@ def test_an_extra_naming_the_project_brings_that_extras_requirements():
     assert "snakemake" in names and "jsonschema" in names and "benchdesign" not in names
     core = [r.name for r in make_environment.requirements(REPO / "pyproject.toml")]
     assert "snakemake" not in core and "jsonschema" not in core
+
+
+def test_constraints_pin_versions_that_pyproject_admits():
+    """constraints.txt (the versions CI installs, offered in the README) pins every package with ==, and each
+    requirement of pyproject.toml (core and extras) admits the version pinned for it."""
+    pins = {}
+    for line in (REPO / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            req = Requirement(line)
+            (spec,) = list(req.specifier)
+            assert spec.operator == "==", line
+            pins[canonicalize_name(req.name)] = spec.version
+    requirements = [*PROJECT["dependencies"], *(r for extra in PROJECT["optional-dependencies"].values() for r in extra)]
+    checked = 0
+    for line in requirements:
+        req = Requirement(line)
+        name = canonicalize_name(req.name)
+        if name == canonicalize_name(PROJECT["name"]) or name not in pins:
+            continue
+        assert req.specifier.contains(pins[name], prereleases=True), f"{line}: constraints.txt pins {pins[name]}"
+        checked += 1
+    assert checked >= 20 and {"numpy", "pandas", "snakemake", "cvxpy", "highspy", "rdkit"} <= set(pins)
