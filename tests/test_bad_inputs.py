@@ -907,7 +907,7 @@ def test_evaluate_refuses_too_few_seen_models_and_zero_trials(tmp_path, capsys):
     check_refused(tmp_path, argv, ["--trials", "got 0"], capsys)
     argv = _evaluate(scores, feats, out)
     argv[argv.index("--k") + 2] = "10"  # the README's quick start on a benchmark of 8 datasets
-    check_refused(tmp_path, argv, ["k=10 is outside 1..6", "K_MAX of --k", "--alpha"], capsys)
+    check_refused(tmp_path, argv, ["k=10 is outside 1..6", "K_MAX of --k", "--pool-fraction"], capsys)
 
 
 def test_evaluate_refuses_an_unwritable_out_folder(tmp_path, capsys, monkeypatch):

@@ -185,7 +185,7 @@ def test_evaluate_with_seen_ranks_runs_features_plus_seen_ranks():
     scores = pd.DataFrame([(names[d], f"m{m}", f, CUBE[d, f, m]) for d in range(12) for f in range(2)
                            for m in range(8)], columns=["dataset", "model", "fold", "score"])
     features = {"meta": pd.DataFrame(X, index=names)}
-    settings = dict(strategies=["mutual_information"], n_trials=4, alpha=0.75, ks=[2, 3], seed=11, oracle=False)
+    settings = dict(strategies=["mutual_information"], n_trials=4, pool_fraction=0.75, ks=[2, 3], random_state=11, oracle=False)
     result = evaluate_benchmark(scores, features, True, with_seen_ranks=True, **settings)
     trials = result.frames["trials"]
     assert set(trials["representation"]) == {"meta", "meta+seen"} and set(trials["variation"]) == {"model_holdout"}
@@ -209,7 +209,7 @@ def test_evaluate_on_12_models_warns_about_3_held_out_models(caplog):
 
     cube = np.random.default_rng(4).normal(size=(12, 1, 12))
     features = {"meta": pd.DataFrame(X, index=[f"d{i}" for i in range(12)])}
-    settings = dict(strategies=["random", "kmeans"], n_trials=4, alpha=0.75, ks=[2, 3], seed=1)
+    settings = dict(strategies=["random", "kmeans"], n_trials=4, pool_fraction=0.75, ks=[2, 3], random_state=1)
     with caplog.at_level("WARNING", logger="benchdesign"):
         result = evaluate_benchmark(_long_scores(cube), features, True, **settings)
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]

@@ -9,7 +9,7 @@ import pytest
 
 from benchdesign.cli import main
 from benchdesign.selection import farthest_first_order, mean_ranks, rank_metrics, rank_scores
-from benchdesign.selection.api import run_configuration, select_datasets, subset_agreement
+from benchdesign.selection.api import evaluate_benchmark, run_configuration, select_datasets, subset_agreement
 from benchdesign.selection.conclusions import dataset_scores
 from benchdesign.selection.guarantee import covering_radius
 from benchdesign.selection.options import SELECT_STRATEGY
@@ -63,9 +63,9 @@ def test_select_include_exclude(bench):
     sel = select_datasets(X, 5, "fafi_cosine", include=["d03", "d07"], exclude=["d00", "d01"])
     assert sel.datasets[:2] == ["d03", "d07"] and not {"d00", "d01"} & set(sel.datasets)
     assert len(set(sel.datasets)) == 5 and len(sel.pool) == N - 2
-    km = select_datasets(X, 4, "kmeans", include=["d05"], seed=1)
+    km = select_datasets(X, 4, "kmeans", include=["d05"], random_state=1)
     assert km.datasets[0] == "d05" and len(set(km.datasets)) == 4
-    assert select_datasets(X, 4, "random", seed=3).datasets == select_datasets(X, 4, "random", seed=3).datasets
+    assert select_datasets(X, 4, "random", random_state=3).datasets == select_datasets(X, 4, "random", random_state=3).datasets
 
 
 
@@ -172,7 +172,7 @@ def test_scores_without_folds_are_one_fold_in_the_api_as_in_the_cli(bench, capsy
     cli = pd.DataFrame(json.loads((tmp / "agree.json").read_text()))
     np.testing.assert_allclose(cli["value"], agreement["value"])
     features = {"meta": pd.read_csv(feats, index_col=0)}
-    settings = dict(strategies=["random", "kmeans"], n_trials=3, alpha=0.75, ks=[2, 3], seed=1)
+    settings = dict(strategies=["random", "kmeans"], n_trials=3, pool_fraction=0.75, ks=[2, 3], random_state=1)
     got = evaluate_benchmark(no_fold, features, True, **settings).frames["trials"]
     pd.testing.assert_frame_equal(got, evaluate_benchmark(one_fold, features, True, **settings).frames["trials"])
     assert "fold" not in no_fold.columns  # the caller's frame is left as it was
@@ -204,7 +204,7 @@ def test_evaluate_with_the_paper_code_settings_runs_the_protocol_with_them(bench
     features = {"meta": pd.read_csv(feats, index_col=0)}
     ranks = rank_scores(scores, True)
     X = features["meta"].loc[ranks.index].to_numpy()
-    settings = dict(strategies=["fafi_euclidean"], n_trials=5, alpha=0.75, ks=[2, 3, 4], seed=3, oracle=False,
+    settings = dict(strategies=["fafi_euclidean"], n_trials=5, pool_fraction=0.75, ks=[2, 3, 4], random_state=3, oracle=False,
                     variation="dataset_pool")
     paper = evaluate_benchmark(scores, features, True, fafi_start="farthest", standardize="pool", **settings)
     ref = dataset_pool_trials(ranks.to_numpy(), X, "fafi_euclidean", [2, 3, 4], 5, 0.75, 3,
@@ -382,3 +382,24 @@ def test_scores_without_the_value_column_say_what_they_found(bench, capsys):
             "'model', 'fold', 'accuracy']. Expected the long layout dataset, model, [fold], score (rename the value "
             "column 'accuracy' to 'score')") in err
     assert "not a number" not in err
+
+
+def test_random_state_everywhere_with_seed_and_alpha_as_deprecated_aliases():
+    """The selection functions take random_state (as the splitting ones and scikit-learn) and keyword-only options;
+    seed= and evaluate_benchmark's alpha= (a pool fraction, not a significance level) still work, with a
+    FutureWarning, and give the same result."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(12, 3)), index=[f"d{i:02d}" for i in range(12)])
+    new = select_datasets(X, 4, "random", random_state=5).datasets
+    with pytest.warns(FutureWarning, match="seed= is deprecated.*random_state="):
+        old = select_datasets(X, 4, "random", seed=5).datasets
+    assert new == old and new != select_datasets(X, 4, "random", random_state=6).datasets
+    with pytest.raises(TypeError):
+        select_datasets(X, 4, "random", (), (), 5)  # options after the strategy are keyword-only
+    scores = pd.DataFrame([(d, f"m{j}", rng.random()) for d in X.index for j in range(4)],
+                          columns=["dataset", "model", "score"])
+    settings = dict(strategies=["random"], n_trials=2, ks=[2, 3], variation="dataset_pool", oracle=False)
+    base = evaluate_benchmark(scores, {"f": X}, True, pool_fraction=0.75, random_state=2, **settings)
+    with pytest.warns(FutureWarning, match="alpha= is deprecated.*pool_fraction="):
+        aliased = evaluate_benchmark(scores, {"f": X}, True, alpha=0.75, random_state=2, **settings)
+    pd.testing.assert_frame_equal(base.frames["trials"], aliased.frames["trials"])

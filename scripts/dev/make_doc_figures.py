@@ -53,7 +53,7 @@ def selection_figures(out: Path) -> list[Path]:
     scores, features = synthetic_benchmark()
     result = evaluate_benchmark(scores, features, higher_is_better=False,
                                 strategies=["random", "kmeans", "fafi_euclidean"], n_trials=20,
-                                ks=range(2, 13), seed=SEED, variation="dataset_pool", name="synthetic")
+                                ks=range(2, 13), random_state=SEED, variation="dataset_pool", name="synthetic")
     curves = out / "selection_curves.png"
     write_figure(plot_curves(result.frames["curves"], "synthetic", metrics=("mae", "spearman", "kendall"),
                              domain_label="a synthetic benchmark (30 datasets, 8 models)"), curves, dpi=110)

@@ -105,7 +105,7 @@ def _select_command(args: argparse.Namespace) -> int:
         features = _only_scored(features, set(scores["dataset"]), args.features, "select")
     result = select_datasets(
         features, args.k, strategy=args.strategy, include=args.include or (),
-        exclude=args.exclude or (), seed=args.seed, standardize=not args.no_standardize,
+        exclude=args.exclude or (), random_state=args.seed, standardize=not args.no_standardize,
         options={"start": args.fafi_start, **_strata_option(args.strata, features.index, [args.strategy])},
     )
     cls = selection_class(args.strategy, Path(args.features).name.split(".")[0])
@@ -253,14 +253,16 @@ def _evaluate_command(args: argparse.Namespace) -> int:
 
     result = evaluate_benchmark(
         scores, features, args.higher_is_better, strategies=args.strategies, n_trials=args.trials,
-        alpha=args.alpha, ks=range(k_min, k_max + 1), seed=args.seed, progress=progress, n_jobs=args.jobs,
+        pool_fraction=args.pool_fraction, ks=range(k_min, k_max + 1), random_state=args.seed, progress=progress,
+        n_jobs=args.jobs,
         fafi_start=args.fafi_start, standardize=args.standardize, k_targets=args.k_target,
         options=_strata_option(args.strata, rank_scores(scores, args.higher_is_better).index, args.strategies),
         variation=args.variation, holdout_fraction=args.holdout_fraction, with_seen_ranks=args.with_seen_ranks,
         random_draws=args.random_draws,
     )
     progress("figures")
-    figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better, args.seed)
+    figures = evaluation_figures(result, dataset_scores(scores), features, args.higher_is_better,
+                                 random_state=args.seed)
     out = Path(args.out)
     files: dict[str, bytes] = {}
     for name, frame in result.frames.items():
@@ -272,7 +274,7 @@ def _evaluate_command(args: argparse.Namespace) -> int:
             files[f"{name}.{fmt}"] = _figure_bytes(fig, fmt)
     files["recommendation.txt"] = (result.recommendation + "\n").encode()
     provenance = {"scores": file_provenance([args.scores])[0], "features": file_provenance(args.features),
-                  "higher_is_better": args.higher_is_better, "trials": args.trials, "alpha": args.alpha,
+                  "higher_is_better": args.higher_is_better, "trials": args.trials, "pool_fraction": args.pool_fraction,
                   "k": [k_min, k_max], "seed": args.seed, "fafi_start": args.fafi_start,
                   "standardize": args.standardize, "variation": args.variation, "random_draws": args.random_draws,
                   **({"holdout_fraction": args.holdout_fraction, "with_seen_ranks": args.with_seen_ranks}
@@ -335,7 +337,9 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--random-draws", type=int, default=RANDOM_DRAWS,
                    help=f"random subsets random / stratified draw per trial (default {RANDOM_DRAWS}): a trial's value "
                         "is their mean, its pass share the share of them meeting the target (1: the paper's protocol)")
-    p.add_argument("--alpha", type=float, default=0.8, help="pool fraction (default 0.8)")
+    p.add_argument("--pool-fraction", "--alpha", dest="pool_fraction", type=float, default=0.8,
+                   help="each trial selects from a pool of floor(POOL_FRACTION x n) datasets (default 0.8; the "
+                        "paper's alpha; --alpha is the older name)")
     p.add_argument("--k", nargs=2, type=int, default=[2, 20], metavar=("K_MIN", "K_MAX"),
                    help="subset sizes (default 2 20)")
     p.add_argument("--k-target", nargs="+", type=int, metavar="K",
@@ -366,7 +370,7 @@ def _agreement_command(args: argparse.Namespace) -> int:
     subset = [line.strip() for line in Path(args.subset).read_text().splitlines() if line.strip()]
     _refuse_duplicates(subset, f"subset file {args.subset!r}")
     scores = read_scores_table(args.scores, args.higher_is_better)
-    table = subset_agreement(scores, subset, args.higher_is_better, n_boot=args.bootstrap, seed=args.seed)
+    table = subset_agreement(scores, subset, args.higher_is_better, n_boot=args.bootstrap, random_state=args.seed)
     print(to_markdown(table, floatfmt=".4f"))
     if args.json:
         write_atomic(args.json, table.to_json(orient="records", indent=2) + "\n")

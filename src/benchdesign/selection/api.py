@@ -8,6 +8,8 @@ indexed by dataset name.  These are the functions behind ``benchdesign select``,
 
 from __future__ import annotations
 
+import warnings
+
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -87,6 +89,14 @@ __all__ = [
     "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
     "held_out_warning",
 ]
+
+def _deprecated(new_value, old_value, old: str, new: str, where: str):
+    """``old_value`` (given under its deprecated name ``old``) with a FutureWarning, else ``new_value``."""
+    if old_value is None:
+        return new_value
+    warnings.warn(f"{where}: {old}= is deprecated and will be removed in 0.3; use {new}=", FutureWarning, stacklevel=3)
+    return old_value
+
 
 FAFI_METRIC = {"fafi_cosine": "cosine", "fafi_euclidean": "euclidean"}
 
@@ -173,11 +183,13 @@ def select_datasets(
     features: pd.DataFrame,
     k: int,
     strategy: str = SELECT_STRATEGY,
+    *,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
-    seed: int = 0,
+    random_state: int = 0,
     standardize: bool = True,
     options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
 ) -> Selection:
     """Choose ``k`` datasets (rows of ``features``) with ``strategy``.
 
@@ -199,13 +211,15 @@ def select_datasets(
         Datasets that must be chosen.
     exclude : Sequence[str]
         Datasets left out of the pool.
-    seed : int
+    random_state : int
         Seed of the strategy's random draws and of the random subsets.
     standardize : bool
         z-score the features over the pool first, as the protocol does.
     options : Mapping[str, Any] | None
         Options of the strategy (e.g. ``n_init`` of k-means, ``start`` of farthest-first); entries another
         strategy takes are ignored.
+    seed : int | None
+        Deprecated name of ``random_state`` (a FutureWarning).
 
     Returns
     -------
@@ -234,6 +248,7 @@ def select_datasets(
     >>> round(selection.covering_radius, 3)
     0.537
     """
+    seed = _deprecated(random_state, seed, "seed", "random_state", "select_datasets")
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {list(STRATEGIES)}")
     X = check_representation(features)
@@ -287,9 +302,11 @@ def subset_agreement(
     scores: pd.DataFrame,
     subset: Sequence[str],
     higher_is_better: bool,
+    *,
     n_boot: int = 1000,
     level: float = 0.95,
-    seed: int = 0,
+    random_state: int = 0,
+    seed: int | None = None,
 ) -> pd.DataFrame:
     """How well a subset of the datasets ranks the models as the full benchmark does.
 
@@ -311,8 +328,10 @@ def subset_agreement(
         Bootstrap resamples of the folds (0: no interval).
     level : float
         Confidence level of the interval.
-    seed : int
+    random_state : int
         Seed of the bootstrap.
+    seed : int | None
+        Deprecated name of ``random_state`` (a FutureWarning).
 
     Returns
     -------
@@ -346,6 +365,7 @@ def subset_agreement(
     >>> float(agreement.set_index("metric").loc["spearman", "value"])
     1.0
     """
+    seed = _deprecated(random_state, seed, "seed", "random_state", "subset_agreement")
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 0:
         raise ValueError(f"the bootstrap resamples (--bootstrap, n_boot) must be an integer >= 0, got {n_boot!r}")
     ranks = rank_scores(scores, higher_is_better)
@@ -524,11 +544,12 @@ def evaluate_benchmark(
     scores: pd.DataFrame,
     features: Mapping[str, pd.DataFrame],
     higher_is_better: bool,
+    *,
     strategies: Sequence[str] | None = None,
     n_trials: int = 200,
-    alpha: float = 0.8,
+    pool_fraction: float = 0.8,
     ks: Sequence[int] = range(2, 21),
-    seed: int = 0,
+    random_state: int = 0,
     thresholds: Mapping[str, float] = aggregation.DEFAULT_THRESHOLDS,
     options: Mapping[str, Any] | None = None,
     oracle: bool = True,
@@ -542,6 +563,8 @@ def evaluate_benchmark(
     holdout_fraction: float = HOLDOUT_FRACTION,
     with_seen_ranks: bool = False,
     random_draws: int = RANDOM_DRAWS,
+    alpha: float | None = None,
+    seed: int | None = None,
 ) -> Evaluation:
     """The selection protocol on a user's benchmark: which strategy and features choose datasets that rank models right.
 
@@ -574,11 +597,12 @@ def evaluate_benchmark(
         Euclidean farthest-first, A- and D-optimal -- and ``select_datasets``' default, k-medoids).
     n_trials : int
         Random pools (trials) per configuration, at least 1.
-    alpha : float
-        Pool fraction: each trial selects from floor(alpha * n) datasets.
+    pool_fraction : float
+        Each trial selects from a pool of floor(pool_fraction * n) datasets (the paper's alpha; ``alpha`` is a
+        deprecated alias, since alpha means a significance level elsewhere).
     ks : Sequence[int]
         Subset sizes k, each within the pool.
-    seed : int
+    random_state : int
         Seed of the trials' pools, holdouts and strategies.
     thresholds : Mapping[str, float]
         Metric -> target value of k* (Table 2).
@@ -609,6 +633,10 @@ def evaluate_benchmark(
     random_draws : int
         Subsets the random baselines (random, stratified random) draw per trial: a trial's value is their mean,
         its pass share the share of them meeting the target (``protocol.n_draws``).
+    alpha : float | None
+        Deprecated name of ``pool_fraction`` (a FutureWarning).
+    seed : int | None
+        Deprecated name of ``random_state`` (a FutureWarning).
 
     Returns
     -------
@@ -637,6 +665,8 @@ def evaluate_benchmark(
     >>> print(result.recommendation.splitlines()[1][:87])
     benchmark: 5 trials, pools of 8 of the 10 datasets. Each ρ is computed on all 4 models.
     """
+    alpha = _deprecated(pool_fraction, alpha, "alpha", "pool_fraction", "evaluate_benchmark")
+    seed = _deprecated(random_state, seed, "seed", "random_state", "evaluate_benchmark")
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"the number of trials (--trials, n_trials) must be an integer >= 1, got {n_trials!r}")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
@@ -658,7 +688,7 @@ def evaluate_benchmark(
     scores = with_fold(scores)
     pool = pool_size(len(ranks), alpha)
     ks = check_k_grid(ks, pool, f"pool of {pool} = floor({alpha:g} x {len(ranks)}) datasets; lower K_MAX of --k "
-                                f"(ks) or raise --alpha")
+                                f"(ks) or raise --pool-fraction (pool_fraction)")
     targets = None if k_targets is None else check_k_targets(k_targets, ks, pool, len(ranks))
     reps = {rep: check_representation(_aligned(f, ranks.index, rep)).to_numpy(dtype=float)
             for rep, f in features.items()}
@@ -759,14 +789,15 @@ def critical_difference_subsets(
     for k in [k for k in ks if k < n_datasets]:
         if representation in features and strategy != "random":
             out[f"{strategy}_{representation}_k{k}"] = select_datasets(features[representation], k, strategy,
-                                                                       seed=seed).datasets
-        out[f"random_k{k}"] = select_datasets(next(iter(features.values())), k, "random", seed=seed).datasets
+                                                                       random_state=seed).datasets
+        out[f"random_k{k}"] = select_datasets(next(iter(features.values())), k, "random",
+                                              random_state=seed).datasets
     return out
 
 
 def evaluation_figures(
     result: Evaluation, S: pd.DataFrame, features: Mapping[str, pd.DataFrame], higher_is_better: bool,
-    seed: int = 0, name: str = "benchmark",
+    *, random_state: int = 0, name: str = "benchmark", seed: int | None = None,
 ) -> dict[str, Any]:
     """Figures of an evaluation by file stem.
 
@@ -783,16 +814,19 @@ def evaluation_figures(
         The feature tables the evaluation used, by representation name.
     higher_is_better : bool
         Whether a higher score is a better model.
-    seed : int
+    random_state : int
         Seed of the subsets drawn for the critical-difference diagrams.
     name : str
         Name of the benchmark in the titles.
+    seed : int | None
+        Deprecated name of ``random_state`` (a FutureWarning).
 
     Returns
     -------
     dict[str, Any]
         File stem -> matplotlib figure.
     """
+    seed = _deprecated(random_state, seed, "seed", "random_state", "evaluation_figures")
     from benchdesign.selection.frames import config_label, representation_label
     from benchdesign.selection.plotting import plot_coverage, plot_curves, plot_stability
 
