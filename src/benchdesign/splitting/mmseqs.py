@@ -14,7 +14,7 @@ the larger of its two directions' identities, so the matrix is symmetric; a sequ
 Routes:
 
 - [`mmseqs_similarity`][]: an all-against-all search (every pair aligned up to ``options.EXHAUSTIVE_PAIRS``
-  pairs, about 2,000 sequences; beyond, a k-mer prefilter of sensitivity ``-s`` with up to ``max_seqs``
+  pairs, 10,000 sequences; beyond, a k-mer prefilter of sensitivity ``-s`` with up to ``max_seqs``
   candidates per sequence, every candidate aligned; no E-value cut) into a sparse
   [`MmseqsSimilarity`][] (a ``MatrixSimilarity`` that knows its sequences), cached on disk by content and settings.
 - [`cross_search`][]: one set of sequences against another, either with the prefilter at the highest
@@ -208,9 +208,10 @@ class IdentitySettings:
 
 
 def search_settings(settings: IdentitySettings, n_pairs: int) -> IdentitySettings:
-    """How to search ``n_pairs`` pairs: every pair aligned up to ``options.EXHAUSTIVE_PAIRS`` (exact, and cheaper
-    than the prefilter's fixed cost there), else the prefilter at its highest sensitivity (``-s 7.5``) with
-    ``settings.max_seqs`` candidates per sequence; ``settings.exhaustive`` forces the first.
+    """How to search ``n_pairs`` pairs: every pair aligned up to ``options.EXHAUSTIVE_PAIRS`` (exact; at 10⁸ pairs
+    about the CPU of the ``-s 7.5`` prefilter, and it finds the short homologs the prefilter misses), else the
+    prefilter at its highest sensitivity (``-s 7.5``) with ``settings.max_seqs`` candidates per sequence;
+    ``settings.exhaustive`` forces the first.
 
     Parameters
     ----------
@@ -543,7 +544,7 @@ def mmseqs_similarity(sequences: Sequence[str], settings: IdentitySettings | Non
     settings = IdentitySettings() if settings is None else settings
     seqs = _clean_all(sequences)
     n = len(seqs)
-    small = n * n <= EXHAUSTIVE_PAIRS  # every pair aligned: exact, and cheaper than the prefilter's fixed cost
+    small = n * n <= EXHAUSTIVE_PAIRS  # every pair aligned (n <= 10,000): exact, about the CPU of the -s 7.5 prefilter
     search = replace(settings, exhaustive=True) if small else settings
     path = None
     if cache is not False:
