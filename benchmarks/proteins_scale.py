@@ -263,7 +263,8 @@ def run_method(method: str, csv: Path, work: Path, seed: int, timeout: float, fa
                "--out", str(out), "--report", str(rep), *(fast_args if method == "project_fast" else []),
                *(["--clusters", "1000"] if method == "project_k1000" else [])]
         usage = run_measured(cmd, log, env, timeout)
-        row = {"command": " ".join(["benchdesign", *cmd[3:]]), **usage}
+        # the run's folder as W: no machine path in the committed results
+        row = {"command": " ".join(["benchdesign", *cmd[3:]]).replace(str(work), "W"), **usage}
         if usage["returncode"] != 0:
             row["error"] = log.read_text()[-1500:]
             return row
