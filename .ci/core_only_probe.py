@@ -1,5 +1,6 @@
 """Run by .ci/wheel_check.sh in the plain venv before the `workflow` extra is installed: the library and the CLI
-work without Snakemake and without the TSC stack (the `tsc` extra). Writes what it found as JSON to the path given (read by tests/test_plain_install.py).
+work without Snakemake and without the TSC stack (the `tsc` extra). Writes what it found as JSON to the path
+given (read by tests/test_plain_install.py).
 
     python .ci/core_only_probe.py MOLS_CSV OUT_JSON
 """

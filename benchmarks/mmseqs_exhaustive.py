@@ -25,6 +25,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from proteins_scale import solpro_table, subset  # noqa: E402  (the same data and draw)
 
+from benchdesign.splitting import mmseqs  # noqa: E402
 from benchdesign.splitting.mmseqs import IdentitySettings, cross_search, mmseqs_similarity  # noqa: E402
 
 
@@ -39,8 +40,14 @@ def pairs_of(frame: pd.DataFrame, above: float) -> set[tuple[int, int]]:
 
 
 def all_pairs(sequences: list[str], settings: IdentitySettings) -> pd.DataFrame:
-    """The all-against-all matrix as (query, target, identity) rows, each unordered pair once."""
-    m = mmseqs_similarity(sequences, settings, cache=False).sparse.tocoo()
+    """The all-against-all matrix as (query, target, identity) rows, each unordered pair once; the prefilter's
+    settings go through the prefilter even where the library would align every pair (n^2 <= EXHAUSTIVE_PAIRS)."""
+    limit = mmseqs.EXHAUSTIVE_PAIRS
+    mmseqs.EXHAUSTIVE_PAIRS = limit if settings.exhaustive else 0
+    try:
+        m = mmseqs_similarity(sequences, settings, cache=False).sparse.tocoo()
+    finally:
+        mmseqs.EXHAUSTIVE_PAIRS = limit
     keep = m.row < m.col
     return pd.DataFrame({"query": m.row[keep], "target": m.col[keep], "identity": m.data[keep]})
 

@@ -1,15 +1,15 @@
-"""A plain install: the project's wheel installed (not editable, the core dependencies, no extras) into a
-fresh venv, used outside the source tree. Without Snakemake (the ``workflow`` extra) the library's
-cross-validator and the CLI split (recorded by ``.ci/core_only_probe.py`` before the extra is added). The package
-imports from that venv with its package data and its licence, the CLI splits and scores a split, ``benchdesign
-evaluate`` and, with the ``workflow`` extra, a RecSys-only pipeline run write every output, the
-critical-difference diagrams included (scikit-posthocs, a core dependency; sktime, tsfresh and pycatch22 come
-with the ``workflow`` extra's ``tsc``; aeon and its pins are not installed), and the pipeline's split and NLP-description rules read the installed
-package data.
+"""A plain install: the project's wheel installed (not editable, the core dependencies, no extras) into a fresh venv,
+used outside the source tree. Without Snakemake (the ``workflow`` extra) the library's cross-validator and the CLI
+split (recorded by ``.ci/core_only_probe.py`` before the extra is added). The package imports from that venv with
+its package data and its licence, the CLI splits and scores a split, ``benchdesign evaluate`` and, with the
+``workflow`` extra, a RecSys-only pipeline run write every output, the critical-difference diagrams included
+(scikit-posthocs, a core dependency; sktime, tsfresh and pycatch22 come with the ``workflow`` extra's ``tsc``; aeon
+and its pins are not installed), and the pipeline's split and NLP-description rules read the installed package
+data.
 
 The venv is built by ``.ci/wheel_check.sh`` (``.ci/run`` builds it while the CI venv installs and passes it as
-BENCHDESIGN_PLAIN_VENV=DIR/venv); without that variable the fixture builds one, which needs PyPI (skipped
-offline unless BENCHDESIGN_FRESH_VENV=1). Measured: the install ~3-4 min, evaluate ~20 s, the run ~2 min.
+BENCHDESIGN_PLAIN_VENV=DIR/venv); without that variable the fixture builds one, which needs PyPI (skipped offline
+unless BENCHDESIGN_FRESH_VENV=1). Measured: the install ~3-4 min, evaluate ~20 s, the run ~2 min.
 """
 
 from __future__ import annotations

@@ -272,7 +272,8 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
                    help="mmseqs: whose coverage counts (MMseqs2 --cov-mode): "
                         + ", ".join(f"{k} = {v}" for k, v in COVERAGE_MODES.items()) + f" (default {DEFAULT_COVERAGE_MODE})")
     p.add_argument("--sensitivity", type=float, default=DEFAULT_SENSITIVITY,
-                   help=f"mmseqs: prefilter sensitivity of the all-against-all search beyond 10,000 sequences (MMseqs2 -s, 1-7.5; default "
+                   help=f"mmseqs: prefilter sensitivity of the all-against-all search beyond 10,000 sequences "
+                        f"(MMseqs2 -s, 1-7.5; default "
                         f"{DEFAULT_SENSITIVITY:g})")
     p.add_argument("--max-seqs", type=int, default=DEFAULT_MAX_SEQS,
                    help=f"mmseqs: candidates aligned per sequence (MMseqs2 --max-seqs; default {DEFAULT_MAX_SEQS})")

@@ -24,7 +24,8 @@ from benchdesign.molexp.pair_peers import PAIR_PEERS, split_pairs_by_peer
 from benchdesign.splitting import EntitySet, SimilaritySource, SplitSpec, split_entities, split_interactions
 from benchdesign.splitting.options import IDENTITY_SPLIT_OPTIONS, SPLIT_OPTIONS
 
-__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "ilp_keys_read", "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
+__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "ilp_keys_read", "repeat_seed", "split_molecules",
+           "split_pairs", "ilp_spec"]
 
 ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1")
 TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2", *PAIR_PEERS)

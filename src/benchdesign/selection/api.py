@@ -9,7 +9,6 @@ indexed by dataset name.  These are the functions behind ``benchdesign select``,
 from __future__ import annotations
 
 import warnings
-
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
