@@ -24,6 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from workflow_helpers import REPO, every_package_present
@@ -119,7 +120,9 @@ def test_quickstart_split(tmp_path, monkeypatch, capsys):
     folds = pd.read_csv(tmp_path / "folds.tsv", sep="\t")
     assert {"fold_a", "fold_b"} <= set(folds.columns)
     out = run_python(quickstart_blocks()["split-python"][1], tmp_path, monkeypatch, capsys)
-    assert "fold0" in out and "fold4" in out
+    # the 5 fold scores, then fold_leakage_: 5 scaled L(pi) values in [0, 1], one per fold
+    arrays = [np.array(group.split(), dtype=float) for group in re.findall(r"\[([^\]]*)\]", out)]
+    assert [a.size for a in arrays] == [5, 5] and ((arrays[1] > 0) & (arrays[1] < 1)).all(), out
 
 
 def test_quickstart_select(tmp_path, monkeypatch, capsys):
