@@ -22,15 +22,15 @@ COVERAGE_MODES: dict[int, str] = {0: "both sequences", 1: "the target sequence",
 DEFAULT_COVERAGE = 0.8  # -c 0.8 --cov-mode 0: the usual "x % identity at 80 % coverage" (easy-cluster, GraphPart)
 DEFAULT_COVERAGE_MODE = 0
 # -s of the all-against-all prefilter beyond EXHAUSTIVE_PAIRS; the check of a split searches at VERIFY_SENSITIVITY
-# (or every pair) and adds what this missed. 17,408 SOLpro sequences: -s 7.5 421 CPU-s, -s 4 (300 candidates)
-# 146 CPU-s for the whole split, the same leakage after the check (benchmarks/proteins_scale.py, docs/performance.md)
+# (or every pair) and adds what this missed. On 10,000 SOLpro sequences -s 5.7 found 382 of the 470 pairs above 0.3
+# that -s 7.5 finds 390 of, at a quarter of the CPU (35.4 against 145.3 s; benchmarks/mmseqs_exhaustive.py).
 DEFAULT_SENSITIVITY = 5.7
 DEFAULT_MAX_SEQS = 1000  # --max-seqs: candidates per sequence; families larger than this lose pairs (benchmarks)
 VERIFY_SENSITIVITY = 7.5  # -s of the independent check of a split when not every pair can be aligned
 # Up to this many (query, target) pairs every pair is aligned (--prefilter-mode 2), all-against-all up to n = 10,000:
-# 10,000 SOLpro sequences took 192 CPU-s and 155 MB and found 470 pairs above 0.3, the -s 7.5 prefilter 156 CPU-s and
-# 892 MB for 390 of them (it misses short peptides: 18 and 20 residues at 42 % identity); 1,899 x 8,097 test-train
-# pairs took 30 CPU-s (benchmarks/mmseqs_exhaustive.py).
+# 10,000 SOLpro sequences took 192.8 CPU-s and 170 MB and found 470 pairs above 0.3; the -s 7.5 prefilter 145.3 CPU-s
+# and 892 MB for 390 (80 of the 470 missed: short peptides among them, 18 and 20 residues at 42 % identity), -s 5.7
+# 35.4 CPU-s for 382; a random 80/20 split's 16e6 test-train pairs 30.4 CPU-s (benchmarks/mmseqs_exhaustive.py).
 EXHAUSTIVE_PAIRS = 100_000_000
 STRING_KINDS: tuple[str, ...] = ("auto", "smiles", "sequence")  # how a column of strings is read
 PAIR_SCHEMES: tuple[str, ...] = ("cold_both", "same_fold")  # how I2/S2 k-fold splits use the pairs
