@@ -1,3 +1,3 @@
 """benchdesign: rank-preserving dataset selection and leakage-reduced data splitting."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
