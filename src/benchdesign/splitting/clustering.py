@@ -647,16 +647,16 @@ def component_spectral_labels(affinity: np.ndarray, kappa: np.ndarray, n_cluster
                               seed: int = 0) -> np.ndarray:
     """Spectral clustering that respects the connected components of the affinity graph.
 
-    On a connected graph this is [`spectral_labels`][benchdesign.splitting.clustering.spectral_labels] (the
-    paper's spectral clustering). A sparse similarity (protein identity at a threshold) leaves hundreds of
-    components, most of them single groups of no similarity to anything else; scikit-learn's k-means on the
-    spectral embedding then lumps many of them into one cluster (the 1,892 groups of 10,000 SOLpro sequences into 50
-    clusters: one of 37.3 % of the sequences; here the largest holds 2.0 %). Here the clusters never mix a component's groups with another's unless the component
-    is small: with C <= K components each gets at least one cluster and the rest in proportion to its weight,
-    and is clustered within by spectral clustering; with C > K the components of at least n/K weight get
-    floor(K w_c / n) clusters each (clustered within), and the smaller components are packed, largest first into
-    the lightest, into the remaining clusters. Clusters made of several components have no similarity inside,
-    so cutting them costs nothing.
+    On a connected graph this is [`spectral_labels`][benchdesign.splitting.clustering.spectral_labels] (the paper's
+    spectral clustering). A sparse similarity (protein identity at a threshold) leaves hundreds of components, most
+    of them single groups of no similarity to anything else; scikit-learn's k-means on the spectral embedding then
+    lumps many of them into one cluster (the 1,892 groups of 10,000 SOLpro sequences into 50 clusters: one of 37.3 %
+    of the sequences; here the largest holds 2.0 %). Here the clusters never mix a component's groups with another's
+    unless the component is small: with C <= K components each gets at least one cluster and the rest in proportion
+    to its weight, and is clustered within by spectral clustering; with C > K the components of at least n/K weight
+    get floor(K w_c / n) clusters each (clustered within), and the smaller components are packed, largest first into
+    the lightest, into the remaining clusters. Clusters made of several components have no similarity inside, so
+    cutting them costs nothing.
 
     Parameters
     ----------
