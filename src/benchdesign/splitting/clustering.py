@@ -309,6 +309,15 @@ def leader_labels(
     return out
 
 
+def _pack_evenly(weights: np.ndarray, n_bins: int) -> np.ndarray:
+    """Bin of every unit: largest first into the lightest of ``max(1, n_bins)`` bins (``fold_fit``'s packing with
+    equal targets; imported here, as fold_fit imports this module)."""
+    from benchdesign.splitting.fold_fit import pack_largest_first
+
+    n_bins = max(1, min(int(n_bins), weights.size))
+    return pack_largest_first(weights, np.full(n_bins, 1.0 / n_bins))
+
+
 def regroup_unrelated(source: SimilaritySource, labels: np.ndarray, unrelated: np.ndarray,
                       n_leaders: int) -> np.ndarray:
     """Give the entities of no similarity to any leader groups of their own, instead of the first leader's.
@@ -359,14 +368,8 @@ def regroup_unrelated(source: SimilaritySource, labels: np.ndarray, unrelated: n
         comp = connected_components(graph, directed=False)[1]
     else:
         comp = np.arange(idx.size)
-    sizes = np.bincount(comp)
     capacity = max(1, int(np.ceil(source.n / max(1, n_leaders))))
-    bins = np.zeros(max(1, int(np.ceil(idx.size / capacity))))
-    to_bin = np.empty(sizes.size, dtype=np.int64)
-    for c in np.argsort(-sizes, kind="stable"):
-        b = int(np.argmin(bins))
-        to_bin[c] = b
-        bins[b] += sizes[c]
+    to_bin = _pack_evenly(np.bincount(comp).astype(float), int(np.ceil(idx.size / capacity)))
     kept = np.unique(labels[~unrelated], return_inverse=True)[1].reshape(-1)
     labels[~unrelated] = kept
     first_new = int(kept.max()) + 1 if kept.size else 0
@@ -713,11 +716,10 @@ def component_spectral_labels(affinity: np.ndarray, kappa: np.ndarray, n_cluster
         next_label = int(labels[members].max()) + 1
     small = np.flatnonzero(alloc == 0)
     if small.size:
-        bins = np.zeros(max(1, n_clusters - next_label))
-        for c in small[np.argsort(-weight[small], kind="stable")]:
-            b = int(np.argmin(bins))
-            labels[comp == c] = next_label + b
-            bins[b] += weight[c]
+        to_bin = np.full(n_comp, -1, dtype=np.int64)
+        to_bin[small] = _pack_evenly(weight[small], n_clusters - next_label)
+        in_small = to_bin[comp] >= 0
+        labels[in_small] = next_label + to_bin[comp][in_small]
     _, labels = np.unique(labels, return_inverse=True)
     return labels.astype(np.int64)
 
