@@ -485,8 +485,8 @@ def cluster_count(clusters: int | None, n: int, kfold: bool = False) -> int:
     """K of the ILP for ``n`` entities: ``clusters``, or, when it is None, min(DEFAULT_CLUSTERS, n) (the paper's
     50) and for a k-fold split into 3 or more equal folds (``kfold``) min(DEFAULT_KFOLD_CLUSTERS, n).
 
-    The k-fold ILP's LP grows with K^2 k: on the 200 example molecules, 5 folds took 144 CPU-s at K = 50 and
-    11 CPU-s at K = 20, with the same leakage after the refinement (docs: paper differences).
+    The k-fold ILP's LP grows with K^2 k: on the 200 example molecules, 5 folds took 118.8 CPU-s at K = 50 and
+    12.2 CPU-s at K = 20, with the same leakage after the refinement (benchmarks/kfold_clusters.py).
     Raises ValueError, naming the option, for an explicit K above n.
     """
     default = DEFAULT_KFOLD_CLUSTERS if kfold else DEFAULT_CLUSTERS
