@@ -159,7 +159,7 @@ def test_every_block_is_marked():
 
 # What a page's blocks leave behind, beyond running without an error.
 GUIDE_OUTPUTS = {
-    "select.md": ("chosen.txt", "evaluation/recommendation.txt"),
+    "select.md": ("chosen.txt", "evaluation/recommendation.txt", "informed.txt"),
     "split.md": ("splits.tsv", "report.json", "exact.json", "pair_leakage.json"),
 }
 

@@ -380,7 +380,7 @@ def test_scores_without_the_value_column_say_what_they_found(bench, capsys):
     err = capsys.readouterr().err
     assert (f"scores file {str(renamed)!r} has a 'model' column but no 'score' column; found columns ['dataset', "
             "'model', 'fold', 'accuracy']. Expected the long layout dataset, model, [fold], score (rename the value "
-            "column 'accuracy' to 'score')") in err
+            "column 'accuracy' to 'score', or name it with --score-column") in err
     assert "not a number" not in err
 
 

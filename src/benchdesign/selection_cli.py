@@ -25,7 +25,8 @@ OUTPUT_RULE = (
 )
 
 
-def _features(paths: list[str], datasets=None, command: str = "evaluate") -> dict[str, "object"]:
+def _features(paths: list[str], args: argparse.Namespace, datasets=None, command: str = "evaluate"
+              ) -> dict[str, "object"]:
     """Feature tables by name (file stem; error when two files share one).  Given the scores' ``datasets``,
     rows of other datasets are dropped with a note on stderr: the scores define the benchmark."""
     from benchdesign.domains import read_feature_table
@@ -35,7 +36,7 @@ def _features(paths: list[str], datasets=None, command: str = "evaluate") -> dic
         name = Path(path).name.split(".")[0]
         if name in tables:
             raise ValueError(f"two feature files are named {name!r}; rename one")
-        table = read_feature_table(path)
+        table = read_feature_table(path, dataset_column=args.dataset_column, transpose=args.transpose_features)
         if datasets is not None:
             table = _only_scored(table, set(datasets), path, command)
         tables[name] = table
@@ -72,6 +73,36 @@ _EVALUATE_STEMS = {"trials", "curves", "coverage", "p_eff", "provenance", "recom
                    "table2_kstar", "table3_wilcoxon_holm", "table3_summary", "conclusion_stability"}
 
 
+def _read_scores(path: str, args: argparse.Namespace, higher_is_better: bool, **limits):
+    """The scores file read with the command's column and layout options (``add_table_options``)."""
+    from benchdesign.domains import read_scores_table
+
+    return read_scores_table(path, higher_is_better, dataset_column=args.dataset_column,
+                             model_column=args.model_column, score_column=args.score_column,
+                             fold_column=args.fold_column, transpose=args.transpose_scores, **limits)
+
+
+def add_table_options(p: argparse.ArgumentParser, features: bool) -> None:
+    """The options that say how the input tables are laid out: column names and transposition."""
+    group = p.add_argument_group(
+        "input layout", "files whose columns have other names, or whose columns are the datasets")
+    group.add_argument("--dataset-column", default="dataset", metavar="NAME",
+                       help="the column naming the datasets (default 'dataset')")
+    group.add_argument("--model-column", default="model", metavar="NAME",
+                       help="long scores: the column naming the models (default 'model')")
+    group.add_argument("--score-column", default="score", metavar="NAME",
+                       help="long scores: the column holding the scores (default 'score')")
+    group.add_argument("--fold-column", default="fold", metavar="NAME",
+                       help="the column numbering the folds, if any (default 'fold')")
+    group.add_argument("--transpose-scores", action="store_true",
+                       help="the scores file has one row per model and one column per dataset (its first column "
+                            "names the models; no folds)")
+    if features:
+        group.add_argument("--transpose-features", action="store_true",
+                           help="the feature files have one row per feature and one column per dataset (first "
+                                "column: the feature names)")
+
+
 def _strata_option(spec: str | None, datasets, strategies) -> dict:
     """``{"strata": labels}`` from ``--strata FILE:COLUMN`` (a CSV with a 'dataset' column), one label per
     entry of ``datasets`` in their order; ``{}`` without ``--strata`` (an error if ``stratified`` is asked)."""
@@ -88,7 +119,6 @@ def _strata_option(spec: str | None, datasets, strategies) -> dict:
 
 
 def _select_command(args: argparse.Namespace) -> int:
-    from benchdesign.domains import read_feature_table
     from benchdesign.files import check_output_paths, is_stdout, write_atomic
     from benchdesign.selection.api import select_datasets
     from benchdesign.selection.classes import class_label, selection_class
@@ -98,26 +128,27 @@ def _select_command(args: argparse.Namespace) -> int:
     check_output_paths({"--out": out, "--report": report_path}, {"--features": args.features, "--scores": args.scores})
     _refuse_duplicates(args.include or (), "--include")
     _refuse_duplicates(args.exclude or (), "--exclude")
-    scores = _estimator_scores(args, report_path)
+    scores = _select_scores(args, report_path)
 
-    features = read_feature_table(args.features)
-    if scores is not None:  # the scores define the benchmark: only scored datasets can be chosen
-        features = _only_scored(features, set(scores["dataset"]), args.features, "select")
+    features, representation = _select_features(args, scores)
     result = select_datasets(
         features, args.k, strategy=args.strategy, include=args.include or (),
         exclude=args.exclude or (), random_state=args.seed, standardize=not args.no_standardize,
         options={"start": args.fafi_start, **_strata_option(args.strata, features.index, [args.strategy])},
     )
-    cls = selection_class(args.strategy, Path(args.features).name.split(".")[0])
-    report = {"features": args.features, **result.report(), "class": cls, "seed": args.seed}
+    cls = selection_class(args.strategy, representation)
+    source = args.features or f"{args.scores} (the models' ranks)"
+    report = {"features": args.features, "representation": representation, **result.report(), "class": cls,
+              "seed": args.seed}
     if args.strategy.startswith("fafi"):
         report["fafi_start"] = args.fafi_start
-    if scores is not None:
+    if args.estimator is not None:
         from benchdesign.selection.estimators import fit_subset_estimator
 
         fitted = fit_subset_estimator(scores, result.datasets, args.higher_is_better, args.estimator, args.level)
-        report["scores"] = args.scores
         report["estimator"] = fitted.to_dict()
+    if scores is not None:
+        report["scores"] = args.scores
     listing = "".join(f"{name}\n" for name in result.datasets)
     if out:
         write_atomic(out, listing)
@@ -126,14 +157,14 @@ def _select_command(args: argparse.Namespace) -> int:
         sys.stdout.write(listing)
         if args.report:
             write_atomic(args.report, json.dumps(report, indent=2) + "\n")
-    print(f"{args.strategy} on {args.features}: class {class_label(cls)} (classes: a priori uses the datasets' "
-          "features only; informed also the models' scores, e.g. an oracle.csv of model ranks or NAME+seen.csv)",
-          file=sys.stderr)
+    print(f"{args.strategy} on {source}: class {class_label(cls)} (classes: a priori uses the datasets' "
+          "features only; informed also the models' scores, e.g. the scores file itself, an oracle.csv of model "
+          "ranks or NAME+seen.csv)", file=sys.stderr)
     print(f"covering radius ({result.metric}) of the {args.k} datasets: {result.covering_radius:.4g} "
           f"(pool diameter {result.diameter:.4g}); {len(result.random_radii)} random subsets of {args.k} from the "
           f"same pool: median {result.random_median_radius:.4g}, {result.share_random_worse:.0%} of them cover the "
           "pool worse (a larger radius)", file=sys.stderr)
-    if scores is not None:
+    if args.estimator is not None:
         half = fitted.half_width
         print(f"estimator {fitted.estimator} fitted on {len(fitted.models)} models and {fitted.n_datasets} datasets: "
               f"a new model's full-benchmark win share within ±{half:.3g} at level {fitted.level:g} (leave-one-model-"
@@ -144,29 +175,50 @@ def _select_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _estimator_scores(args: argparse.Namespace, report_path: str | None):
-    """select's scores (long frame) when ``--estimator`` asks for a fit, else None; errors for options without
-    their partners."""
-    if args.estimator is None:
+def _select_features(args: argparse.Namespace, scores):
+    """select's representation: the feature file (a priori, unless named as informed), or without one the
+    scores' model ranks (the oracle representation: informed). Returns (datasets x features, its name)."""
+    if args.features is None:
+        from benchdesign.selection.ranking import rank_scores
+        from benchdesign.selection.representations import oracle_representation
+
+        return oracle_representation(rank_scores(scores, args.higher_is_better)), "oracle"
+    from benchdesign.domains import read_feature_table
+
+    features = read_feature_table(args.features, dataset_column=args.dataset_column,
+                                  transpose=args.transpose_features)
+    if scores is not None:  # the scores define the benchmark: only scored datasets can be chosen
+        features = _only_scored(features, set(scores["dataset"]), args.features, "select")
+    return features, Path(args.features).name.split(".")[0]
+
+
+def _select_scores(args: argparse.Namespace, report_path: str | None):
+    """select's scores (long frame) when they are used: to select from (no --features) or to fit an
+    estimator (--estimator); else None. Errors for options without their partners."""
+    if args.features is None and args.scores is None:
+        raise ValueError("give --features FILE (select from the datasets' features: a priori) or --scores FILE "
+                         "(select from the models' scores: informed)")
+    if args.estimator is None and args.features is not None:
         given = [name for name, value in (("--scores", args.scores), ("--level", args.level),
                                           ("--higher-is-better/--lower-is-better", args.higher_is_better))
                  if value is not None]
         if given:
             raise ValueError(f"{' and '.join(given)} {'goes' if len(given) == 1 else 'go'} only with --estimator NAME "
-                             "(fit an estimator on the scores)")
+                             "(fit an estimator on the scores) or without --features (select from the scores)")
         return None
+    if args.estimator is None and args.level is not None:
+        raise ValueError("--level goes only with --estimator NAME (fit an estimator on the scores)")
     if args.scores is None or args.higher_is_better is None:
-        raise ValueError(f"--estimator {args.estimator} needs --scores FILE (the models already run) and "
-                         "--higher-is-better or --lower-is-better")
-    if report_path is None:
+        raise ValueError((f"--estimator {args.estimator}" if args.estimator else "selecting from the scores")
+                         + " needs --scores FILE (the models already run) and --higher-is-better or "
+                         "--lower-is-better")
+    if args.estimator is not None and report_path is None:
         raise ValueError(f"--estimator {args.estimator} writes the fitted estimator into the JSON report: give --out "
                          "FILE (report FILE.json) or --report FILE.json")
-    from benchdesign.domains import read_scores_table
     from benchdesign.selection.options import ESTIMATOR_LEVEL
 
     args.level = ESTIMATOR_LEVEL if args.level is None else args.level
-
-    return read_scores_table(args.scores, args.higher_is_better)
+    return _read_scores(args.scores, args, args.higher_is_better)
 
 
 def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -182,7 +234,8 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
             "JSON report: strategy, standardisation, covering radius of the chosen set over the pool."
         ),
     )
-    p.add_argument("--features", required=True, help="feature CSV: a 'dataset' column and numeric columns")
+    p.add_argument("--features", help="feature CSV: a 'dataset' column and numeric columns (a priori); without it, "
+                                      "the datasets are chosen from --scores, their models' ranks (informed)")
     p.add_argument("-k", type=int, required=True, help="number of datasets to choose")
     p.add_argument("--strategy", choices=list(STRATEGIES), default=SELECT_STRATEGY,
                    help=f"default {SELECT_STRATEGY}: the highest share of held-out rho >= 0.9 over NLP, RecSys and "
@@ -208,10 +261,12 @@ def add_select_parser(subparsers: argparse._SubParsersAction) -> None:
                           "(conditional mean of the other datasets), the one with the least leave-one-model-out "
                           "error")
     est.add_argument("--scores", help="scores CSV of the models already run (long or wide); its datasets are the "
-                                      "full benchmark and only they can be chosen")
+                                      "full benchmark and only they can be chosen; without --features, the "
+                                      "datasets are chosen from it")
     est.add_argument("--level", type=float, default=None,
                      help=f"coverage level of the interval (default {ESTIMATOR_LEVEL})")
     _add_direction(est, required=False, default=None)
+    add_table_options(p, features=True)
     p.set_defaults(func=_select_command)
 
 
@@ -233,7 +288,7 @@ def _figure_bytes(fig, fmt: str) -> bytes:
 
 
 def _evaluate_command(args: argparse.Namespace) -> int:
-    from benchdesign.domains import file_provenance, read_scores_table
+    from benchdesign.domains import file_provenance
     from benchdesign.files import write_atomic
     from benchdesign.selection.api import evaluate_benchmark, evaluation_figures
     from benchdesign.selection.conclusions import dataset_scores
@@ -243,8 +298,8 @@ def _evaluate_command(args: argparse.Namespace) -> int:
     if k_min > k_max:
         raise ValueError(f"--k {k_min} {k_max}: the first must not exceed the second")
     _check_out_folder(args.out, {"--scores": args.scores, "--features": args.features})
-    scores = read_scores_table(args.scores, args.higher_is_better)
-    features = _features(args.features, dict.fromkeys(scores["dataset"]))
+    scores = _read_scores(args.scores, args, args.higher_is_better)
+    features = _features(args.features, args, dict.fromkeys(scores["dataset"]))
 
     from benchdesign.logs import logger
 
@@ -355,11 +410,11 @@ def add_evaluate_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=1,
                    help="processes (default 1; the results do not depend on it)")
     p.add_argument("--out", required=True, help="output folder (created; files of the same names are replaced)")
+    add_table_options(p, features=True)
     p.set_defaults(func=_evaluate_command)
 
 
 def _agreement_command(args: argparse.Namespace) -> int:
-    from benchdesign.domains import read_scores_table
     from benchdesign.files import check_output_paths, write_atomic
     from benchdesign.selection.api import subset_agreement
     from benchdesign.selection.markdown import to_markdown
@@ -369,9 +424,10 @@ def _agreement_command(args: argparse.Namespace) -> int:
         raise ValueError(f"subset file {args.subset!r} does not exist")
     subset = [line.strip() for line in Path(args.subset).read_text().splitlines() if line.strip()]
     _refuse_duplicates(subset, f"subset file {args.subset!r}")
-    scores = read_scores_table(args.scores, args.higher_is_better)
+    scores = _read_scores(args.scores, args, args.higher_is_better)
     table = subset_agreement(scores, subset, args.higher_is_better, n_boot=args.bootstrap, random_state=args.seed)
     print(to_markdown(table, floatfmt=".4f"))
+    print(f"benchdesign agreement: {table.attrs['interval']}", file=sys.stderr)
     if args.json:
         write_atomic(args.json, table.to_json(orient="records", indent=2) + "\n")
     return 0
@@ -403,18 +459,18 @@ def add_agreement_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="bootstrap resamples of the folds (default 1000; 0: no interval)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", help="also write the table as JSON (an existing file is replaced)")
+    add_table_options(p, features=False)
     p.set_defaults(func=_agreement_command)
 
 
 def _predict_command(args: argparse.Namespace) -> int:
-    from benchdesign.domains import read_scores_table
     from benchdesign.files import check_output_paths, write_atomic
     from benchdesign.selection.estimators import predict_full_rank
     from benchdesign.selection.markdown import to_markdown
 
     check_output_paths({"--json": args.json}, {"--estimator": args.estimator, "--scores": args.scores})
     fit = _read_estimator(args.estimator)
-    scores = read_scores_table(args.scores, fit.higher_is_better, min_models=1, min_datasets=1)
+    scores = _read_scores(args.scores, args, fit.higher_is_better, min_models=1, min_datasets=1)
     table = predict_full_rank(fit, scores)
     print(f"estimator {fit.estimator} on {len(fit.datasets)} datasets ({', '.join(fit.datasets)}); rank = slot among "
           f"the {len(fit.models)} models it was fitted on (1 = ahead of all, {len(fit.models) + 1} = behind all); "
@@ -463,6 +519,7 @@ def add_predict_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="scores CSV of the new models (long or wide, one model is enough) on every chosen dataset; "
                         "direction as the estimator's")
     p.add_argument("--json", help="also write the table as JSON (an existing file is replaced)")
+    add_table_options(p, features=False)
     p.set_defaults(func=_predict_command)
 
 

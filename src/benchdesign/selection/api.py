@@ -335,7 +335,8 @@ def subset_agreement(
     Returns
     -------
     pd.DataFrame
-        One row per metric, columns ``metric, value, lo, hi`` (``lo`` / ``hi`` NaN with a single fold).
+        One row per metric, columns ``metric, value, lo, hi`` (``lo`` / ``hi`` NaN with a single fold or
+        ``n_boot=0``); ``attrs["interval"]`` says in words what ``lo`` and ``hi`` are, or why they are absent.
 
     Examples
     --------
@@ -387,7 +388,18 @@ def subset_agreement(
             draws.append([m[name] for name in METRICS])
         q = np.nanquantile(np.array(draws), [(1 - level) / 2, (1 + level) / 2], axis=0)
         out["lo"], out["hi"] = q[0], q[1]
+    out.attrs["interval"] = _interval_note(cube.shape[1], n_boot, level)
     return out
+
+
+def _interval_note(n_folds: int, n_boot: int, level: float) -> str:
+    """What ``lo`` and ``hi`` of [`subset_agreement`][] are, or why they are absent (NaN)."""
+    if n_folds < 2:
+        return ("no interval (lo, hi empty): the scores have one fold per (dataset, model), and the interval "
+                "resamples folds; give the scores per fold (a fold column) for one")
+    if n_boot == 0:
+        return "no interval (lo, hi empty): no bootstrap resamples were asked for (n_boot=0, --bootstrap 0)"
+    return f"lo, hi: a {level:.0%} percentile bootstrap interval over the {n_folds} folds ({n_boot} resamples)"
 
 
 # ----------------------------------------------------------------------------------- evaluate
