@@ -11,7 +11,7 @@ from scipy.stats import rankdata
 
 from benchdesign.cli import main
 from benchdesign.domains import read_feature_table, read_scores_table
-from benchdesign.selection.api import select_datasets, subset_agreement
+from benchdesign.selection.api import select_datasets, select_from_scores, subset_agreement
 
 DATASETS = [f"d{i}" for i in range(8)]
 MODELS = ["knn", "forest", "svm"]
@@ -122,6 +122,8 @@ def test_select_from_the_scores_alone_is_informed_and_uses_the_model_ranks(tmp_p
     ranks = pd.DataFrame(rankdata(-wide.to_numpy(), axis=1), index=wide.index, columns=wide.columns)  # 1 = best
     expected = select_datasets(ranks, 3, "kmeans").datasets
     assert out.read_text().split() == list(expected)
+    scores = read_scores_table(path, True, transpose=True)
+    assert select_from_scores(scores, 3, True, "kmeans").datasets == list(expected)
 
 
 def test_select_needs_features_or_scores(tmp_path, capsys):

@@ -37,7 +37,7 @@ from __future__ import annotations
 from benchdesign.lazy import lazy_exports
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "api": ("select_datasets", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures",
+    "api": ("select_datasets", "select_from_scores", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures",
             "recommendation", "subset_agreement"),
     "options": ("FAFI_STARTS", "HOLDOUT_FRACTION", "RANDOM_BASELINES", "RANDOM_DRAWS", "STANDARDIZATIONS",
                 "VARIATIONS"),

@@ -84,7 +84,7 @@ from benchdesign.selection.verdicts import (
 )
 
 __all__ = [
-    "Selection", "select_datasets", "subset_agreement", "Evaluation", "evaluate_benchmark",
+    "Selection", "select_datasets", "select_from_scores", "subset_agreement", "Evaluation", "evaluate_benchmark",
     "coverage_curves", "p_eff_table", "run_configuration", "recommendation", "evaluation_figures",
     "held_out_warning",
 ]
@@ -293,6 +293,64 @@ def _random_subset_radii(Z: np.ndarray, pool: np.ndarray, forced: np.ndarray, k:
     rest = np.setdiff1d(pool, forced)
     return [covering_radius(Z, np.concatenate([forced, rng.choice(rest, k - len(forced), replace=False)]), pool,
                             metric) for _ in range(RANDOM_SUBSETS)]
+
+
+def select_from_scores(
+    scores: pd.DataFrame,
+    k: int,
+    higher_is_better: bool,
+    strategy: str = SELECT_STRATEGY,
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    random_state: int = 0,
+    standardize: bool = True,
+    options: Mapping[str, Any] | None = None,
+) -> Selection:
+    """Choose ``k`` datasets from the models' scores alone: an *informed* selection.
+
+    Each dataset is described by its vector of model ranks (the oracle representation,
+    [`oracle_representation`][]) and ``strategy`` chooses from those rows, as tinyBenchmarks and MMTEB's task
+    selection choose from scores. Its class is informed (``selection_class(strategy, "oracle")``): the selection
+    saw the scores of the models it is meant to rank, so judge it on models it did not see (``benchdesign
+    evaluate``, model holdout). This is ``benchdesign select --scores FILE`` without ``--features``.
+
+    Parameters
+    ----------
+    scores : pd.DataFrame
+        Long scores: ``dataset, model, [fold], score``.
+    k : int
+        Number of datasets to choose.
+    higher_is_better : bool
+        Whether a higher score is a better model.
+    strategy : str
+        A name of ``STRATEGIES`` (default: ``select``'s).
+    include, exclude : Sequence[str]
+        Datasets that must be chosen, and datasets left out of the pool (as in [`select_datasets`][]).
+    random_state : int
+        Seed of the strategy's random draws and of the random subsets.
+    standardize : bool
+        z-score the rank vectors over the pool first.
+    options : Mapping[str, Any] | None
+        Options of the strategy, as in [`select_datasets`][].
+
+    Returns
+    -------
+    Selection
+        As [`select_datasets`][] returns it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.selection import select_from_scores
+    >>> scores = pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2", "d3", "d3"], "model": ["a", "b"] * 3,
+    ...                        "score": [0.9, 0.8, 0.6, 0.7, 0.5, 0.4]})
+    >>> select_from_scores(scores, 2, higher_is_better=True, strategy="fafi_euclidean").datasets
+    ['d1', 'd2']
+    """
+    ranks = oracle_representation(rank_scores(scores, higher_is_better))
+    return select_datasets(ranks, k, strategy, include=include, exclude=exclude, random_state=random_state,
+                           standardize=standardize, options=options)
 
 
 # ---------------------------------------------------------------------------------- agreement
