@@ -422,7 +422,7 @@ def test_table4_by_hand_and_markdown():
     assert t4[["regime", "strategy", "metric"]].values.tolist()[:3] == [
         ["oracle", "random", "mae"], ["oracle", "random", "spearman"], ["oracle", "fafi_cosine", "mae"]]
     row = t4[(t4["regime"] == "oracle") & (t4["strategy"] == "fafi_cosine") & (t4["metric"] == "mae")].iloc[0]
-    assert (row["auc_mean"], row["auc_sd"]) == pytest.approx((22.0, 2.0))
+    assert (row["auc_mean"], row["auc_sd"], row["n_seeds"]) == pytest.approx((22.0, 2.0, 3))
     md = markdown.table4_markdown(t4)
     assert "**22.00 ± 2.00**" in md and "**37.00 ± 1.00**" in md and "40.00 ± 1.00" in md
     assert "| Broken   | Random     | 40.00 ± 1.00     | –" in md

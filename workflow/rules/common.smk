@@ -314,6 +314,7 @@ def paper_comparison_inputs():
             name=[
                 "table1_auc",
                 "table2_kstar",
+                "table2_kstar_per_config",
                 "table3_summary",
                 "table3_wilcoxon_holm",
                 "curves_dataset_pool",

@@ -88,7 +88,7 @@ TABLE3_SUMMARY_COLUMNS = [
 ]
 REFERENCE_COLUMNS = ["domain", "metric", "informed_strategy", "informed_representation", "informed_auc"]
 SYNTHETIC_AUC_COLUMNS = ["regime", "strategy", "seed", "metric", "auc"]
-TABLE4_COLUMNS = ["regime", "strategy", "metric", "auc_mean", "auc_sd"]
+TABLE4_COLUMNS = ["regime", "strategy", "metric", "auc_mean", "auc_sd", "n_seeds"]
 
 _ORDERS: dict[str, Sequence[str]] = {
     "variation": VARIATION_ORDER,

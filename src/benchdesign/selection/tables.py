@@ -346,10 +346,10 @@ def table3_summary(
 
 
 def table4(synthetic_auc: pd.DataFrame) -> pd.DataFrame:
-    """Mean ± sd (ddof=1) over seeds of per-seed AUCs.
+    """Mean ± sd (ddof=1) over seeds of per-seed AUCs, and the number of seeds.
 
     Input columns regime, strategy, seed, metric, auc; output columns regime, strategy, metric,
-    auc_mean, auc_sd.
+    auc_mean, auc_sd, n_seeds.
 
     Parameters
     ----------
@@ -359,7 +359,7 @@ def table4(synthetic_auc: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pd.DataFrame
-        Columns regime, strategy, metric, auc_mean, auc_sd.
+        Columns regime, strategy, metric, auc_mean, auc_sd, n_seeds.
     """
     require_columns(synthetic_auc, SYNTHETIC_AUC_COLUMNS, "synthetic AUC frame")
     if synthetic_auc.empty:
@@ -375,5 +375,6 @@ def table4(synthetic_auc: pd.DataFrame) -> pd.DataFrame:
         row = synthetic_auc.loc[bad].iloc[0]
         raise ValueError(f"non-finite auc {row['auc']!r} at " + config_name(keys, row[keys]))
     grouped = synthetic_auc.groupby(["regime", "strategy", "metric"], sort=False)["auc"]
-    out = pd.concat({"auc_mean": grouped.mean(), "auc_sd": grouped.std(ddof=1)}, axis=1).reset_index()
+    out = pd.concat({"auc_mean": grouped.mean(), "auc_sd": grouped.std(ddof=1), "n_seeds": grouped.size()},
+                    axis=1).reset_index()
     return sort_frame(out[TABLE4_COLUMNS], ["regime", "strategy", "metric"])

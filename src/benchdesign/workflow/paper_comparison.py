@@ -8,7 +8,8 @@ cannot compute it. A reader takes the run's result tables (:class:`ResultFiles`:
 ``results/tables/table2_kstar.csv``, to the file) and returns a :class:`Measurement`; :func:`compare_claims`
 turns it into a verdict (:data:`STATUSES`):
 
-* ``agrees``: within the tolerance (``within 1.0 AUC``), ``equal``, ``direction holds``, ``same best method``
+* ``agrees``: within the tolerance (``within 2 SE``: two standard errors of the run's value; ``within 0.02``),
+  ``equal``, ``direction holds``, ``same best method``
   or ``holds (<tolerance>)``;
 * ``differs: <why>``;
 * ``not comparable: <why>``: the run's settings differ from the paper's where the value depends on them (the
@@ -93,12 +94,20 @@ class Measurement:
         The numbers behind the value (how it was read).
     incomparable : str
         Why the value cannot be compared with the paper's ("" when it can).
+    se : float or None
+        The standard error of ``value`` from the run's own spread (trials, seeds or configurations), for a
+        tolerance ``within K SE``; None when the reader has none.
+    resolution : float
+        The smallest step the value moves by (0.5 for a median of whole numbers): ``within K SE`` is never
+        narrower.
     """
 
     value: float | str
     holds: bool | None = None
     detail: str = ""
     incomparable: str = ""
+    se: float | None = None
+    resolution: float = 0.0
 
 
 class ResultFiles:
@@ -216,7 +225,7 @@ def _check_claim(row: Mapping[str, Any]) -> None:
     if not str(row["enabled_by"]).strip():
         raise ValueError(f"claim {cid}: enabled_by is empty (which config key produces its outputs?)")
     tolerance = str(row["tolerance"]).strip()
-    numeric = _tolerance_width(tolerance) is not None or tolerance == "equal"
+    numeric = _tolerance_width(tolerance) is not None or tolerance == "equal" or _se_multiple(tolerance) is not None
     if numeric and not _is_number(row["paper_value"]):
         raise ValueError(f"claim {cid}: tolerance {tolerance!r} needs a numeric paper_value, got {row['paper_value']!r}")
     if not tolerance:
@@ -273,8 +282,20 @@ def _is_number(value: object) -> bool:
 
 
 def _tolerance_width(tolerance: str) -> float | None:
-    """The X of ``within X [unit]``, else None."""
+    """The X of ``within X [unit]`` (a fixed width), else None."""
+    if _se_multiple(tolerance) is not None:
+        return None
     match = re.fullmatch(r"within\s+([0-9.]+)(\s+.*)?", tolerance.strip())
+    return float(match.group(1)) if match else None
+
+
+SE_RULE = re.compile(r"within\s+([0-9.]+)\s+SE")
+"""A tolerance set by the run's own uncertainty: ``within K SE``, K standard errors of the run's value."""
+
+
+def _se_multiple(tolerance: str) -> float | None:
+    """The K of ``within K SE``, else None."""
+    match = SE_RULE.fullmatch(tolerance.strip())
     return float(match.group(1)) if match else None
 
 
@@ -323,6 +344,14 @@ def judge(row: Mapping[str, Any], files: ResultFiles, settings: Mapping[str, Any
     note = str(row.get("note", "")).strip()
     out.update(run_value=measured.value, detail=measured.detail)
     width = _tolerance_width(tolerance)
+    multiple = _se_multiple(tolerance)
+    if multiple is not None:
+        if measured.se is None or not math.isfinite(measured.se):
+            raise ValueError(f"claim {row['id']}: tolerance {tolerance!r} needs a standard error; reader "
+                             f"{row['reader']!r} gave none")
+        width = max(multiple * measured.se, measured.resolution)
+        tolerance = f"{tolerance} = {width:.3g}"
+        out["tolerance"] = tolerance
     if width is not None or tolerance == "equal":
         if not _is_number(measured.value):
             ok, why = False, f"this run has {_fmt(measured.value)}, the paper {_fmt(paper_value)}"
@@ -402,6 +431,13 @@ def comparison_markdown(comparison: pd.DataFrame, settings: Mapping[str, Any] | 
         "the stated tolerance, or the claim in words holds), *differs* (and why), *not comparable* (this run's "
         "settings differ from the paper's where the value depends on them; the value is shown), *not in this "
         "run* (the config key that enables it), *not computed* (why the project cannot).",
+        "",
+        "Tolerances were fixed before the values were read: `equal` for counts and settings; `within 2 SE` for a "
+        "number with sampling noise, two standard errors of this run's value from its own spread (a Table 3 gain: "
+        "the best configuration's and Random's AUC sd over trials, / sqrt(trials), combined; a Table 4 value: sd "
+        "over seeds / sqrt(seeds); a Table 2 median k*: a bootstrap over the configurations, seed 0), its width "
+        "shown as `= W`; the paper publishes no spread for these numbers, so the rule counts this run's noise "
+        "only. `within X` with a fixed X is a rounding allowance (a fraction of whole datasets or molecules).",
         "",
         "Claims: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in STATUSES) + f" (of {len(comparison)}).",
         "",
@@ -569,14 +605,44 @@ def _kstar_or_beyond(row: pd.Series, stat: str, k_max: int) -> float:
     return float(row[stat]) if int(row["n_reached"]) > 0 else float(k_max + 1)
 
 
-@_reader(_T2, f"{TABLES}/curves_dataset_pool.csv", "results/prepared/{domain}/dataset_ranks.csv")
+@_reader(_T2, f"{TABLES}/table2_kstar_per_config.csv", f"{TABLES}/curves_dataset_pool.csv",
+         "results/prepared/{domain}/dataset_ranks.csv")
 def kstar(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str, criterion: str,
           stat: str = "median") -> Measurement:
-    """Table 2's k* (``stat``: best, median or worst over the configurations that reach the target)."""
+    """Table 2's k* (``stat``: best, median or worst over the configurations that reach the target), with the
+    bootstrap standard error of the median over configurations (``KSTAR_BOOTSTRAP`` resamples, seed 0)."""
     row = _kstar_row(files, domain, metric, criterion)
     value: float | str = float(row[stat]) if int(row["n_reached"]) > 0 else DASH
     detail = f"{int(row['n_reached'])} of {int(row['n_configs'])} configurations reach the target"
-    return Measurement(value, detail=detail, incomparable=_table2_differences(files, [domain], [metric]))
+    se = _kstar_median_se(files, domain, metric, criterion) if stat == "median" else None
+    if se is not None:
+        detail += f"; SE {se:.3g} (bootstrap over configurations)"
+    return Measurement(value, detail=detail, incomparable=_table2_differences(files, [domain], [metric]), se=se,
+                       resolution=0.5)  # a median of whole subset sizes moves in half steps
+
+
+KSTAR_BOOTSTRAP = 2000
+"""Resamples of the configurations behind the standard error of Table 2's median k*."""
+
+
+def _kstar_median_se(files: ResultFiles, domain: str, metric: str, criterion: str) -> float | None:
+    """Bootstrap standard error of the median k* over the configurations that reach the target (resampling
+    Table 2's configurations, of both classes as there, with replacement); None without the per-configuration
+    table or a k*."""
+    name = f"{TABLES}/table2_kstar_per_config.csv"
+    column = f"kstar_{criterion}"
+    if not files.has(name):
+        return None
+    threshold = float(_kstar_row(files, domain, metric, criterion)["threshold"])
+    rows = files.rows(name, (column, "threshold"), domain=domain, metric=metric)
+    rows = rows[np.isclose(pd.to_numeric(rows["threshold"], errors="coerce"), threshold)]  # Table 2's target
+    values = pd.to_numeric(rows[column], errors="coerce").to_numpy(dtype=float)
+    if not np.isfinite(values).any():
+        return None
+    rng = np.random.default_rng(0)
+    draws = values[rng.integers(0, len(values), (KSTAR_BOOTSTRAP, len(values)))]
+    medians = np.array([np.median(d[np.isfinite(d)]) if np.isfinite(d).any() else np.nan for d in draws])
+    return float(np.nanstd(medians, ddof=1))
 
 
 @_reader(_T2, f"{TABLES}/curves_dataset_pool.csv", "results/prepared/{domain}/dataset_ranks.csv")
@@ -676,8 +742,17 @@ def table3_gain(files: ResultFiles, settings: Mapping[str, Any], domain: str, me
     row = _summary_row(files, domain, metric)
     n = int(files.rows(f"{TABLES}/table1_auc.csv", ("n_datasets",), domain=domain)["n_datasets"].iloc[0])
     notes = _protocol_differences(files, domain) + [_nlp_note(files, settings, domain, representation)]
-    return Measurement(float(row["gain_vs_random"]), detail=f"{_best_text(row)}; {n} datasets",
-                       incomparable="; ".join(n for n in notes if n))
+    se = math.hypot(_auc_se(files, domain, metric, row["best_strategy"], row["best_representation"]),
+                    _auc_se(files, domain, metric, "random", "none"))
+    return Measurement(float(row["gain_vs_random"]), detail=f"{_best_text(row)}; {n} datasets; SE {se:.3g}",
+                       incomparable="; ".join(n for n in notes if n), se=se)
+
+
+def _auc_se(files: ResultFiles, domain: str, metric: str, strategy: str, representation: str) -> float:
+    """Standard error of one configuration's mean AUC over its trials (Table 1: sd / sqrt(trials))."""
+    row = files.rows(f"{TABLES}/table1_auc.csv", ("auc_sd", "n_trials"), domain=domain, metric=metric,
+                     strategy=strategy, representation=representation).iloc[0]
+    return float(row["auc_sd"]) / math.sqrt(float(row["n_trials"]))
 
 
 @_reader(_T3S, f"{TABLES}/table1_auc.csv")
@@ -971,6 +1046,14 @@ def _table4_auc(files: ResultFiles, regime: str, strategy: str, metric: str) -> 
     return float(files.rows(_T4, ("auc_mean",), regime=regime, strategy=strategy, metric=metric)["auc_mean"].iloc[0])
 
 
+def _table4_se(files: ResultFiles, regime: str, strategy: str, metric: str) -> float | None:
+    """Standard error of Table 4's mean AUC over seeds (sd / sqrt(seeds)); None for a table without n_seeds."""
+    row = files.rows(_T4, ("auc_sd",), regime=regime, strategy=strategy, metric=metric).iloc[0]
+    if "n_seeds" not in row.index:
+        return None
+    return float(row["auc_sd"]) / math.sqrt(float(row["n_seeds"]))
+
+
 def _synthetic_differences(settings: Mapping[str, Any]) -> str:
     """How the run's synthetic benchmark differs from the paper's (section 6.4), or ""."""
     run = settings.get("synthetic")
@@ -992,8 +1075,10 @@ def table4_value(files: ResultFiles, settings: Mapping[str, Any], regime: str, s
     """Table 4's mean AUC of one regime and strategy."""
     value = _table4_auc(files, regime, strategy, metric)
     noise = (settings.get("synthetic") or {}).get("noise")
-    detail = f"{regime} regime, {_label(strategy, 'none')}" + (f"; noise {noise}" if noise else "")
-    return Measurement(value, detail=detail, incomparable=_synthetic_differences(settings))
+    se = _table4_se(files, regime, strategy, metric)
+    detail = (f"{regime} regime, {_label(strategy, 'none')}" + (f"; noise {noise}" if noise else "")
+              + (f"; SE {se:.3g} over seeds" if se is not None else ""))
+    return Measurement(value, detail=detail, incomparable=_synthetic_differences(settings), se=se)
 
 
 @_reader(_T4)
@@ -1002,8 +1087,11 @@ def table4_gain(files: ResultFiles, settings: Mapping[str, Any], regime: str, me
     """Table 4's gain of ``strategy`` over Random (Random − strategy for MAE, strategy − Random otherwise)."""
     own, random = _table4_auc(files, regime, strategy, metric), _table4_auc(files, regime, "random", metric)
     gain = (own - random) * (1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0)
-    return Measurement(gain, holds=gain > 0, detail=f"{regime}: {strategy} {own:.4g}, Random {random:.4g}",
-                       incomparable=_synthetic_differences(settings))
+    ses = [_table4_se(files, regime, s, metric) for s in (strategy, "random")]
+    se = None if None in ses else math.hypot(*ses)
+    return Measurement(gain, holds=gain > 0, detail=f"{regime}: {strategy} {own:.4g}, Random {random:.4g}"
+                       + (f"; SE {se:.3g} over seeds" if se is not None else ""),
+                       incomparable=_synthetic_differences(settings), se=se)
 
 
 @_reader(_T4)
