@@ -453,3 +453,55 @@ def test_table2_tolerance_from_a_bootstrap_over_configurations(tmp_path, claims)
     medians = [np.median(rng.choice(values, len(values))) for _ in range(4000)]
     width = float(out["tolerance"].split("= ")[1])
     assert out["status"] == "agrees" and width == pytest.approx(2 * np.std(medians, ddof=1), rel=0.15)
+
+
+def nlp_run(tmp_path, best_representation: str) -> dict[str, str]:
+    """Table 3 summary and Table 1 of NLP (31 models, 2..20) whose best MAE configuration uses
+    ``best_representation``; Random's and its AUC sd 5 over 200 trials (2 SE = 1)."""
+    summary = pd.DataFrame([{
+        "domain": "nlp", "metric": "mae", "best_strategy": "kmeans", "best_representation": best_representation,
+        "best_auc": 25.0, "random_auc": 30.0, "gain_vs_random": 5.0, "p_holm_vs_random": 1e-6,
+        "closest_strategy": "–", "closest_representation": "–", "closest_auc": float("nan"),
+        "closest_p_holm": float("nan"), "informed_strategy": "fafi_cosine", "informed_representation": "oracle",
+        "informed_auc": 20.0}])
+    table1 = pd.DataFrame([("nlp", "random", "none", "mae", 30.0, 5.0, 200, 56),
+                           ("nlp", "kmeans", best_representation, "mae", 25.0, 5.0, 200, 56),
+                           ("nlp", "kmeans", "description", "mae", 27.0, 5.0, 200, 56)],
+                          columns=["domain", "strategy", "representation", "metric", "auc_mean", "auc_sd", "n_trials",
+                                   "n_datasets"])
+    curves = pd.DataFrame([("nlp", "dataset_pool", "random", "none", "mae", k, 1.0, 0.5, 1.5, 200)
+                           for k in range(2, 21)],
+                          columns=["domain", "variation", "strategy", "representation", "metric", "k", "mean", "lo",
+                                   "hi", "n_trials"])
+    ranks = pd.DataFrame({"dataset": ["a", "b"], **{f"m{i}": [i, i] for i in range(31)}})
+    return {f"{T}/table3_summary.csv": write(tmp_path, "t3s.csv", summary),
+            f"{T}/table1_auc.csv": write(tmp_path, "t1.csv", table1),
+            f"{T}/curves_dataset_pool.csv": write(tmp_path, "curves.csv", curves),
+            "results/prepared/nlp/dataset_ranks.csv": write(tmp_path, "ranks.csv", ranks)}
+
+
+def test_nlp_rows_judged_directly_when_the_best_is_on_metadata(tmp_path, claims):
+    """The NLP encoder only touches descriptions: a best configuration on metadata is judged against the paper's
+    value (issue 45); one on descriptions embedded with another encoder stays not comparable."""
+    settings = {"nlp_encoder": "tfidf"}
+    rows = claims[claims["id"].isin(["P1-T3-05", "P1-T3-06"])]
+    direct = compare_claims(rows, nlp_run(tmp_path, "metadata"), settings)
+    assert direct["status"].tolist() == ["agrees", "agrees"], direct[["id", "verdict"]]
+    marked = compare_claims(rows, nlp_run(tmp_path, "description"), settings)
+    assert marked["status"].tolist() == ["not comparable"] * 2
+    assert "descriptions embedded with tfidf" in marked["verdict"].iloc[1]
+
+
+def test_a_peer_skipped_by_the_size_cap_is_not_a_failure(tmp_path, claims):
+    """P2-F6-09 (DataSAIL finished on every dataset): a dataset this run's own cap kept DataSAIL from is listed
+    as not run here; a failure on another dataset still differs (issue 45)."""
+    def size_table(statuses):
+        frame = pd.DataFrame([(d, "datasail_s1", 10.0, s) for d, s in statuses],
+                             columns=["dataset", "method", "seconds", "status"])
+        return {f"{T}/ablation_size.csv": write(tmp_path, "size.csv", frame)}
+
+    capped = "skipped: 21786 molecules > max_peer_molecules 10000"
+    out = compare_claims(one(claims, "P2-F6-09"), size_table([("tox21", "ok"), ("qm8", capped)])).iloc[0]
+    assert out["status"] == "agrees" and out["run_value"] == "1 of 1" and "not run here" in out["detail"]
+    out = compare_claims(one(claims, "P2-F6-09"), size_table([("tox21", "failed: timeout"), ("qm8", capped)])).iloc[0]
+    assert out["status"] == "differs" and out["run_value"] == "0 of 1"
