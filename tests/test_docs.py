@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import fnmatch
+import importlib
 import importlib.util
 import os
 import re
@@ -75,11 +76,18 @@ def test_mkdocs_build_strict(site):
     for page in ("index.html", "guides/split/index.html", "api/splitting/index.html", "api/selection/index.html",
                  "api/domains/index.html", "api/cli/index.html", "configuration/index.html"):
         assert (site / page).is_file(), page
-    api = (site / "api" / "splitting" / "index.html").read_text()
-    assert 'id="benchdesign.splitting.crossval.LeakageKFold"' in api
-    assert 'id="benchdesign.domains.load_scores"' in (site / "api" / "domains" / "index.html").read_text()
-    for name in ("splitting", "selection", "domains"):  # what tests/test_api_docs.py checks, seen on the page
-        text = _text((site / "api" / name / "index.html").read_text())
+    # one page per public object, with its signature (a class: its __init__'s, no private base class)
+    page = (site / "api" / "splitting" / "LeakageKFold" / "index.html").read_text()
+    assert 'id="benchdesign.splitting.crossval.LeakageKFold"' in page and "n_splits" in _text(page)
+    assert "_LeakageSplitter" not in _text(page)
+    assert 'id="benchdesign.domains.registry.load_scores"' in (site / "api/domains/load_scores/index.html").read_text()
+    for name in ("splitting", "selection", "domains"):  # what tests/test_api_docs.py checks, seen on the pages
+        module = importlib.import_module(f"benchdesign.{name}")
+        index = _text((site / "api" / name / "index.html").read_text())
+        for public in module.__all__:
+            assert public in index, f"api/{name}: {public} is not on the package's index"
+            assert (site / "api" / name / public / "index.html").is_file(), f"api/{name}/{public}: no page"
+        text = "".join(_text(p.read_text()) for p in (site / "api" / name).rglob("index.html"))
         roles = re.findall(r":(?:func|class|meth|mod|data|attr):`[^`]*`", text)
         assert not roles, f"api/{name}: Sphinx roles printed literally: {roles[:5]}"
         private = re.findall(r"=\s*_[A-Z]\w*\[[^\]]*\]", text)

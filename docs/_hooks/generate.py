@@ -6,8 +6,9 @@ A page asks for a generated block with a marker line:
   description), the description taken from the schema or, where the schema has none, from
   ``docs/_hooks/config_notes.yaml``;
 * ``<!-- generated: cli -->``           ``benchdesign <command> --help`` of every subcommand;
-* ``<!-- generated: api PACKAGE -->``   a mkdocstrings block per submodule for the public names that
-  ``PACKAGE._EXPORTS`` lists (``benchdesign.splitting``, ``benchdesign.selection``).
+* ``<!-- generated: api PACKAGE -->``   the package's index: per submodule, its public names (``PACKAGE._EXPORTS``,
+  or ``__all__``) with their first sentence, each linked to its own page, ``api/PACKAGE/NAME.md``, which
+  ``on_files`` generates (signature, docstring and Examples by mkdocstrings) and ``on_config`` puts in the nav.
 
 Cross-references may use the public path of a name, ``[LeakageKFold][benchdesign.splitting.LeakageKFold]``;
 it is rewritten to the submodule that defines it (from ``_EXPORTS``). A name not exported stays as written,
@@ -30,7 +31,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
 NOTES = Path(__file__).with_name("config_notes.yaml")
-API_PACKAGES = ("benchdesign.splitting", "benchdesign.selection")
+API_PACKAGES = ("benchdesign.splitting", "benchdesign.selection", "benchdesign.domains")
 # Sections whose defaults live in the code, not in the schema.
 CODE_DEFAULTS = {
     "features.tsc": ("benchdesign.domains.tsc.features", "DEFAULT_SETTINGS"),
@@ -185,23 +186,77 @@ def cli_help() -> str:
 
 # ---------------------------------------------------------------------------------------------- API
 def exports(package: str) -> dict[str, tuple[str, ...]]:
-    return importlib.import_module(package)._EXPORTS
+    """The public names of ``package`` by defining submodule (``_EXPORTS``, or ``__all__`` and ``__module__``)."""
+    module = importlib.import_module(package)
+    if hasattr(module, "_EXPORTS"):
+        return module._EXPORTS
+    grouped: dict[str, list[str]] = {}
+    for name in module.__all__:
+        defined = getattr(getattr(module, name), "__module__", package) or package
+        grouped.setdefault(defined.removeprefix(package).lstrip("."), []).append(name)
+    return {k: tuple(v) for k, v in grouped.items()}
 
 
-def api_blocks(package: str) -> str:
+def _qualified(package: str, module: str, name: str) -> str:
+    return ".".join(part for part in (package, module, name) if part)
+
+
+def _summary(package: str, module: str, name: str) -> str:
+    """The first sentence of a public object's docstring, for the package's index."""
+    obj = getattr(importlib.import_module(package), name)
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    if not doc or (not callable(obj) and doc == (type(obj).__doc__ or "").strip()):
+        return ""
+    first = " ".join(doc.split("\n\n")[0].split())
+    first = re.sub(r"\[([^\]]+)\]\[[^\]]*\]", r"\1", first)  # cross-references resolve on the object's page only
+    return first.replace("|", "\\|")
+
+
+def api_index(package: str) -> str:
+    """The package's index: per submodule, each public name linked to its own page, with its first sentence."""
+    short = package.rsplit(".", 1)[-1]
     out = []
     for module, names in exports(package).items():
-        members = "\n".join(f"        - {n}" for n in names)
-        out += [f"## `{package}.{module}`", "", f"::: {package}.{module}", "    options:",
-                "      show_root_heading: false", "      members:", members, ""]
+        out += [f"## `{_qualified(package, module, '')}`" if module else f"## `{package}`", "",
+                "| name | what it is |", "|---|---|"]
+        out += [f"| [`{n}`]({short}/{n}.md) | {_summary(package, module, n)} |" for n in names]
+        out.append("")
     return "\n".join(out)
+
+
+def object_page(package: str, module: str, name: str) -> str:
+    """One public object's page: how to import it, its signature, docstring and Examples (mkdocstrings)."""
+    short = package.rsplit(".", 1)[-1]
+    return "\n".join([
+        f"# `{name}`", "",
+        f"`from {package} import {name}`, defined in `{_qualified(package, module, '')}`; "
+        f"[every name of `{package}`](../{short}.md).", "",
+        f"::: {_qualified(package, module, name)}",
+        "    options:",
+        "      show_root_heading: true",
+        "      show_root_full_path: false",
+        "      heading_level: 2",
+        "      merge_init_into_class: true",
+        "      show_bases: false",
+        "",
+    ])
+
+
+def object_pages() -> dict[str, str]:
+    """Source path (``api/splitting/LeakageKFold.md``) -> content, for every public object of ``API_PACKAGES``."""
+    pages = {}
+    for package in API_PACKAGES:
+        short = package.rsplit(".", 1)[-1]
+        for module, names in exports(package).items():
+            pages.update({f"api/{short}/{n}.md": object_page(package, module, n) for n in names})
+    return pages
 
 
 def _public_paths() -> dict[str, str]:
     paths = {}
     for package in API_PACKAGES:
         for module, names in exports(package).items():
-            paths.update({f"{package}.{n}": f"{package}.{module}.{n}" for n in names})
+            paths.update({f"{package}.{n}": _qualified(package, module, n) for n in names})
     return paths
 
 
@@ -213,8 +268,35 @@ def generate(what: str, arg: str | None) -> str:
         with redirect_stdout(io.StringIO()):
             return cli_help()
     if what == "api" and arg in API_PACKAGES:
-        return api_blocks(arg)
+        return api_index(arg)
     raise ValueError(f"unknown generated block {what!r} {arg!r}")
+
+
+def on_config(config):
+    """Each package's entry of the API reference becomes a section: its index, then a page per public object."""
+    for entry in config["nav"]:
+        if isinstance(entry, dict) and "API reference" in entry:
+            section = []
+            for item in entry["API reference"]:
+                (title, path), = item.items()
+                short = Path(path).stem
+                package = f"benchdesign.{short}"
+                if package not in API_PACKAGES:
+                    section.append(item)
+                    continue
+                objects = [{n: f"api/{short}/{n}.md"} for names in exports(package).values() for n in names]
+                section.append({title: [{"Overview": path}, *objects]})
+            entry["API reference"] = section
+    return config
+
+
+def on_files(files, config):
+    """The per-object API pages, generated (not in the repository)."""
+    from mkdocs.structure.files import File
+
+    for path, content in object_pages().items():
+        files.append(File.generated(config, path, content=content))
+    return files
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
