@@ -422,8 +422,9 @@ def test_fig4_peers_leak_more_on_their_side(tmp_path, claims):
 def kstar_run(tmp_path, per_config: list[float], n_models: int = 35) -> dict[str, str]:
     """Table 2 (RecSys, MAE, conservative) and its per-configuration k* (NaN: the target not reached)."""
     reached = [k for k in per_config if not math.isnan(k)]
-    table2 = pd.DataFrame([("recsys", "mae", 1.5, "conservative", min(reached), float(np.median(reached)),
-                            max(reached), len(reached), len(per_config), "x", "a priori")],
+    best, median, worst = (min(reached), float(np.median(reached)), max(reached)) if reached else ("", "", "")
+    table2 = pd.DataFrame([("recsys", "mae", 1.5, "conservative", best, median, worst, len(reached),
+                            len(per_config), "x", "a priori")],
                           columns=["domain", "metric", "threshold", "criterion", "best", "median", "worst",
                                    "n_reached", "n_configs", "best_configs", "best_classes"])
     rows = pd.DataFrame([("recsys", "mae", f"s{i}", "interaction", "a priori", 1.5, k, k)
@@ -453,6 +454,14 @@ def test_table2_tolerance_from_a_bootstrap_over_configurations(tmp_path, claims)
     medians = [np.median(rng.choice(values, len(values))) for _ in range(4000)]
     width = float(out["tolerance"].split("= ")[1])
     assert out["status"] == "agrees" and width == pytest.approx(2 * np.std(medians, ddof=1), rel=0.15)
+
+
+def test_table2_with_no_configuration_reaching_the_target_differs(tmp_path, claims):
+    """No configuration reaches the target (a dash in Table 2): nothing to take a spread of, and the claim
+    differs instead of stopping the comparison."""
+    out = compare_claims(one(claims, "P1-T2-01"), kstar_run(tmp_path, [float("nan")] * 4)).iloc[0]
+    assert out["status"] == "differs" and out["run_value"] == "\u2013"  # Table 2's dash
+    assert out["verdict"] == "differs: this run has \u2013, the paper 5"
 
 
 def nlp_run(tmp_path, best_representation: str) -> dict[str, str]:

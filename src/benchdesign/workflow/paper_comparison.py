@@ -345,7 +345,9 @@ def judge(row: Mapping[str, Any], files: ResultFiles, settings: Mapping[str, Any
     out.update(run_value=measured.value, detail=measured.detail)
     width = _tolerance_width(tolerance)
     multiple = _se_multiple(tolerance)
-    if multiple is not None:
+    if multiple is not None and not _is_number(measured.value):
+        width = 0.0  # no value (a dash): no spread to take, it differs below
+    elif multiple is not None:
         if measured.se is None or not math.isfinite(measured.se):
             raise ValueError(f"claim {row['id']}: tolerance {tolerance!r} needs a standard error; reader "
                              f"{row['reader']!r} gave none")
