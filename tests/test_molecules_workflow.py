@@ -175,6 +175,66 @@ def test_cluster_count_change_reruns_the_clustering_splits_only(mol_run, tmp_pat
     assert not {rule for rule, _, _ in jobs} & {"mol_dataset", "mol_features"}, jobs
 
 
+def _ilp(**change):
+    return {"ilp": {**SETTINGS["ilp"], **change}}
+
+
+_SIMILARITY_SPLITS = {("qm8", "s1"), ("tox21", "s1"), ("sr_are", "s1"), ("davis", "s1"), ("davis", "s2")}
+_ALL_DATASETS = set(SETTINGS["datasets"])
+# One change per key of the molecules block (issue 45) -> the jobs whose params change: rule -> the (wildcard,
+# values) they are restricted to ({} : every job of the rule). Read off the rules' params and
+# molexp.settings.split_options / ablation_points: a key reruns the jobs that read it and no other.
+KEY_READERS = {
+    "max_molecules": ({"max_molecules": {**SETTINGS["max_molecules"], "qm8": 149}},
+                      {"mol_dataset": {"dataset": {"qm8"}}}),
+    "fingerprint_bits": ({"fingerprint_bits": 2048}, {"mol_features": {"dataset": _ALL_DATASETS}}),
+    "model_options": ({"model_options": {"rf": {"n_estimators": 21}}}, {"mol_model": {}}),
+    "tsne_points": ({"tsne_points": 90}, {"mol_tsne": {"dataset": _ALL_DATASETS}}),
+    "method_options": ({"method_options": {"datasail_s1": {"clusters": 9, "timeout": 300}}},
+                       {"mol_split": {"method": {"datasail_s1"}}}),
+    "ablation.max_molecules": ({"ablation": {**SETTINGS["ablation"], "max_molecules": 140}},
+                               {"mol_ablation_point": {}}),
+    # no experiment method runs the Butina task: nothing reads it
+    "ilp.butina_threshold": (_ilp(butina_threshold=0.5), {}),
+    # how equal folds of pairs are cold: the 2-D splits of this library's tasks but random (task R)
+    "ilp.pair_scheme": (_ilp(pair_scheme="same_fold"), {"mol_split": {"dataset": {"davis"}, "method": {"s1", "i2", "s2"}}}),
+    # the linkage of the clustering: the similarity splits, and the ablation's K and size sweeps of S1 (the margins
+    # sweep's too); not the identity splits (random = I1 in 1-D, i2)
+    "ilp.linkage": (_ilp(linkage="single"), {"mol_split": {"dataset_method": _SIMILARITY_SPLITS},
+                                             "mol_ablation_point": {"point_method": {"s1"}}}),
+}
+
+
+@pytest.mark.parametrize("key", list(KEY_READERS))
+def test_each_molecules_key_reruns_the_jobs_that_read_it(key, mol_run, tmp_path, mirror_dir):
+    from test_reruns import dry_run_jobs
+
+    change, readers = KEY_READERS[key]
+    overlay = tmp_path / "change.yaml"
+    overlay.write_text(yaml.safe_dump({"molecules": change}))
+    result = snakemake(mol_run, "--dry-run", "--config", f"mirror={mirror_dir}", configfiles=(TINY, MOLECULES, overlay))
+    out = result.stdout + result.stderr
+    changed = [(rule, wc) for rule, wc, reason in dry_run_jobs(out) if "params have changed" in reason.lower()]
+    assert {rule for rule, _ in changed} == set(readers), (key, changed, out[-3000:])
+    for rule, wc in changed:
+        for name, allowed in readers[rule].items():
+            if name == "dataset_method":
+                value = (wc["dataset"], wc["method"])
+            elif name == "point_method":
+                from benchdesign.molexp.settings import ablation_points, mol_settings
+
+                settings = mol_settings({"molecules": {**SETTINGS, **change}})
+                value = ablation_points(settings)[wc["sweep"]][wc["point"]]["method"]
+            else:
+                value = wc[name]
+            assert value in allowed, (key, rule, wc)
+    for rule, wanted in readers.items():  # every job that reads it reruns
+        if "dataset" in wanted and "method" not in wanted:
+            assert {wc["dataset"] for r, wc in changed if r == rule} == wanted["dataset"], (key, rule, changed)
+        if "dataset_method" in wanted:
+            assert {(wc["dataset"], wc["method"]) for r, wc in changed if r == rule} == wanted["dataset_method"]
+
+
 @needs("chemprop", "chemprop", "torch")
 def test_dmpnn_switch_runs_chemprop_jobs(mol_run, tmp_path, mirror_dir):
     """Listing dmpnn under models adds one chemprop job per split, scored like the other models (on a copy of

@@ -103,6 +103,28 @@ def test_readme_shape():
 
 
 # ---------------------------------------------------------------------------------------------- the quick starts
+# How the README states a run's size: "N jobs planned" (the dry run's count; checkpoints add jobs while it runs).
+PLANNED = re.compile(r"(\d[\d,]*) jobs planned")
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize("row, configs", [("The quick run", ("config/quick.yaml",)), ("The default run", ())])
+def test_readme_job_counts_are_the_dry_runs(row, configs, tmp_path, mirror_dir):
+    """The job counts the README gives are generated, not typed: each equals `snakemake -n`'s total now."""
+    line = next(line for line in README.read_text().splitlines() if line.startswith(f"| {row}"))
+    stated = [int(n.replace(",", "")) for n in PLANNED.findall(line)]
+    assert len(stated) == 1, f"README row {row!r} states no (or several) 'N jobs planned': {line[:200]}"
+    shim = every_package_present(tmp_path / "shim")
+    files = [str(REPO / "config" / "config.yaml"), *(str(REPO / c) for c in configs)]
+    result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--snakefile", str(REPO / "workflow" / "Snakefile"),
+                             "--directory", str(tmp_path), "--cores", "2", "--config", f"mirror={mirror_dir}",
+                             "--configfile", *files], capture_output=True, text=True, env={**os.environ, **shim},
+                            timeout=600)
+    total = re.search(r"^total\s+(\d+)$", result.stdout + result.stderr, re.M)
+    assert total, (result.stdout + result.stderr)[-3000:]
+    assert int(total.group(1)) == stated[0], f"README: {stated[0]} jobs planned; `snakemake -n`: {total.group(1)}"
+
+
 @pytest.mark.workflow
 def test_quickstart_reproduce_dry_run(tmp_path, mirror_dir):
     """The Snakemake commands as written, as dry runs, in a clone-like directory beside ``../shared/data``."""

@@ -40,12 +40,15 @@ with the install command, :data:`benchdesign.molexp.peers.ALIGNER_INSTALL`)."""
 _TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
                 "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
 _ILP_KEYS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # the seed comes from repeat_seed
+_NOT_READ = ("butina_threshold", "pair_scheme")  # the Butina task's threshold (no experiment method); pairs' folds
 
 
 def ilp_keys_read(method: str, two_d: bool) -> tuple[str, ...]:
-    """The ``ilp`` options a split method reads: every one for the similarity-based tasks (S1, S2), those of
+    """The ``ilp`` options a split method reads: every one for the similarity-based tasks (S1, S2) but
+    ``butina_threshold`` (the Butina task's, which no experiment method runs), those of
     ``options.IDENTITY_SPLIT_OPTIONS`` for the identity-based ones (I1, I2; 1-D ``random`` is I1 on classes),
-    none for 2-D ``random`` (task R) and for the methods that are not this library's tasks (scaffold, LoHi, ...).
+    none for 2-D ``random`` (task R) and for the methods that are not this library's tasks (scaffold, LoHi, ...);
+    ``pair_scheme`` (how equal folds of pairs are cold) for the 2-D tasks only.
 
     Parameters
     ----------
@@ -63,12 +66,15 @@ def ilp_keys_read(method: str, two_d: bool) -> tuple[str, ...]:
     --------
     >>> ilp_keys_read("scaffold", two_d=False), ilp_keys_read("i2", two_d=True)[:2]
     ((), ('epsilon', 'delta'))
+    >>> "pair_scheme" in ilp_keys_read("s1", two_d=False), "pair_scheme" in ilp_keys_read("s2", two_d=True)
+    (False, True)
     """
     task = _TWO_D_TASKS.get(method, (None,))[0] if two_d else {"random": "I1", "s1": "S1"}.get(method)
+    pairs = ("pair_scheme",) if two_d else ()  # how equal folds of pairs are cold: 2-D only
     if task in ("S1", "S2"):
-        return _ILP_KEYS
+        return tuple(k for k in _ILP_KEYS if k not in _NOT_READ or k in pairs)
     if task in ("I1", "I2"):
-        return IDENTITY_SPLIT_OPTIONS
+        return (*IDENTITY_SPLIT_OPTIONS, *pairs)
     return ()
 
 

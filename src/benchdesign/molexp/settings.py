@@ -307,19 +307,22 @@ def _number_tag(x: float) -> str:
 
 
 def ablation_points(settings: dict) -> dict[str, dict[str, dict[str, Any]]]:
-    """Every point of the three Fig. 6 sweeps: sweep -> point id -> settings of that run."""
+    """Every point of the three Fig. 6 sweeps: sweep -> point id -> settings of that run, holding only the
+    ``ilp`` options its method reads (``methods.ilp_keys_read``), so that a change of another reruns no point."""
     ab = settings["ablation"]
     ilp = {**settings["ilp"], "time_limit": ab["time_limit"], "node_limit": None}  # Fig. 6 times the solver
+    s1_keys = ilp_keys_read("s1", False)
+    s1 = {k: v for k, v in ilp.items() if k in s1_keys}  # the clusters and margins sweeps split by S1 only
     cap = {"max_molecules": ab["max_molecules"]}
     clusters = {
         f"K{k}_{solver}": {"dataset": ab["clusters_dataset"], "method": "s1", "clusters": k, "solver": solver, **cap,
-                           "options": {"ilp": {**ilp, "clusters": k, "solver": solver}}}
+                           "options": {"ilp": {**s1, "clusters": k, "solver": solver}}}
         for k in ab["clusters"] for solver in ab["solvers"]
     }
     margins = {
         f"eps{_number_tag(e)}_delta{_number_tag(d)}": {
             "dataset": ab["margins_dataset"], "method": "s1", "epsilon": e, "delta": d, **cap,
-            "options": {"ilp": {**ilp, "epsilon": e, "delta": d}}}
+            "options": {"ilp": {**s1, "epsilon": e, "delta": d}}}
         for e in ab["epsilons"] for d in ab["deltas"]
     }
     size = {
