@@ -69,6 +69,23 @@ def get_domain(name: str, entry: Mapping[str, object] | None = None) -> Domain:
     ------
     ValueError
         For an unknown kind, or a name neither registered nor given a kind.
+
+    Examples
+    --------
+    A built-in domain by name, and a user's benchmark from its config entry:
+
+    >>> from benchdesign.domains import get_domain
+    >>> get_domain("tsc").label, get_domain("tsc").higher_is_better
+    ('TSC', True)
+    >>> mine = get_domain("mine", {"kind": "table", "scores": "scores.csv", "higher_is_better": False,
+    ...                            "features": {"meta": "meta.csv"}})
+    >>> mine.inputs, mine.representations
+    (('scores.csv', 'meta.csv'), ('meta', 'oracle'))
+    >>> try:
+    ...     get_domain("mine", {"kind": "sql"})
+    ... except ValueError as err:
+    ...     print(err)
+    domain 'mine': unknown kind 'sql'; choose from ['table']
     """
     kind = (entry or {}).get("kind")
     if kind is not None:

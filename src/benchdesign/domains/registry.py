@@ -64,6 +64,14 @@ class Domain:
     partial_coverage : bool
         The computed representations may cover only some datasets (their rules write
         ``<name>_datasets.txt``); the scores are then restricted to the covered datasets.
+
+    Examples
+    --------
+    >>> from benchdesign.domains import Domain
+    >>> domain = Domain("toy", "Toy benchmark", higher_is_better=False, load_scores=lambda files, models: None,
+    ...                 computed=("catch22",))
+    >>> domain.label, domain.sources, domain.representations
+    ('Toy benchmark', (), ('catch22', 'oracle'))
     """
 
     name: str
@@ -140,6 +148,21 @@ def domain_source_paths(domain: Domain, manifest: Mapping[str, SourceFile]) -> l
     -------
     list[str]
         The paths of the files of the domain's ``sources``.
+
+    Examples
+    --------
+    A manifest of two files, one of the source of the built-in ``tsc`` domain:
+
+    >>> from benchdesign.data.sources import SourceFile
+    >>> from benchdesign.domains import domain_source_paths, get_domain, table_domain
+    >>> manifest = {
+    ...     "tsc/results.csv": SourceFile("tsc_bakeoff2023", "tsc/results.csv", None, "https://example.org/results.csv"),
+    ...     "nlp/table.csv": SourceFile("nlp_mteb_table11", "nlp/table.csv", None, "https://example.org/table.csv"),
+    ... }
+    >>> domain_source_paths(get_domain("tsc"), manifest)
+    ['tsc/results.csv']
+    >>> domain_source_paths(table_domain("mine", {"scores": "s.csv", "higher_is_better": True, "features": {}}), manifest)
+    []
     """
     return [f.path for source in domain.sources for f in files_of(dict(manifest), source)]
 
@@ -186,9 +209,9 @@ def load_scores(domain: Domain, files: Mapping[str, str], models: Sequence[str] 
     ...                                "features": {"meta": str(folder / "features.csv")}})
     >>> load_scores(domain, {}, ["forest", "knn"])
       dataset   model  fold  score
-    0      d1    knn     0    0.8
-    1      d2    knn     0    0.7
-    2      d3    knn     0    0.5
+    0      d1     knn     0    0.8
+    1      d2     knn     0    0.7
+    2      d3     knn     0    0.5
     3      d1  forest     0    0.9
     4      d2  forest     0    0.6
     5      d3  forest     0    0.7
@@ -231,6 +254,27 @@ def load_representation(
     ------
     ValueError
         If the representation is not available or lacks a dataset of ``dataset_ranks``.
+
+    Examples
+    --------
+    A feature CSV of a user's benchmark; its constant column ``channels`` is dropped and the rows follow the
+    ranks:
+
+    >>> import pathlib
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> from benchdesign.domains import load_representation, table_domain
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"dataset": ["d1", "d2", "d3"], "size": [100, 2000, 350], "channels": [1, 1, 1]}).to_csv(
+    ...     folder / "features.csv", index=False)
+    >>> domain = table_domain("mine", {"scores": str(folder / "scores.csv"), "higher_is_better": True,
+    ...                                "features": {"meta": str(folder / "features.csv")}})
+    >>> ranks = pd.DataFrame({"knn": [2.0, 1.0, 2.0], "forest": [1.0, 2.0, 1.0]}, index=["d3", "d1", "d2"])
+    >>> meta = load_representation(domain, "meta", {}, ranks)
+    >>> meta.index.tolist(), meta.columns.tolist(), meta["size"].tolist()
+    (['d3', 'd1', 'd2'], ['size'], [350.0, 100.0, 2000.0])
+    >>> load_representation(domain, "oracle", {}, ranks).to_dict("list")
+    {'knn': [2.0, 1.0, 2.0], 'forest': [1.0, 2.0, 1.0]}
     """
     if features is not None:
         raw = features
@@ -260,6 +304,14 @@ def common_datasets(dataset_lists: Sequence[Sequence[str]]) -> set[str] | None:
     -------
     set[str] | None
         Their intersection; None when there is no list.
+
+    Examples
+    --------
+    >>> from benchdesign.domains import common_datasets
+    >>> sorted(common_datasets([["d1", "d2", "d3"], ["d2", "d3", "d4"]]))
+    ['d2', 'd3']
+    >>> common_datasets([]) is None
+    True
     """
     if not dataset_lists:
         return None
@@ -287,6 +339,20 @@ def restrict_datasets(scores: pd.DataFrame, keep: set[str] | None, what: str) ->
     ------
     ValueError
         If fewer than two datasets remain.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.domains import restrict_datasets
+    >>> scores = pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2", "d3", "d3"], "model": ["a", "b"] * 3, "fold": 0,
+    ...                        "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]})
+    >>> restrict_datasets(scores, {"d1", "d3"}, "toy scores")["dataset"].tolist()
+    ['d1', 'd1', 'd3', 'd3']
+    >>> try:
+    ...     restrict_datasets(scores, {"d1"}, "toy scores")
+    ... except ValueError as err:
+    ...     print(err)
+    toy scores: only 1 dataset(s) have every representation
     """
     if keep is None:
         return scores

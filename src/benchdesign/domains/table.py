@@ -354,6 +354,16 @@ def read_strata(path: str | os.PathLike, column: str, datasets: Sequence[str]) -
     ------
     ValueError
         Naming the file, when the column or a label is missing.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> import tempfile
+    >>> from benchdesign.domains import read_strata
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "strata.csv"
+    >>> _ = path.write_text("dataset,family\\nd1,image\\nd2,sensor\\nd3,image\\n")
+    >>> read_strata(path, "family", ["d3", "d2", "d1"]).tolist()
+    ['image', 'sensor', 'image']
     """
     frame = _read_csv(path, "strata file")
     if column not in frame.columns:
@@ -377,6 +387,21 @@ def file_provenance(paths: Sequence[str | os.PathLike]) -> list[dict[str, object
     -------
     list[dict[str, object]]
         One ``{"path", "bytes", "sha256"}`` per file.
+
+    Examples
+    --------
+    >>> import hashlib
+    >>> import pathlib
+    >>> import tempfile
+    >>> from benchdesign.domains import file_provenance
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> content = b"dataset,knn\\nd1,0.8\\n"
+    >>> _ = path.write_bytes(content)
+    >>> [entry] = file_provenance([path])
+    >>> entry["path"] == str(path), entry["bytes"], entry["sha256"] == hashlib.sha256(content).hexdigest()
+    (True, 19, True)
+    >>> entry["sha256"][:12]
+    'a2f3f9cb19a3'
     """
     return [{"path": str(p), "bytes": Path(p).stat().st_size, "sha256": sha256_file(p)} for p in paths]
 

@@ -73,6 +73,16 @@ def alignment_identity(a: str, b: str, gap_open: int = GAP_OPEN, gap_extend: int
     -------
     float
         Identity in [0, 1].
+
+    Examples
+    --------
+    One mismatch in ten residues; a sequence contained in another is identical to it over the shorter length:
+
+    >>> from benchdesign.splitting import alignment_identity
+    >>> round(alignment_identity("MKTAYIAKQR", "MKTAYLAKQR"), 3)
+    0.9
+    >>> alignment_identity("MKTAYIAKQRQISFVK", "MKTAYIAK")
+    1.0
     """
     parasail = _parasail()
     a, b = _clean([a, b])
@@ -216,6 +226,15 @@ def all_vs_all_identity(sequences: Sequence[str], gap_open: int = GAP_OPEN, gap_
     -------
     np.ndarray
         (n, n) identities, 1 on the diagonal.
+
+    Examples
+    --------
+    The first two sequences differ in their last residue (15 of 16 identical); the third shares one residue
+    with them (1 of its 12):
+
+    >>> from benchdesign.splitting import all_vs_all_identity
+    >>> all_vs_all_identity(["MKTAYIAKQRQISFVK", "MKTAYIAKQRQISFVR", "GGSWEDLLPHHC"]).round(3).tolist()
+    [[1.0, 0.938, 0.083], [0.938, 1.0, 0.083], [0.083, 0.083, 1.0]]
     """
     n = len(sequences)
     i, j = np.triu_indices(n, 1)
@@ -251,6 +270,18 @@ def alignment_similarity(
     -------
     MatrixSimilarity
         Sparse (n, n) identities of the aligned candidate pairs (0 elsewhere).
+
+    Examples
+    --------
+    Two pairs of near-identical sequences; with ``top=0`` only the pairs of k-mer cosine above ``min_kmer`` are
+    aligned, and the pairs across them keep similarity 0:
+
+    >>> from benchdesign.splitting import alignment_similarity
+    >>> sim = alignment_similarity(["MKTAYIAKQRQISFVK", "MKTAYIAKQRQISFVR", "GGSWEDLLPHHC", "GGSWEDLLPHHA"], top=0)
+    >>> sim.block([0, 1, 2, 3], [0, 1, 2, 3]).astype(float).round(3).tolist()
+    [[1.0, 0.938, 0.0, 0.0], [0.938, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.917], [0.0, 0.0, 0.917, 1.0]]
+    >>> sim.describe()["n_aligned_pairs"]
+    2
     """
     source = KmerSimilarity.from_sequences(sequences, k=kmer)
     i, j = candidate_pairs(source, min_kmer, top, block_size)

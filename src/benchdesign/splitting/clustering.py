@@ -94,6 +94,18 @@ class GroupSimilarity:
     sampled : bool
         True when cross / within are unbiased estimates from a stratified entity sample (then max_sim /
         min_sim are those of the sampled members).
+
+    Examples
+    --------
+    Two groups {0, 1} and {2, 3} of the 4 x 4 similarity [[1, .9, .1, 0], [.9, 1, .2, .1], [.1, .2, 1, .8],
+    [0, .1, .8, 1]]: 0.4 between them, 0.9 and 0.8 within, 4 on the diagonal:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import GroupSimilarity
+    >>> groups = GroupSimilarity(kappa=np.array([2.0, 2.0]), cross=np.array([[0.0, 0.4], [0.4, 0.0]]),
+    ...                          within=np.array([0.9, 0.8]), self_sum=4.0)
+    >>> groups.m, round(groups.total, 3)
+    (2, 2.1)
     """
 
     kappa: np.ndarray
@@ -134,6 +146,21 @@ class Clustering:
         (K, K) inter-cluster similarity sim_C under the chosen linkage, in [0, 1].
     linkage : str
         The linkage used.
+
+    Examples
+    --------
+    Entities 0 and 1 are identical (similarity 1): they share a micro-cluster, so two clusters remain:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import Clustering, MatrixSimilarity, cluster_entities
+    >>> sim = MatrixSimilarity(np.array([[1.0, 1.0, 0.2], [1.0, 1.0, 0.2], [0.2, 0.2, 1.0]]))
+    >>> clustering = cluster_entities(sim, n_clusters=2)
+    >>> isinstance(clustering, Clustering), clustering.k, clustering.linkage
+    (True, 2, 'average')
+    >>> clustering.micro_labels.tolist(), clustering.labels.tolist(), clustering.clusters.kappa.tolist()
+    ([0, 0, 1], [0, 0, 1], [2.0, 1.0])
+    >>> clustering.similarity.round(3).tolist()
+    [[1.0, 0.2], [0.2, 1.0]]
     """
 
     labels: np.ndarray
@@ -872,6 +899,21 @@ def cluster_entities(
     -------
     Clustering
         Labels and aggregates of the clusters and micro-clusters.
+
+    Examples
+    --------
+    Four entities in two pairs of similar ones, clustered into two clusters (spectral clustering of the
+    similarities; average linkage: the mean similarity between the clusters, (0.1 + 0 + 0.2 + 0.1) / 4):
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import MatrixSimilarity, cluster_entities
+    >>> sim = MatrixSimilarity(np.array([[1.0, 0.9, 0.1, 0.0], [0.9, 1.0, 0.2, 0.1],
+    ...                                  [0.1, 0.2, 1.0, 0.8], [0.0, 0.1, 0.8, 1.0]]))
+    >>> clustering = cluster_entities(sim, n_clusters=2)
+    >>> clustering.labels.tolist(), clustering.clusters.kappa.tolist()
+    ([0, 0, 1, 1], [2.0, 2.0])
+    >>> clustering.similarity.round(3).tolist()
+    [[1.0, 0.1], [0.1, 1.0]]
     """
     n = source.n
     if linkage not in LINKAGES:

@@ -117,6 +117,22 @@ def build_similarity(data, kind: str = "auto", metric: str = "cosine", kmer: int
     -------
     SimilaritySource
         The similarity over the n entities of ``data``.
+
+    Examples
+    --------
+    A square array of numbers is a similarity matrix; three feature vectors of length 2 are compared by cosine
+    similarity mapped to [0, 1], (1 + cos) / 2; SMILES by the Tanimoto similarity of their Morgan fingerprints:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import build_similarity
+    >>> build_similarity(np.array([[1.0, 0.3], [0.3, 1.0]])).describe()
+    {'kind': 'matrix', 'matrix_kind': 'similarity', 'sparse': False}
+    >>> vectors = build_similarity(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))
+    >>> type(vectors).__name__, vectors.block([0, 1, 2], [0, 1, 2]).astype(float).round(3).tolist()
+    ('VectorSimilarity', [[1.0, 0.5, 0.854], [0.5, 1.0, 0.854], [0.854, 0.854, 1.0]])
+    >>> molecules = build_similarity(["CCO", "CCN", "c1ccccc1"])
+    >>> type(molecules).__name__, molecules.block([0, 1, 2], [0, 1, 2]).astype(float).round(3).tolist()
+    ('FingerprintSimilarity', [[1.0, 0.333, 0.0], [0.333, 1.0, 0.0], [0.0, 0.0, 1.0]])
     """
     return build_similarity_kind(data, kind, metric, kmer, sequence_similarity)[0]
 
@@ -763,6 +779,27 @@ def nested_cross_validate(estimator, param_grid: dict | list, X, y, outer_cv: _L
     dict
         ``test_score`` (one per outer fold), ``best_params``, ``outer_fold_leakage`` (array: scaled L(pi) per
         outer fold) and ``inner_fold_leakage`` (per outer fold, an array of the inner folds' values).
+
+    Examples
+    --------
+    Two outer folds of eight samples; on each outer training fold (four samples) a grid search over two
+    ridge penalties with two inner folds. Each outer test fold holds samples unlike the training ones, so the
+    scores (R^2) are low:
+
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Ridge
+    >>> from benchdesign.splitting import LeakageKFold, nested_cross_validate
+    >>> X = np.array([[1.0, 0.0], [0.9, 0.1], [0.8, 0.2], [0.1, 0.9],
+    ...               [0.0, 1.0], [0.2, 0.8], [0.7, 0.7], [0.6, 0.8]])
+    >>> y = X[:, 0] - X[:, 1]
+    >>> result = nested_cross_validate(Ridge(), {"alpha": [0.1, 10.0]}, X, y, LeakageKFold(2, clusters=4),
+    ...                                LeakageKFold(2, clusters=2))
+    >>> result["best_params"]
+    [{'alpha': 0.1}, {'alpha': 0.1}]
+    >>> result["test_score"].round(2).tolist(), result["outer_fold_leakage"].round(3).tolist()
+    ([-1.36, -1.52], [0.432, 0.432])
+    >>> [inner.round(3).tolist() for inner in result["inner_fold_leakage"]]
+    [[0.487, 0.487], [0.491, 0.491]]
     """
     X_arr = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
     y_arr = np.asarray(y)

@@ -34,6 +34,12 @@ def murcko_scaffolds(smiles: Sequence[str]) -> list[str]:
     -------
     list[str]
         Scaffold SMILES per molecule ('' if acyclic).
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import murcko_scaffolds
+    >>> murcko_scaffolds(["c1ccccc1CCO", "c1ccccc1CN", "CCO", "OC(=O)C1CCNCC1"])
+    ['c1ccccc1', 'c1ccccc1', '', 'C1CCNCC1']
     """
     from rdkit.Chem.Scaffolds.MurckoScaffold import MurckoScaffoldSmiles
 
@@ -83,6 +89,18 @@ def butina_clusters(source: SimilaritySource, threshold: float = 0.65, block: in
     -------
     np.ndarray
         (n,) cluster labels.
+
+    Examples
+    --------
+    Two pairs of similar entities. At 0.65 every entity has one neighbour: entity 3, the last, opens cluster 0
+    with entity 2, then entity 1 cluster 1 with entity 0. At 0.85 only entities 0 and 1 are neighbours:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import MatrixSimilarity, butina_clusters
+    >>> sim = MatrixSimilarity(np.array([[1.0, 0.9, 0.1, 0.0], [0.9, 1.0, 0.2, 0.1],
+    ...                                  [0.1, 0.2, 1.0, 0.8], [0.0, 0.1, 0.8, 1.0]]))
+    >>> butina_clusters(sim, 0.65).tolist(), butina_clusters(sim, 0.85).tolist()
+    ([1, 1, 0, 0], [0, 0, 2, 1])
     """
     if not 0 < threshold <= 1:
         raise ValueError(f"the Butina threshold must lie in (0, 1], got {threshold}")

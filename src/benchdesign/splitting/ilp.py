@@ -90,6 +90,22 @@ class InfeasibleSplitError(ValueError):
         What blocks the split.
     by_classes : bool
         Whether the class counts (the stratification, eq. 15) block it, not the fold sizes alone.
+
+    Examples
+    --------
+    One cluster holds 7 of 10 entities, but with epsilon 0.2 neither half of a 50/50 split may hold more than 6:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import ClusterInstance, InfeasibleSplitError
+    >>> from benchdesign.splitting.ilp import solve_split_ilp
+    >>> inst = ClusterInstance(np.array([7.0, 2.0, 1.0]), np.zeros((3, 3)), np.array([0.5, 0.5]))
+    >>> try:
+    ...     solve_split_ilp([inst], epsilon=0.2)
+    ... except InfeasibleSplitError as err:
+    ...     print(str(err).split("; ")[0])
+    ...     print(err.by_classes, isinstance(err, ValueError))
+    infeasible (found from the cluster and class counts, before the solver ran): cluster 0 holds 7 of 10 entities (70.0%)
+    False True
     """
 
     def __init__(self, message: str, *, by_classes: bool = False) -> None:
@@ -102,6 +118,22 @@ class NoAssignmentFoundError(RuntimeError):
 
     Not a proof of infeasibility: a feasible assignment may exist. The message names the limits and what to
     raise or relax.
+
+    Examples
+    --------
+    [`solve_split_ilp`][benchdesign.splitting.ilp.solve_split_ilp] raises it; it is a RuntimeError, not an
+    [`InfeasibleSplitError`][benchdesign.splitting.ilp.InfeasibleSplitError], so the two are caught apart:
+
+    >>> from benchdesign.splitting import InfeasibleSplitError, NoAssignmentFoundError
+    >>> issubclass(NoAssignmentFoundError, RuntimeError), issubclass(NoAssignmentFoundError, InfeasibleSplitError)
+    (True, False)
+    >>> try:
+    ...     raise NoAssignmentFoundError("no feasible assignment found within the limits")
+    ... except InfeasibleSplitError:
+    ...     print("infeasible")
+    ... except NoAssignmentFoundError as err:
+    ...     print(f"stopped early: {err}")
+    stopped early: no feasible assignment found within the limits
     """
 
 
@@ -123,6 +155,22 @@ class ClusterInstance:
         Names of the C classes (for messages).
     fold_names : tuple[str, ...]
         Names of the F folds (for messages; empty: fold 0, fold 1, ...).
+
+    Examples
+    --------
+    Four clusters of 2, 2, 1 and 1 entities, for a 50/50 split; the weights must be K x K:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import ClusterInstance
+    >>> inst = ClusterInstance(kappa=np.array([2.0, 2.0, 1.0, 1.0]), weights=np.zeros((4, 4)),
+    ...                        fractions=np.array([0.5, 0.5]), fold_names=("train", "test"))
+    >>> float(inst.kappa.sum()), inst.fold_names, inst.classes
+    (6.0, ('train', 'test'), None)
+    >>> try:
+    ...     ClusterInstance(kappa=np.array([2.0, 2.0]), weights=np.zeros((3, 3)), fractions=np.array([0.5, 0.5]))
+    ... except ValueError as err:
+    ...     print(err)
+    weights must have shape (2, 2), got (3, 3)
     """
 
     kappa: np.ndarray
@@ -164,6 +212,22 @@ class IlpResult:
         The solver's message.
     extra : dict
         Further solver figures (e.g. ``mip_gap_tolerance``).
+
+    Examples
+    --------
+    Clusters 0 and 1 (weight 4 between them) and clusters 2 and 3 (weight 3) stay together; the cut costs the
+    two weights of 0.5:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import ClusterInstance, IlpResult
+    >>> from benchdesign.splitting.ilp import solve_split_ilp
+    >>> weights = np.array([[0.0, 4.0, 0.5, 0.0], [4.0, 0.0, 0.0, 0.5], [0.5, 0.0, 0.0, 3.0], [0.0, 0.5, 3.0, 0.0]])
+    >>> inst = ClusterInstance(np.array([2.0, 2.0, 1.0, 1.0]), weights, np.array([0.5, 0.5]))
+    >>> result = solve_split_ilp([inst], epsilon=0.4)
+    >>> isinstance(result, IlpResult), result.status, result.solver
+    (True, 'optimal', 'HIGHS')
+    >>> result.assignments[0].tolist(), result.objective
+    ([0, 0, 1, 1], 1.0)
     """
 
     assignments: tuple[np.ndarray, ...]
@@ -383,6 +447,22 @@ def feasibility_obstacles(instances: Sequence[ClusterInstance], epsilon: float, 
     list[str]
         One sentence per obstacle: what blocks the split, with its numbers, and what to relax; empty when
         none was found.
+
+    Examples
+    --------
+    A cluster of 7 of 10 entities fits no half of a 50/50 split with epsilon 0.2 (each half must hold at least
+    4, so at most 6); with epsilon 0.4 it does:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import ClusterInstance, feasibility_obstacles
+    >>> inst = ClusterInstance(np.array([7.0, 2.0, 1.0]), np.zeros((3, 3)), np.array([0.5, 0.5]))
+    >>> obstacles = feasibility_obstacles([inst], epsilon=0.2, delta=0.1)
+    >>> len(obstacles), obstacles[0].split("; ")[0]
+    (1, 'cluster 0 holds 7 of 10 entities (70.0%)')
+    >>> "raise epsilon (--epsilon, now 0.2) to at least 0.40" in obstacles[0]
+    True
+    >>> feasibility_obstacles([inst], epsilon=0.4, delta=0.1)
+    []
     """
     sizes, classes = _obstacles(instances, epsilon, delta, balanced, stratification)
     return sizes + classes

@@ -76,7 +76,24 @@ _COLUMNS = ("query", "target", "fident", "qcov", "tcov")
 
 
 class MissingAlignerError(RuntimeError):
-    """No ``mmseqs`` program was found; the message says where it looked and how to install one."""
+    """No ``mmseqs`` program was found; the message says where it looked and how to install one.
+
+    Examples
+    --------
+    [`mmseqs_binary`][] raises it, e.g. when ``$BENCHDESIGN_MMSEQS`` names no program:
+
+    >>> import os
+    >>> from unittest import mock
+    >>> from benchdesign.splitting import MissingAlignerError, mmseqs_binary
+    >>> with mock.patch.dict(os.environ, {"BENCHDESIGN_MMSEQS": "/nonexistent/mmseqs"}):
+    ...     try:
+    ...         mmseqs_binary()
+    ...     except MissingAlignerError as err:
+    ...         print(err)
+    $BENCHDESIGN_MMSEQS names '/nonexistent/mmseqs', which is not an executable file
+    >>> issubclass(MissingAlignerError, RuntimeError)
+    True
+    """
 
 
 def mmseqs_binary() -> str:
@@ -387,6 +404,23 @@ class MmseqsSimilarity(MatrixSimilarity):
         How the matrix was computed.
     description : dict | None
         The report entry (default: ``settings.describe()``).
+
+    Examples
+    --------
+    Built by [`mmseqs_similarity`][]; here from a given matrix (sequences 0 and 1 identical), then checked by an
+    independent MMseqs2 search of the pairs across two folds:
+
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from benchdesign.splitting import IdentitySettings, MmseqsSimilarity
+    >>> seqs = ["MKTAYIAKQRQISFVKSHFSRQLEERLGLIEV", "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEV", "WWPPGGHHCCWWPPGGHHCC"]
+    >>> matrix = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+    >>> sim = MmseqsSimilarity(matrix, seqs, IdentitySettings())
+    >>> sim.n, sim.describe()["kind"], sim.block([0], [0, 1, 2]).tolist()
+    (3, 'mmseqs_identity', [[1.0, 1.0, 0.0]])
+    >>> i, j, identity, how = sim.cross_fold_pairs_above(np.array([0, 1, 1]), threshold=0.5)
+    >>> i.tolist(), j.tolist(), identity.tolist(), how["n_pairs_compared"]
+    ([0], [1], [1.0], 2)
     """
 
     def __init__(self, matrix: sp.spmatrix, sequences: Sequence[str], settings: IdentitySettings,

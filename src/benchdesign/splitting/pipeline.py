@@ -111,6 +111,15 @@ class EntityInput:
         Rows repeat entities (one long pairs table): one entity per id, its first row.
     string_col : str | None
         SMILES or sequences, told apart when read.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import EntityInput
+    >>> molecules = EntityInput("molecules.csv", id_col="id", smiles_col="smiles", class_cols=("active",))
+    >>> molecules.smiles_col, molecules.class_cols, molecules.matrix_kind
+    ('smiles', ('active',), 'similarity')
+    >>> EntityInput("proteins.csv", sequence_col="sequence").sequence_similarity
+    'mmseqs'
     """
 
     path: str
@@ -189,6 +198,14 @@ class SplitJob:
         ``'merge'`` (the first row of each pair is split, the others unassigned with reason ``duplicate_pair``)
         or ``'refuse'`` (an error naming them, before any similarity is computed). Counted in the report's
         ``duplicate_pairs`` whatever the choice.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import EntityInput, SplitJob, kfold_spec
+    >>> job = SplitJob("S1", EntityInput("molecules.csv", smiles_col="smiles"), "split.tsv", kfold_spec(5),
+    ...                fold_column=True)
+    >>> job.spec.names, job.interactions, job.radius, job.n_bits
+    (('fold0', 'fold1', 'fold2', 'fold3', 'fold4'), None, 2, 1024)
     """
 
     task: str
@@ -564,6 +581,28 @@ def run_split(job: SplitJob, progress: Progress | None = None) -> SplitResult:
     -------
     SplitResult
         The split, also written to ``job.out``.
+
+    Examples
+    --------
+    Four molecules, ethanol written twice and two aromatics, split S1 in halves; each pair stays in one fold:
+
+    >>> import pathlib
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> from benchdesign.splitting import EntityInput, SplitJob, SplitSpec, run_split
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"id": ["m1", "m2", "m3", "m4"], "smiles": ["CCO", "OCC", "c1ccccc1", "Cc1ccccc1"]}).to_csv(
+    ...     folder / "molecules.csv", index=False)
+    >>> job = SplitJob("S1", EntityInput(str(folder / "molecules.csv"), id_col="id", smiles_col="smiles"),
+    ...                str(folder / "split.tsv"), SplitSpec(fractions=(0.5, 0.5), clusters=2))
+    >>> result = run_split(job)
+    >>> result.labels().tolist()
+    ['train', 'train', 'test', 'test']
+    >>> table = pd.read_table(folder / "split.tsv")
+    >>> table["id"].tolist(), table["split"].tolist()
+    (['m1', 'm2', 'm3', 'm4'], ['train', 'train', 'test', 'test'])
+    >>> [name for name in result.report["stage_seconds"] if "/" not in name]
+    ['similarity', 'split', 'summary', 'write']
     """
     check_job(job)
     prog = Progress() if progress is None else progress
@@ -605,6 +644,14 @@ def without_timings(report: object) -> object:
     -------
     object
         The same structure without the timing keys.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import without_timings
+    >>> report = {"task": "S1", "total_seconds": 1.2, "stage_seconds": {"split": 1.0},
+    ...           "summary": {"solver": {"status": "optimal", "seconds": 0.4}}, "folds": [{"n": 3, "seconds": 0.1}]}
+    >>> without_timings(report)
+    {'task': 'S1', 'summary': {'solver': {'status': 'optimal'}}, 'folds': [{'n': 3}]}
     """
     if isinstance(report, dict):
         return {k: without_timings(v) for k, v in report.items()

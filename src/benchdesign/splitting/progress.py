@@ -45,6 +45,22 @@ class Progress:
     cpu_seconds : dict
         The same for CPU seconds (user + system) of this process and its finished children (e.g. the
         fingerprint workers): independent of how busy a shared machine is.
+
+    Examples
+    --------
+    Nested stages are named ``outer/inner``; a stage entered twice adds up:
+
+    >>> from benchdesign.splitting import Progress
+    >>> progress = Progress()
+    >>> with progress.stage("load"):
+    ...     with progress.stage("parse"):
+    ...         pass
+    >>> with progress.stage("load"):
+    ...     pass
+    >>> list(progress.seconds), list(progress.rounded(cpu=True))
+    (['load/parse', 'load'], ['load/parse', 'load'])
+    >>> all(seconds >= 0 for seconds in progress.seconds.values())
+    True
     """
 
     def __init__(self, log: logging.Logger | None = None, prefix: str = "benchdesign"):

@@ -55,7 +55,17 @@ DEFAULT_BLOCK = 2048  # tile edge of n x n passes: 16 MB float32 tiles; 2.5x les
 
 @runtime_checkable
 class SimilaritySource(Protocol):
-    """Anything that yields similarity blocks in [0, 1] over ``n`` entities."""
+    """Anything that yields similarity blocks in [0, 1] over ``n`` entities.
+
+    Examples
+    --------
+    A runtime-checkable protocol: every source of this module is one, a bare array is not.
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import MatrixSimilarity, SimilaritySource
+    >>> isinstance(MatrixSimilarity(np.eye(2)), SimilaritySource), isinstance(np.eye(2), SimilaritySource)
+    (True, False)
+    """
 
     n: int
     is_distance: bool
@@ -148,6 +158,14 @@ def morgan_fingerprints(mols: Sequence[Chem.Mol], radius: int = 2, n_bits: int =
     -------
     np.ndarray
         uint8 (n, n_bits) bits.
+
+    Examples
+    --------
+    >>> from rdkit import Chem
+    >>> from benchdesign.splitting import morgan_fingerprints
+    >>> bits = morgan_fingerprints([Chem.MolFromSmiles("CCO"), Chem.MolFromSmiles("c1ccccc1")])
+    >>> bits.shape, bits.sum(axis=1).tolist()
+    ((2, 1024), [6, 3])
     """
     _check_fp_args(radius, n_bits)
     gen = rdFingerprintGenerator.GetMorganGenerator(radius=radius, fpSize=n_bits)
@@ -219,6 +237,15 @@ def packed_fingerprints(
         (``np.unpackbits(packed, axis=1, count=n_bits)`` restores them); 128 bytes per ECFP4-1024.
     valid : np.ndarray
         bool (n,), as in ``parse_smiles``.
+
+    Examples
+    --------
+    An invalid SMILES gets no row; 1024 bits pack into 128 bytes:
+
+    >>> from benchdesign.splitting import packed_fingerprints
+    >>> packed, valid = packed_fingerprints(["CCO", "not a smiles", "c1ccccc1"])
+    >>> packed.shape, packed.dtype.name, valid.tolist()
+    ((2, 128), 'uint8', [True, False, True])
     """
     _check_fp_args(radius, n_bits)
     if chunk < 1:
@@ -275,6 +302,13 @@ def smiles_fingerprints(
         uint8 (n_valid, n_bits) bits of the valid SMILES (RDKit Morgan generator).
     valid : np.ndarray
         bool (n,) validity mask, as in ``parse_smiles``.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import smiles_fingerprints
+    >>> bits, valid = smiles_fingerprints(["CCO", "not a smiles", "c1ccccc1"], n_bits=64)
+    >>> bits.shape, bits.sum(axis=1).tolist(), valid.tolist()
+    ((2, 64), [6, 3], [True, False, True])
     """
     packed, valid = packed_fingerprints(smiles, radius=radius, n_bits=n_bits, n_jobs=n_jobs)
     return np.unpackbits(packed, axis=1, count=n_bits), valid
@@ -333,6 +367,15 @@ def packed_tanimoto(a: np.ndarray, b: np.ndarray, chunk: int = 256) -> np.ndarra
     -------
     np.ndarray
         float32 (n_a, n_b); two empty fingerprints score 0, as in RDKit.
+
+    Examples
+    --------
+    Ethanol against ethanol, ethylamine and benzene:
+
+    >>> from benchdesign.splitting import packed_fingerprints, packed_tanimoto
+    >>> packed, _ = packed_fingerprints(["CCO", "CCN", "c1ccccc1"])
+    >>> packed_tanimoto(packed[:1], packed).astype(float).round(3).tolist()
+    [[1.0, 0.333, 0.0]]
     """
     wa = a if a.dtype == np.uint64 else _as_words(a)
     wb = b if b.dtype == np.uint64 else _as_words(b)
@@ -398,6 +441,17 @@ class FingerprintSimilarity:
         (n, n_bits) 0/1 fingerprint bits.
     radius : int | None
         The Morgan radius the bits were made with (None: unknown), recorded by ``describe`` only.
+
+    Examples
+    --------
+    Ethanol written twice, and benzene:
+
+    >>> from benchdesign.splitting import FingerprintSimilarity
+    >>> sim = FingerprintSimilarity.from_smiles(["CCO", "OCC", "c1ccccc1"])
+    >>> sim.block([0, 1, 2], [0, 1, 2]).tolist()
+    [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> sim.describe()["radius"], sim.describe()["n_bits"]
+    (2, 1024)
     """
 
     is_distance = False
@@ -555,6 +609,17 @@ class KmerSimilarity:
         (n, n_kmers) k-mer counts per sequence.
     k : int | None
         The k-mer length of the profiles (None: unknown), recorded by ``describe`` only.
+
+    Examples
+    --------
+    The 2-mers of MKTAY and MKTAW: MK, KT, TA shared, AY and AW not, so the cosine is 3/4:
+
+    >>> from benchdesign.splitting import KmerSimilarity
+    >>> sim = KmerSimilarity.from_sequences(["MKTAY", "MKTAW"], k=2)
+    >>> sim.block([0, 1], [0, 1]).round(3).tolist()
+    [[1.0, 0.75], [0.75, 1.0]]
+    >>> sim.describe()
+    {'kind': 'kmer_cosine', 'k': 2}
     """
 
     is_distance = False
@@ -612,6 +677,19 @@ class VectorSimilarity:
         ``'cosine'`` or ``'euclidean'``.
     block_size : int
         Block edge of the computation of d_max.
+
+    Examples
+    --------
+    Cosine: orthogonal vectors score 0.5, opposite ones 0. Euclidean: the points (0, 0), (3, 4), (6, 8) are 5, 5
+    and 10 apart, so d_max = 10:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import VectorSimilarity
+    >>> VectorSimilarity(np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])).block([0], [0, 1, 2]).tolist()
+    [[1.0, 0.5, 0.0]]
+    >>> sim = VectorSimilarity(np.array([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]), "euclidean")
+    >>> sim.d_max, sim.block([0], [0, 1, 2]).tolist()
+    (10.0, [[1.0, 0.5, 0.0]])
     """
 
     def __init__(self, features: np.ndarray, metric: Literal["cosine", "euclidean"] = "cosine",
@@ -784,6 +862,18 @@ class MatrixSimilarity:
         Whether it holds similarities or distances.
     description : dict | None
         What the matrix holds, returned by ``describe`` (None: a precomputed matrix).
+
+    Examples
+    --------
+    Distances 1, 2 and 4, scaled by the largest (4), become similarities 0.75, 0.5 and 0:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import MatrixSimilarity
+    >>> sim = MatrixSimilarity(np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 2.0], [4.0, 2.0, 0.0]]), "distance")
+    >>> sim.block([0, 1, 2], [0, 1, 2]).tolist()
+    [[1.0, 0.75, 0.0], [0.75, 1.0, 0.5], [0.0, 0.5, 1.0]]
+    >>> sim.describe()
+    {'kind': 'matrix', 'matrix_kind': 'distance', 'sparse': False}
     """
 
     def __init__(self, matrix: np.ndarray | sp.spmatrix, kind: Literal["similarity", "distance"] = "similarity",
@@ -929,6 +1019,15 @@ def describe_similarity(source: SimilaritySource | None) -> dict | None:
     -------
     dict | None
         The description; None for None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.splitting import VectorSimilarity, describe_similarity
+    >>> describe_similarity(VectorSimilarity(np.eye(3), "euclidean"))
+    {'kind': 'vectors', 'metric': 'euclidean', 'n_features': 3}
+    >>> describe_similarity(object()), describe_similarity(None)
+    ({'kind': 'custom', 'class': 'object'}, None)
     """
     if source is None:
         return None

@@ -162,6 +162,16 @@ class SplitSpec:
         Tile edge of the n x n passes over the similarities.
     verbose : bool
         Print the MILP solver's log.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting import SplitSpec
+    >>> spec = SplitSpec()
+    >>> spec.fractions, spec.names, spec.clusters
+    ((0.8, 0.2), ('train', 'test'), None)
+    >>> spec = SplitSpec.from_options({"fractions": [0.7, 0.3], "epsilon": 0.05})
+    >>> spec.names, spec.epsilon
+    (('split0', 'split1'), 0.05)
     """
 
     fractions: tuple[float, ...] = (0.8, 0.2)
@@ -282,6 +292,21 @@ class EntitySet:
     notes : dict
         What reading the inputs changed, for reports: ``{"sequences": {...}}`` with the counts of lower-case
         and cleaned protein sequences (``sequences.CheckedSequences.notes``); empty when nothing was read so.
+
+    Examples
+    --------
+    Three entities, the second invalid; the similarity covers the two valid ones:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import EntitySet, MatrixSimilarity
+    >>> entities = EntitySet(np.array(["a", "b", "c"]), np.array([True, False, True]), MatrixSimilarity(np.eye(2)))
+    >>> entities.similarity.n, entities.invalid_reason
+    (2, 'invalid_input')
+    >>> try:
+    ...     EntitySet(np.array(["a", "b", "c"]), np.ones(3, dtype=bool), MatrixSimilarity(np.eye(2)))
+    ... except ValueError as err:
+    ...     print(err)
+    similarity covers 2 entities but 3 are valid
     """
 
     ids: np.ndarray
@@ -330,6 +355,17 @@ class SplitResult:
     cold_both : bool
         True for the ``'cold_both'`` k-fold scheme: ``fold`` is then the fold of both entities when they agree
         (the pair's test fold) and -1 otherwise; see ``train_test``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.splitting import SplitResult
+    >>> result = SplitResult(np.array([0, 1, -1, 0]), np.array(["", "", "invalid_smiles", ""], dtype=object),
+    ...                      ("train", "test"))
+    >>> result.labels().tolist()
+    ['train', 'test', 'unassigned', 'train']
+    >>> [rows.tolist() for rows in result.train_test(1)]
+    [[0, 3], [1]]
     """
 
     fold: np.ndarray
@@ -749,6 +785,20 @@ def split_groups(task: str, entities: EntitySet, groups: np.ndarray, spec: Split
     -------
     SplitResult
         Fold indices into ``spec.names`` per row, and the report.
+
+    Examples
+    --------
+    Six entities in groups of 3, 1 and 2, split in halves; no group is split:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import EntitySet, SplitSpec, split_groups
+    >>> entities = EntitySet(np.array(list("abcdef"), dtype=object), np.ones(6, dtype=bool))
+    >>> result = split_groups("scaffold", entities, np.array(["x", "x", "x", "y", "z", "z"]),
+    ...                       SplitSpec(fractions=(0.5, 0.5)))
+    >>> result.labels().tolist()
+    ['train', 'train', 'train', 'test', 'test', 'test']
+    >>> result.report["n_groups"], result.report["largest_group_fraction"]
+    (3, 0.5)
     """
     validate_spec(spec)
     valid_idx = np.flatnonzero(entities.valid)
@@ -857,6 +907,22 @@ def split_interactions(
     -------
     SplitResult
         Fold of every interaction, with the report.
+
+    Examples
+    --------
+    Four entities a0..a3, each with two interactions (with b0 and b1), split I1 on side a in halves: the
+    interactions follow their entity a:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import EntitySet, SplitSpec, split_interactions
+    >>> side_a = EntitySet(np.array(["a0", "a1", "a2", "a3"], dtype=object), np.ones(4, dtype=bool))
+    >>> side_b = EntitySet(np.array(["b0", "b1"], dtype=object), np.ones(2, dtype=bool))
+    >>> inter_a, inter_b = np.array([0, 0, 1, 1, 2, 2, 3, 3]), np.array([0, 1, 0, 1, 0, 1, 0, 1])
+    >>> result = split_interactions("I1", inter_a, inter_b, side_a, side_b, SplitSpec(fractions=(0.5, 0.5)))
+    >>> result.entity_folds["a"].tolist()
+    [0, 1, 0, 1]
+    >>> result.labels().tolist()
+    ['train', 'train', 'test', 'test', 'train', 'train', 'test', 'test']
     """
     validate_spec(spec)
     task = task.upper()

@@ -57,6 +57,15 @@ class ThresholdRepair:
         dropped), neighbour (index of its most similar offending neighbour) and similarity.
     n_violations : int
         Cross-fold pairs above the threshold before the repair.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.splitting import ThresholdRepair
+    >>> repair = ThresholdRepair(np.array([0, -1, 1]), [{"index": 1, "action": "dropped", "from_fold": 1, "to_fold": -1,
+    ...                                                  "neighbour": 0, "similarity": 0.9}], n_violations=1)
+    >>> repair.folds.tolist(), repair.n_dropped, repair.n_moved
+    ([0, -1, 1], 1, 0)
     """
 
     folds: np.ndarray
@@ -211,6 +220,19 @@ def enforce_max_similarity(
     -------
     ThresholdRepair
         The repaired folds and what changed.
+
+    Examples
+    --------
+    Samples 0 and 1 (similarity 0.9) sit in different folds; at t = 0.5 one of them is dropped, or moved:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import MatrixSimilarity, enforce_max_similarity
+    >>> sim = MatrixSimilarity(np.array([[1.0, 0.9, 0.0], [0.9, 1.0, 0.0], [0.0, 0.0, 1.0]]))
+    >>> repair = enforce_max_similarity(sim, np.array([0, 1, 1]), 0.5)
+    >>> repair.folds.tolist(), repair.n_violations, repair.events[0]["action"], repair.events[0]["neighbour"]
+    ([-1, 1, 1], 1, 'dropped', 1)
+    >>> enforce_max_similarity(sim, np.array([0, 1, 1]), 0.5, action="move").folds.tolist()
+    [0, 0, 1]
     """
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"max_similarity must lie in [0, 1], got {threshold}")
