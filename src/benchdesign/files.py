@@ -152,7 +152,23 @@ def hash_stream(stream: BinaryIO, h=None, sink: Callable[[bytes], object] | None
 
 
 def sha256_file(path: str | os.PathLike, h=None) -> str:
-    """Hex digest (default sha256) of a file's bytes, read in chunks."""
+    """Hex digest (default sha256) of a file's bytes, read in chunks.
+
+    Examples
+    --------
+    The sha256 of ``abc`` (the FIPS 180-2 test vector), and another ``hashlib`` algorithm through ``h``:
+
+    >>> import hashlib
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.files import sha256_file
+    >>> path = Path(tempfile.mkdtemp()) / "abc.txt"
+    >>> _ = path.write_bytes(b"abc")
+    >>> sha256_file(path)
+    'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+    >>> sha256_file(path, hashlib.md5()) == hashlib.md5(b"abc").hexdigest()
+    True
+    """
     with open(path, "rb") as fh:
         return hash_stream(fh, h)
 

@@ -170,6 +170,30 @@ def load_tsc_bakeoff(files: Mapping[str, str | os.PathLike] | Iterable[str | os.
         benchmark), computed over all files before ``models`` is applied so that the dataset set does
         not depend on the model subset. Datasets keep the order of the first file.
         ``scores.attrs["higher_is_better"] is True``. On the mirror: 112 x 35 x 30 = 117,600 rows.
+
+    Examples
+    --------
+    Two classifiers' files of two resamples each; ``Newer``, only in the second file, is left out:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import load_tsc_bakeoff
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "ROCKET_TESTFOLDS.csv").write_text("folds:,0,1\\nCoffee,1.0,0.96\\nWine,0.9,0.85\\n")
+    >>> _ = (folder / "HC2_TESTFOLDS.csv").write_text("folds:,0,1\\nCoffee,1.0,1.0\\nWine,0.95,0.9\\nNewer,0.5,0.6\\n")
+    >>> scores = load_tsc_bakeoff([folder / "ROCKET_TESTFOLDS.csv", folder / "HC2_TESTFOLDS.csv"])
+    >>> scores
+      dataset   model  fold  score
+    0  Coffee  ROCKET     0   1.00
+    1  Coffee  ROCKET     1   0.96
+    2  Coffee     HC2     0   1.00
+    3  Coffee     HC2     1   1.00
+    4    Wine  ROCKET     0   0.90
+    5    Wine  ROCKET     1   0.85
+    6    Wine     HC2     0   0.95
+    7    Wine     HC2     1   0.90
+    >>> scores.attrs["higher_is_better"]
+    True
     """
     if isinstance(files, Mapping):
         items = [(str(m), Path(p)) for m, p in files.items()]
@@ -223,6 +247,26 @@ def load_recsys(path: str | os.PathLike, models: Iterable[str] | None = None
         On the mirror: 30 datasets x 9 models = 270 rows.
     features : DataFrame (n_datasets, n_features), index ``dataset`` (same order as in scores),
         float. On the mirror: 30 x 18.
+
+    Examples
+    --------
+    Two datasets with two features each, scored by two models:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import load_recsys
+    >>> path = Path(tempfile.mkdtemp()) / "Datafeatures_and_metrics.csv"
+    >>> _ = path.write_text("Dataset,Nu,Density,Method,Value\\nml1m,6040,0.045,EASE,0.31\\nml1m,6040,0.045,ALS,0.27\\n"
+    ...                     "yelp,1000,0.002,EASE,0.05\\nyelp,1000,0.002,ALS,0.06\\n")
+    >>> scores, features = load_recsys(path)
+    >>> scores
+      dataset model  fold  score
+    0    ml1m  EASE     0   0.31
+    1    ml1m   ALS     0   0.27
+    2    yelp  EASE     0   0.05
+    3    yelp   ALS     0   0.06
+    >>> features.to_dict(orient="index")
+    {'ml1m': {'Nu': 6040.0, 'Density': 0.045}, 'yelp': {'Nu': 1000.0, 'Density': 0.002}}
     """
     path = Path(path)
     try:
@@ -394,6 +438,24 @@ def load_mteb_table11(path: str | os.PathLike, models: Iterable[str] | None = No
     ------
     ValueError naming the task(s) and model(s) of any empty cell that remains (among the selected
     models), duplicate task names, unknown models, or malformed rows.
+
+    Examples
+    --------
+    A table of two tasks and two models; the ``Average`` row is skipped:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import load_mteb_table11
+    >>> rows = ["Dataset & Language & Glove & BERT", "Banking77Classification & en & 67.69 & 63.41",
+    ...         "STS12 & en & 54.64 & 30.87", "Average & en & 61.17 & 47.14"]
+    >>> path = Path(tempfile.mkdtemp()) / "all_en.txt"
+    >>> _ = path.write_text("".join(row + r" \\\\" + "\\n" for row in rows))  # LaTeX rows ending in \\\\
+    >>> load_mteb_table11(path)
+                       dataset  model  fold  score
+    0  Banking77Classification  Glove     0  67.69
+    1  Banking77Classification   BERT     0  63.41
+    2                    STS12  Glove     0  54.64
+    3                    STS12   BERT     0  30.87
     """
     path = Path(path)
     header, rows = _parse_latex_rows(path)
@@ -511,6 +573,26 @@ def load_mteb_metadata(path: str | os.PathLike) -> pd.DataFrame:
     DataFrame indexed by task name (index name ``dataset``, README order) with columns
     ``hub, description, type, category`` (str), ``n_langs, train_samples, dev_samples, test_samples``
     (int) and ``avg_chars_train, avg_chars_dev, avg_chars_test`` (float). On the mirror: 56 x 11.
+
+    Examples
+    --------
+    A README task table with STS12 and two CQADupstack sub-forums, which merge into one task (100 + 300 test
+    samples; average characters (100 x 500 + 300 x 1000) / 400 = 875):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import load_mteb_metadata
+    >>> rows = ["Name|Hub URL|Description|Type|Category|#Languages|Train #Samples|Dev #Samples|Test #Samples"
+    ...         "|Avg. chars / train|Avg. chars / dev|Avg. chars / test", "|".join(["-"] * 12),
+    ...         "STS12|mteb/sts12-sts|STS 2012|STS|s2s|1|4468|0|3108|100.7|0|64.7",
+    ...         "CQADupstackAndroidRetrieval|BeIR/cqadupstack/android|CQA|Retrieval|s2p|1|0|0|100|0|0|500.0",
+    ...         "CQADupstackEnglishRetrieval|BeIR/cqadupstack/english|CQA|Retrieval|s2p|1|0|0|300|0|0|1000.0"]
+    >>> path = Path(tempfile.mkdtemp()) / "README.md"
+    >>> _ = path.write_text("## Available tasks\\n\\n" + "\\n".join(f"| {row} |" for row in rows) + "\\n")
+    >>> load_mteb_metadata(path)[["type", "test_samples", "avg_chars_test"]].reset_index()
+                    dataset       type  test_samples  avg_chars_test
+    0                 STS12        STS          3108            64.7
+    1  CQADupstackRetrieval  Retrieval           400           875.0
     """
     path = Path(path)
     table = _read_readme_task_table(path)

@@ -57,12 +57,48 @@ _log = logging.getLogger(__name__)
 
 
 class ChecksumError(ValueError):
-    """The bytes obtained for a manifest file do not have the expected sha256 (or git blob id)."""
+    """The bytes obtained for a manifest file do not have the expected sha256 (or git blob id).
+
+    Examples
+    --------
+    A mirror copy whose bytes do not match the entry's sha256 is refused, and nothing is written; it is a
+    ValueError:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import ChecksumError, SourceFile, fetch
+    >>> mirror = Path(tempfile.mkdtemp())
+    >>> _ = (mirror / "scores.csv").write_text("dataset,score\\nCoffee,1.0\\n")
+    >>> entry = SourceFile(source="demo", path="scores.csv", sha256="0" * 64, url="https://example.org/scores.csv")
+    >>> dest = Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> try:
+    ...     fetch(entry, dest, mirror=mirror, allow_download=False)
+    ... except ValueError as err:
+    ...     print(type(err).__name__, isinstance(err, ChecksumError), dest.exists())
+    ChecksumError True False
+    """
 
 
 @dataclass(frozen=True)
 class PackageFile:
-    """A copy of a manifest file shipped inside an installed Python package."""
+    """A copy of a manifest file shipped inside an installed Python package.
+
+    Examples
+    --------
+    A file that this package itself ships (``benchdesign/data/paper_claims.csv``), fetched from the installed
+    package when the mirror does not hold it (the package copy is checked against its own sha256):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import PackageFile, SourceFile, fetch, sha256_file
+    >>> from benchdesign.files import package_data
+    >>> copy = PackageFile(name="benchdesign", path="data/paper_claims.csv",
+    ...                    sha256=sha256_file(package_data("paper_claims.csv")))
+    >>> entry = SourceFile(source="demo", path="claims.csv", sha256=copy.sha256, url="https://example.org/claims.csv",
+    ...                    package=copy)
+    >>> fetch(entry, Path(tempfile.mkdtemp()) / "claims.csv", mirror=tempfile.mkdtemp(), allow_download=False)
+    'package'
+    """
 
     name: str  # importable top-level package, e.g. "tsml_eval"
     path: str  # posix path relative to the package directory
@@ -80,7 +116,24 @@ class ArchiveMember:
 
 @dataclass(frozen=True)
 class SourceFile:
-    """One file of the manifest."""
+    """One file of the manifest.
+
+    Examples
+    --------
+    An entry for a file the mirror holds, with its sha256; [`fetch`][benchdesign.data.sources.fetch] copies it
+    from there:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import SourceFile, fetch, sha256_file
+    >>> mirror = Path(tempfile.mkdtemp())
+    >>> _ = (mirror / "scores.csv").write_text("dataset,score\\nCoffee,1.0\\n")
+    >>> entry = SourceFile(source="demo", path="scores.csv", sha256=sha256_file(mirror / "scores.csv"),
+    ...                    url="https://example.org/scores.csv")
+    >>> dest = Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> fetch(entry, dest, mirror=mirror, allow_download=False), dest.read_text()
+    ('mirror', 'dataset,score\\nCoffee,1.0\\n')
+    """
 
     source: str  # logical source name, e.g. "tsc_bakeoff2023"
     path: str  # posix path relative to the mirror and to the cache
@@ -165,6 +218,23 @@ def load_manifest(path: str | os.PathLike) -> dict[str, SourceFile]:
     ------
     ValueError naming the source and file entry when a key is missing, unknown or malformed, or when
     two entries share a path.
+
+    Examples
+    --------
+    A manifest of two sources, one file checked by its sha256, one by the leading digits of its git blob id:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> from benchdesign.data import load_manifest
+    >>> doc = {"sources": {
+    ...     "tsc": {"files": [{"path": "tsc/scores.csv", "sha256": "a" * 64, "url": "https://example.org/s.csv"}]},
+    ...     "recsys": {"files": [{"path": "recsys/m.csv", "git_blob": "1a2b3c4", "url": "https://example.org/m.csv"}]},
+    ... }}
+    >>> path = Path(tempfile.mkdtemp()) / "sources.yaml"
+    >>> _ = path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    >>> [(f.source, f.path, f.sha256 is not None, f.git_blob) for f in load_manifest(path).values()]
+    [('tsc', 'tsc/scores.csv', True, None), ('recsys', 'recsys/m.csv', False, '1a2b3c4')]
     """
     path = Path(path)
     with path.open(encoding="utf-8") as fh:
@@ -213,7 +283,22 @@ def load_manifest(path: str | os.PathLike) -> dict[str, SourceFile]:
 
 
 def files_of(manifest: dict[str, SourceFile], source: str) -> list[SourceFile]:
-    """The entries of one logical source, in manifest order (ValueError if the source is unknown)."""
+    """The entries of one logical source, in manifest order (ValueError if the source is unknown).
+
+    Examples
+    --------
+    >>> from benchdesign.data import SourceFile, files_of
+    >>> manifest = {path: SourceFile(source=path.split("/")[0], path=path, sha256="0" * 64,
+    ...                              url=f"https://example.org/{path}")
+    ...             for path in ("tsc/a.csv", "tsc/b.csv", "recsys/c.csv")}
+    >>> [entry.path for entry in files_of(manifest, "tsc")]
+    ['tsc/a.csv', 'tsc/b.csv']
+    >>> try:
+    ...     files_of(manifest, "nlp")
+    ... except ValueError as err:
+    ...     print(err)
+    unknown source 'nlp'; the manifest has ['recsys', 'tsc']
+    """
     files = [f for f in manifest.values() if f.source == source]
     if not files:
         known = sorted({f.source for f in manifest.values()})
@@ -294,6 +379,27 @@ def fetch(entry: SourceFile, dest: str | os.PathLike, mirror: str | os.PathLike 
     ------
     ChecksumError (a ValueError) on a sha256 mismatch; FileNotFoundError naming every place looked
     at, and how to provide the file, when no source holds it.
+
+    Examples
+    --------
+    A file in a local mirror directory, fetched with its sha256; the same file under a wrong sha256 is refused
+    (no download is tried: ``allow_download=False``):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.data import SourceFile, fetch, sha256_file
+    >>> mirror = Path(tempfile.mkdtemp())
+    >>> _ = (mirror / "scores.csv").write_text("dataset,score\\nCoffee,1.0\\n")
+    >>> sha = sha256_file(mirror / "scores.csv")
+    >>> entry = SourceFile(source="demo", path="scores.csv", sha256=sha, url="https://example.org/scores.csv")
+    >>> dest = Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> fetch(entry, dest, mirror=mirror, allow_download=False), sha256_file(dest) == sha
+    ('mirror', True)
+    >>> wrong = SourceFile(source="demo", path="scores.csv", sha256="0" * 64, url="https://example.org/scores.csv")
+    >>> fetch(wrong, dest.with_name("other.csv"), mirror=mirror, allow_download=False)
+    Traceback (most recent call last):
+        ...
+    benchdesign.data.sources.ChecksumError: checksum mismatch for scores.csv (source demo) obtained from mirror ...
     """
     say = log if log is not None else _log.info
     dest = Path(dest)

@@ -57,6 +57,20 @@ def curves(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.Data
     -------
     pd.DataFrame
         One row per configuration, metric and k: ``mean``, ``lo``, ``hi``, ``n_trials``.
+
+    Examples
+    --------
+    Two trials of random, each with a Spearman value at k = 2 and k = 4:
+
+    >>> import pandas as pd
+    >>> from benchdesign.selection import curves
+    >>> trials = pd.DataFrame({"domain": "toy", "variation": "dataset_pool", "strategy": "random",
+    ...                        "representation": "none", "trial": [0, 0, 1, 1], "k": [2, 4, 2, 4],
+    ...                        "metric": "spearman", "value": [0.6, 0.8, 0.8, 1.0]})
+    >>> curves(trials)[["k", "mean", "lo", "hi", "n_trials"]].round(3)
+       k  mean     lo     hi  n_trials
+    0  2   0.7  0.605  0.795         2
+    1  4   0.9  0.805  0.995         2
     """
     validate_trials(trials)
     grouped = trials.groupby([*CONFIG, "metric", "k"], sort=False)
@@ -91,6 +105,20 @@ def trial_auc(trials: pd.DataFrame, *, domain_order: Sequence[str] = ()) -> pd.D
     -------
     pd.DataFrame
         One row per configuration, metric and trial, with ``auc``.
+
+    Examples
+    --------
+    Trial 0 goes from 0.6 at k = 2 to 0.8 at k = 4: AUC (0.6 + 0.8) / 2 * 2 = 1.4:
+
+    >>> import pandas as pd
+    >>> from benchdesign.selection import trial_auc
+    >>> trials = pd.DataFrame({"domain": "toy", "variation": "dataset_pool", "strategy": "random",
+    ...                        "representation": "none", "trial": [0, 0, 1, 1], "k": [2, 4, 2, 4],
+    ...                        "metric": "spearman", "value": [0.6, 0.8, 0.8, 1.0]})
+    >>> trial_auc(trials)[["strategy", "metric", "trial", "auc"]].round(3)
+      strategy    metric  trial  auc
+    0   random  spearman      0  1.4
+    1   random  spearman      1  1.8
     """
     validate_trials(trials)
     keys = [*CONFIG, "metric"]
@@ -136,6 +164,19 @@ def curve_auc(curves_df: pd.DataFrame, column: str = "mean", *, domain_order: Se
     -------
     pd.DataFrame
         Columns domain, variation, strategy, representation, metric, auc.
+
+    Examples
+    --------
+    The AUC of the mean curve (0.7 at k = 2, 0.9 at k = 4) is the mean of the trials' AUCs (1.4 and 1.8):
+
+    >>> import pandas as pd
+    >>> from benchdesign.selection import curve_auc, curves
+    >>> trials = pd.DataFrame({"domain": "toy", "variation": "dataset_pool", "strategy": "random",
+    ...                        "representation": "none", "trial": [0, 0, 1, 1], "k": [2, 4, 2, 4],
+    ...                        "metric": "spearman", "value": [0.6, 0.8, 0.8, 1.0]})
+    >>> curve_auc(curves(trials))[["strategy", "metric", "auc"]].round(3)
+      strategy    metric  auc
+    0   random  spearman  1.6
     """
     require_columns(curves_df, [*CONFIG, "metric", "k", column], "curves frame")
     keys = [*CONFIG, "metric"]
@@ -175,6 +216,14 @@ def meets_target(values: ArrayLike, threshold: ArrayLike, higher_is_better: Arra
     -------
     np.ndarray
         Booleans: the value meets its target.
+
+    Examples
+    --------
+    Two values of ρ against 0.9 (higher is better) and one MAE against 1.5 (lower is better):
+
+    >>> from benchdesign.selection import meets_target
+    >>> meets_target([0.95, 0.85, 1.2], [0.9, 0.9, 1.5], [True, True, False]).tolist()
+    [True, False, True]
     """
     values, threshold = np.asarray(values, dtype=float), np.asarray(threshold, dtype=float)
     return np.where(np.asarray(higher_is_better, dtype=bool), values >= threshold, values <= threshold)
@@ -202,6 +251,20 @@ def pool_shares(
     -------
     pd.DataFrame
         Columns domain, variation, strategy, representation, metric, k, threshold, share, n_trials.
+
+    Examples
+    --------
+    At k = 2 one of the two trials reaches ρ >= 0.75 (0.8, not 0.6), at k = 4 both do:
+
+    >>> import pandas as pd
+    >>> from benchdesign.selection import pool_shares
+    >>> trials = pd.DataFrame({"domain": "toy", "variation": "dataset_pool", "strategy": "random",
+    ...                        "representation": "none", "trial": [0, 0, 1, 1], "k": [2, 4, 2, 4],
+    ...                        "metric": "spearman", "value": [0.6, 0.8, 0.8, 1.0]})
+    >>> pool_shares(trials, {"spearman": 0.75})[["k", "threshold", "share", "n_trials"]]
+       k  threshold  share  n_trials
+    0  2       0.75    0.5         2
+    1  4       0.75    1.0         2
     """
     validate_trials(trials)
     _check_thresholds(thresholds)
@@ -243,6 +306,20 @@ def kstar_per_config(
     -------
     pd.DataFrame
         ``kstar_mean`` and ``kstar_conservative`` per domain, metric, strategy and representation.
+
+    Examples
+    --------
+    The mean curve (0.7 at k = 2, 0.9 at k = 4) reaches ρ >= 0.85 at k = 4; the lower end of the band
+    (0.805 at k = 4) never does:
+
+    >>> import pandas as pd
+    >>> from benchdesign.selection import curves, kstar_per_config
+    >>> trials = pd.DataFrame({"domain": "toy", "variation": "dataset_pool", "strategy": "random",
+    ...                        "representation": "none", "trial": [0, 0, 1, 1], "k": [2, 4, 2, 4],
+    ...                        "metric": "spearman", "value": [0.6, 0.8, 0.8, 1.0]})
+    >>> kstar_per_config(curves(trials), {"spearman": 0.85})[["strategy", "class", "kstar_mean", "kstar_conservative"]]
+      strategy     class  kstar_mean  kstar_conservative
+    0   random  a priori         4.0                 NaN
     """
     require_columns(curves_df, CURVE_COLUMNS, "curves frame")
     _check_thresholds(thresholds)

@@ -43,6 +43,18 @@ def dataset_scores(scores: pd.DataFrame) -> pd.DataFrame:
     -------
     pd.DataFrame
         Datasets x models.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.selection import dataset_scores
+    >>> scores = pd.DataFrame({"dataset": ["d1"] * 4 + ["d2"] * 4, "model": ["a", "a", "b", "b"] * 2,
+    ...                        "fold": [0, 1] * 4, "score": [0.8, 0.9, 0.6, 0.7, 0.5, 0.7, 0.4, 0.4]})
+    >>> dataset_scores(scores).round(2)  # doctest: +NORMALIZE_WHITESPACE
+    model       a     b
+    dataset
+    d1       0.85  0.65
+    d2       0.60  0.40
     """
     datasets = list(dict.fromkeys(scores["dataset"]))
     models = list(dict.fromkeys(scores["model"]))
@@ -85,6 +97,20 @@ def pairwise_verdicts(S: ArrayLike, higher_is_better: bool, alpha: float = 0.05)
     -------
     NDArray[np.int8]
         (M (M - 1) / 2,) verdicts.
+
+    Examples
+    --------
+    Over 8 datasets model a beats b and c everywhere, while b and c trade places; the pairs are (a, b), (a, c),
+    (b, c):
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import pairwise_verdicts
+    >>> a = np.linspace(0.8, 0.95, 8)
+    >>> S = np.column_stack([a, a - 0.3, a - 0.3 + np.tile([-0.01, 0.01], 4)])
+    >>> pairwise_verdicts(S, higher_is_better=True).tolist()
+    [1, 1, 0]
+    >>> pairwise_verdicts(S, higher_is_better=False).tolist()  # the same scores as errors
+    [-1, -1, 0]
     """
     diff, adjusted = _pair_differences(S, higher_is_better)
     significant = adjusted < alpha
@@ -139,6 +165,20 @@ def conclusion_stability(full: ArrayLike, subset: ArrayLike) -> float:
     -------
     float
         The share, in [0, 1].
+
+    Examples
+    --------
+    On 3 of the 8 datasets no pair differs significantly, so only the verdict on (b, c) stays:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import conclusion_stability, pairwise_verdicts
+    >>> a = np.linspace(0.8, 0.95, 8)
+    >>> S = np.column_stack([a, a - 0.3, a - 0.3 + np.tile([-0.01, 0.01], 4)])
+    >>> full, subset = pairwise_verdicts(S, True), pairwise_verdicts(S[:3], True)
+    >>> full.tolist(), subset.tolist()
+    ([1, 1, 0], [0, 0, 0])
+    >>> round(conclusion_stability(full, subset), 3)
+    0.333
     """
     full, subset = np.asarray(full), np.asarray(subset)
     if full.shape != subset.shape or full.size == 0:

@@ -771,6 +771,21 @@ def estimator_holdout_fits(
     tuple[int, np.ndarray, int, np.ndarray, dict[str, LinearEstimate], dict[str, np.ndarray]]
         ``(trial, held, k, subset, {estimator: fit}, {estimator: leave-one-model-out residuals})``; the fit of
         ``'auto'`` is the chosen estimator's, its name in ``params["chosen"]``.
+
+    Examples
+    --------
+    20 datasets, one fold, 10 models; each trial holds 3 models out and fits every estimator on the other 7:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection.estimators import estimator_holdout_fits
+    >>> rng = np.random.default_rng(0)
+    >>> cube = np.linspace(0, 1, 10)[None, None, :] + 0.5 * rng.normal(size=(20, 1, 10))
+    >>> fits_by_trial = estimator_holdout_fits(cube, True, None, "random", [4], n_trials=2, alpha=0.8, seed=0)
+    >>> trial, held, k, subset, fits, residuals = next(fits_by_trial)
+    >>> trial, k, len(held), len(subset), len(residuals["mean"])
+    (0, 4, 3, 4, 7)
+    >>> fits["mean"].weights.tolist()
+    [0.25, 0.25, 0.25, 0.25]
     """
     from benchdesign.selection.protocol import model_holdout_subsets
 

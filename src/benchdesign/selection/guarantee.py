@@ -84,6 +84,16 @@ def covering_radii(
     -------
     NDArray[np.float64]
         Covering radius per entry of ``ks``.
+
+    Examples
+    --------
+    Five points on a line, chosen in the order 0, 4, 2: the radius halves with each prefix:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import covering_radii
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    >>> covering_radii(X, [0, 4, 2], [1, 2, 3]).tolist()
+    [4.0, 2.0, 1.0]
     """
     Z = embed(X, metric)
     rows = _pool(pool, len(Z))
@@ -151,6 +161,14 @@ def diameter(X: ArrayLike, pool: ArrayLike | None = None, metric: str = "euclide
     -------
     float
         The largest pairwise distance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import diameter
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    >>> diameter(X), diameter(X, pool=[0, 1, 2])
+    (4.0, 2.0)
     """
     Z = embed(X, metric)
     P = Z[_pool(pool, len(Z))]
@@ -175,6 +193,14 @@ def covering_bound(ks: ArrayLike, delta: float, p: int) -> NDArray[np.float64]:
     -------
     NDArray[np.float64]
         The bound per k.
+
+    Examples
+    --------
+    With p = 1 the bound is 2 Delta / (k - 1):
+
+    >>> from benchdesign.selection import covering_bound
+    >>> covering_bound([1, 2, 5], 1.0, 1).tolist()
+    [inf, 2.0, 0.5]
     """
     ks = np.asarray(ks, dtype=float)
     if p < 1:
@@ -200,6 +226,17 @@ def fit_p_eff(ks: ArrayLike, radii: ArrayLike) -> tuple[float, float]:
         Effective dimension (infinite when the radii do not decrease).
     c : float
         The fit's constant.
+
+    Examples
+    --------
+    Radii that halve as k doubles decay as 2 / k (p_eff = 1, c = 2); halving as k quadruples gives p_eff = 2:
+
+    >>> from benchdesign.selection import fit_p_eff
+    >>> p_eff, c = fit_p_eff([2, 4, 8], [1.0, 0.5, 0.25])
+    >>> round(p_eff, 3), round(c, 3)
+    (1.0, 2.0)
+    >>> round(fit_p_eff([4, 16, 64], [1.0, 0.5, 0.25])[0], 3)
+    2.0
     """
     ks, radii = np.asarray(ks, dtype=float), np.asarray(radii, dtype=float)
     keep = radii > 0

@@ -159,6 +159,14 @@ def mae(r_s: ArrayLike, r_d: ArrayLike) -> float:
     -------
     float
         The mean absolute difference, >= 0.
+
+    Examples
+    --------
+    Two of four models are off by half a rank:
+
+    >>> from benchdesign.selection import mae
+    >>> mae([1.5, 2.0, 3.0, 3.5], [1.0, 2.0, 3.0, 4.0])
+    0.25
     """
     a, b = _pair(r_s, r_d)
     return float(np.mean(np.abs(a - b)))
@@ -181,6 +189,15 @@ def spearman(r_s: ArrayLike, r_d: ArrayLike) -> float:
     -------
     float
         rho in [-1, 1].
+
+    Examples
+    --------
+    Only the order counts: the same order gives 1.0, the reversed order -1.0:
+
+    >>> from benchdesign.selection import spearman
+    >>> r_d = [1.0, 2.0, 3.0, 4.0]
+    >>> spearman([1.5, 2.5, 3.0, 4.0], r_d), spearman([4.0, 3.0, 2.0, 1.0], r_d)
+    (1.0, -1.0)
     """
     a, b = _pair(r_s, r_d)
     return _spearman(_signs(a), _signs(b))
@@ -204,6 +221,14 @@ def kendall(r_s: ArrayLike, r_d: ArrayLike) -> float:
     -------
     float
         tau-b in [-1, 1].
+
+    Examples
+    --------
+    The top two models swapped: 5 of the 6 pairs concordant, 1 discordant, tau = (5 - 1) / 6:
+
+    >>> from benchdesign.selection import kendall
+    >>> round(kendall([2.0, 1.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]), 3)
+    0.667
     """
     a, b = _pair(r_s, r_d)
     return _kendall(_signs(a), _signs(b))
@@ -233,6 +258,20 @@ def ndcg_at_k(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
     -------
     float
         NDCG@k in [0, 1].
+
+    Examples
+    --------
+    The same order scores 1.0; swapping the top two models costs more than swapping the bottom two; at k = 1
+    only the predicted best model counts:
+
+    >>> from benchdesign.selection import ndcg_at_k
+    >>> r_d = [1.0, 2.0, 3.0, 4.0]
+    >>> ndcg_at_k(r_d, r_d)
+    1.0
+    >>> round(ndcg_at_k([2.0, 1.0, 3.0, 4.0], r_d), 3), round(ndcg_at_k([1.0, 2.0, 4.0, 3.0], r_d), 3)
+    (0.963, 0.993)
+    >>> ndcg_at_k([4.0, 3.0, 2.0, 1.0], r_d, k=1)
+    0.0
     """
     k = _cutoff(k)
     a, b = _pair(r_s, r_d)
@@ -257,6 +296,14 @@ def mrr(r_s: ArrayLike, r_d: ArrayLike) -> float:
     -------
     float
         1 / position, in (0, 1].
+
+    Examples
+    --------
+    The reference winner (model 0) is predicted second:
+
+    >>> from benchdesign.selection import mrr
+    >>> mrr([2.0, 1.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0])
+    0.5
     """
     a, b = _pair(r_s, r_d)
     return _mrr(_signs(a), b)
@@ -283,6 +330,17 @@ def ndcg_paper(r_s: ArrayLike, r_d: ArrayLike, k: int = 5) -> float:
     -------
     float
         The paper's NDCG@k, in [0, 1].
+
+    Examples
+    --------
+    Unlike [`ndcg_at_k`][], swapping the bottom two models costs more than swapping the top two:
+
+    >>> from benchdesign.selection import ndcg_paper
+    >>> r_d = [1.0, 2.0, 3.0, 4.0]
+    >>> round(ndcg_paper(r_d, r_d), 3)
+    1.0
+    >>> round(ndcg_paper([2.0, 1.0, 3.0, 4.0], r_d), 3), round(ndcg_paper([1.0, 2.0, 4.0, 3.0], r_d), 3)
+    (0.991, 0.95)
     """
     k = _cutoff(k)
     a, b = _pair(r_s, r_d)
@@ -303,6 +361,15 @@ def rank_metrics(r_s: ArrayLike, r_d: ArrayLike) -> dict[str, float]:
     -------
     dict[str, float]
         Keys ``mae, spearman, kendall, ndcg5, mrr, ndcg5_paper`` (NDCG at k = 5).
+
+    Examples
+    --------
+    The subset swaps the top two of four models:
+
+    >>> from benchdesign.selection import rank_metrics
+    >>> values = rank_metrics([2.0, 1.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0])
+    >>> {metric: round(value, 3) for metric, value in values.items()}
+    {'mae': 0.5, 'spearman': 0.8, 'kendall': 0.667, 'ndcg5': 0.963, 'mrr': 0.5, 'ndcg5_paper': 0.991}
     """
     a, b = _pair(r_s, r_d)
     ss = _signs(a)

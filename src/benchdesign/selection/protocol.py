@@ -56,6 +56,18 @@ def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarra
     -------
     np.ndarray
         A standardised copy of ``X``.
+
+    Examples
+    --------
+    Three datasets, two features; the second is constant and becomes 0:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import standardize_rows
+    >>> X = np.array([[1.0, 5.0], [3.0, 5.0], [5.0, 5.0]])
+    >>> standardize_rows(X).round(3).tolist()  # (x - 3) / sqrt(8 / 3)
+    [[-1.225, 0.0], [0.0, 0.0], [1.225, 0.0]]
+    >>> standardize_rows(X, np.array([0, 1])).tolist()  # rows 0 and 1 on their own mean 2, sd 1; row 2 kept
+    [[-1.0, 0.0], [1.0, 0.0], [5.0, 5.0]]
     """
     X = np.asarray(X, dtype=float)
     Z = X if rows is None else X[rows]
@@ -161,6 +173,18 @@ def selection_orders(
     -------
     dict[int, np.ndarray]
         k -> the k selected row indices.
+
+    Examples
+    --------
+    Five datasets on a line; farthest-first from the farthest row picks the ends first, once for every k:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import selection_orders
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    >>> orders = selection_orders("fafi_euclidean", X, np.arange(5), [1, 2, 3], np.random.default_rng(0),
+    ...                           {"start": "farthest"})
+    >>> {k: rows.tolist() for k, rows in orders.items()}
+    {1: [0], 2: [0, 4], 3: [0, 4, 2]}
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {sorted(STRATEGIES)}")
@@ -217,6 +241,25 @@ def dataset_pool_trials(
     pd.DataFrame
         Long frame with columns ``trial, k, metric, value`` (and ``draw`` after ``trial`` for a random
         baseline with ``random_draws > 1``).
+
+    Examples
+    --------
+    Four datasets, three models; with every dataset in the pool (``alpha=1``) the subset of k = 4 is the whole
+    benchmark, so ``R_S = R_D``:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import dataset_pool_trials
+    >>> ranks = np.array([[1.0, 2.0, 3.0], [1.0, 3.0, 2.0], [2.0, 1.0, 3.0], [1.0, 2.0, 3.0]])  # R_D = 1.25, 2, 2.75
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])  # one feature per dataset
+    >>> trials = dataset_pool_trials(ranks, X, "fafi_euclidean", [1, 4], n_trials=1, alpha=1.0, seed=0)
+    >>> trials[trials["metric"].isin(["mae", "spearman"])].round(3)
+       trial  k    metric  value
+    0      0  1       mae  0.667
+    1      0  1  spearman  0.500
+    6      0  4       mae  0.000
+    7      0  4  spearman  1.000
+
+    At k = 1 the row nearest the mean (dataset 1, ranks 1, 3, 2) is chosen: MAE (0.25 + 1 + 0.75) / 3.
     """
     ranks = np.asarray(dataset_ranks, dtype=float)
     if np.shape(X)[0] != ranks.shape[0]:
@@ -345,6 +388,23 @@ def model_pool_trials(
     pd.DataFrame
         Long frame with columns ``trial, k, metric, value`` (and ``draw`` for a random baseline with
         ``random_draws > 1``).
+
+    Examples
+    --------
+    Four datasets (one fold), four models; each trial lets three of them compete:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import model_pool_trials
+    >>> scores = np.array([[0.9, 0.8, 0.7, 0.6], [0.8, 0.9, 0.7, 0.6], [0.9, 0.8, 0.6, 0.7],
+    ...                    [0.9, 0.7, 0.8, 0.6]])[:, None, :]  # (4 datasets, 1 fold, 4 models)
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> trials = model_pool_trials(scores, True, X, "fafi_euclidean", [1, 4], n_trials=2, alpha=0.75, seed=0)
+    >>> trials[trials["metric"] == "mae"].round(3)  # k = 4, every dataset: R_S = R_D of the trial's models
+        trial  k metric  value
+    0       0  1    mae  0.167
+    6       0  4    mae  0.000
+    12      1  1    mae  0.167
+    18      1  4    mae  0.000
     """
     _check_standardize(standardize)
     draws = n_draws(strategy, random_draws)
@@ -509,6 +569,28 @@ def model_holdout_trials(
     pd.DataFrame
         Long frame with columns ``trial, k, metric, value`` (and ``draw`` for a random baseline with
         ``random_draws > 1``).
+
+    Examples
+    --------
+    Four datasets (one fold), four models; each trial holds two models out to judge the selection:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import model_holdout_trials
+    >>> scores = np.array([[0.9, 0.8, 0.7, 0.6], [0.8, 0.9, 0.7, 0.6], [0.9, 0.8, 0.6, 0.7],
+    ...                    [0.9, 0.7, 0.8, 0.6]])[:, None, :]  # (4 datasets, 1 fold, 4 models)
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> trials = model_holdout_trials(scores, True, X, "fafi_euclidean", [1, 4], n_trials=3, alpha=1.0, seed=0,
+    ...                               holdout_fraction=0.5)
+    >>> trials[trials["metric"] == "spearman"]
+        trial  k    metric  value
+    1       0  1  spearman    1.0
+    7       0  4  spearman    1.0
+    13      1  1  spearman   -1.0
+    19      1  4  spearman    1.0
+    25      2  1  spearman    1.0
+    31      2  4  spearman    1.0
+
+    All four datasets (k = 4) rank the held-out pair as the full benchmark does; one dataset may swap them.
     """
     scores = np.asarray(scores, dtype=float)
     if X is not None and np.shape(X)[0] != scores.shape[0]:
@@ -542,6 +624,16 @@ def score_cube(scores: pd.DataFrame, datasets: Sequence[str], models: Sequence[s
     -------
     np.ndarray
         (n, F, M) scores: datasets x folds x models.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.selection import score_cube
+    >>> scores = pd.DataFrame({"dataset": ["d1"] * 4 + ["d2"] * 4, "model": ["a", "b"] * 4,
+    ...                        "fold": [0, 0, 1, 1] * 2, "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.6, 0.4, 0.3]})
+    >>> cube = score_cube(scores, ["d1", "d2"], ["a", "b"])
+    >>> cube.shape, cube[0].tolist()  # d1: fold 0, then fold 1; models a, b
+    ((2, 2, 2), [[0.9, 0.8], [0.7, 0.6]])
     """
     folds = sorted(scores["fold"].unique())
     wide = scores.pivot_table(index=["dataset", "fold"], columns="model", values="score", aggfunc="first")

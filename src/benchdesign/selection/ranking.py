@@ -106,7 +106,7 @@ def rank_scores(scores: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     >>> from benchdesign.selection import rank_scores
     >>> scores = pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2"], "model": ["a", "b", "a", "b"],
     ...                        "fold": 0, "score": [0.9, 0.8, 0.6, 0.7]})
-    >>> rank_scores(scores, higher_is_better=True)
+    >>> rank_scores(scores, higher_is_better=True)  # doctest: +NORMALIZE_WHITESPACE
     model      a    b
     dataset
     d1       1.0  2.0
@@ -184,6 +184,16 @@ def mean_ranks(
         (M,) column means of the selected rows, summed in ascending row order so the
         result is bitwise independent of the order of ``rows`` (selecting every row reproduces
         ``mean_ranks(dataset_ranks)`` exactly).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.selection import mean_ranks
+    >>> ranks = pd.DataFrame({"a": [1.0, 2.0, 1.0], "b": [2.0, 1.0, 2.0]}, index=["d1", "d2", "d3"])
+    >>> mean_ranks(ranks).round(3).tolist()  # R_D over all three datasets
+    [1.333, 1.667]
+    >>> mean_ranks(ranks, ["d1", "d2"]).tolist(), mean_ranks(ranks, [1]).tolist()
+    ([1.5, 1.5], [2.0, 1.0])
     """
     values = np.asarray(dataset_ranks, dtype=float)
     if values.ndim != 2 or values.shape[0] == 0:
@@ -218,6 +228,14 @@ def rerank(values: ArrayLike) -> NDArray[np.float64]:
     -------
     NDArray[np.float64]
         (m,) ranks in [1, m] (``scipy.stats.rankdata(values, method="average")``).
+
+    Examples
+    --------
+    >>> from benchdesign.selection import rerank
+    >>> rerank([2.5, 1.0, 2.5, 4.0]).tolist()  # the tied pair shares positions 2 and 3
+    [2.5, 1.0, 2.5, 4.0]
+    >>> rerank([1.8, 1.2, 3.0]).tolist()
+    [2.0, 1.0, 3.0]
     """
     v = np.asarray(values, dtype=float)
     if v.ndim != 1 or v.size == 0:

@@ -68,6 +68,20 @@ def check_representation(X: pd.DataFrame) -> pd.DataFrame:
     ------
     ValueError
         Naming the columns holding NaN (or inf, or non-numeric values), or when every column is constant.
+
+    Examples
+    --------
+    The constant column ``classes`` is dropped and the booleans become floats:
+
+    >>> import pandas as pd
+    >>> from benchdesign.selection import check_representation
+    >>> X = pd.DataFrame({"size": [100, 2000, 50], "classes": [2, 2, 2], "balanced": [True, False, True]},
+    ...                  index=["d1", "d2", "d3"])
+    >>> check_representation(X)
+          size  balanced
+    d1   100.0       1.0
+    d2  2000.0       0.0
+    d3    50.0       1.0
     """
     check_frame(X, "representation")
     return drop_constant(X.astype(np.float64), "representation")
@@ -89,6 +103,18 @@ def oracle_representation(dataset_ranks: pd.DataFrame) -> pd.DataFrame:
     -------
     pd.DataFrame
         A float copy of ``dataset_ranks`` (columns = models).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.selection import oracle_representation, rank_scores
+    >>> scores = pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2"], "model": ["a", "b", "a", "b"],
+    ...                        "score": [0.9, 0.8, 0.6, 0.7]})
+    >>> oracle_representation(rank_scores(scores, higher_is_better=True))  # doctest: +NORMALIZE_WHITESPACE
+    model      a    b
+    dataset
+    d1       1.0  2.0
+    d2       2.0  1.0
     """
     check_frame(dataset_ranks, "oracle_representation")
     return dataset_ranks.astype(np.float64).copy()

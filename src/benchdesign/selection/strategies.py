@@ -171,6 +171,14 @@ def random_order(
     -------
     IntArray
         (k_max,) row indices; any prefix of length k is a uniform k-subset of the pool.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import random_order
+    >>> X = np.zeros((5, 1))
+    >>> random_order(X, np.arange(5), 3, np.random.default_rng(0)).tolist()
+    [2, 4, 3]
     """
     return _random(X, pool, k_max, rng, "k_max")
 
@@ -193,6 +201,16 @@ def select_random(X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generato
     -------
     IntArray
         (k,) distinct row indices from the pool.
+
+    Examples
+    --------
+    The same seed gives the first rows of [`random_order`][]:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import select_random
+    >>> X = np.zeros((5, 1))
+    >>> select_random(X, 2, np.arange(5), np.random.default_rng(0)).tolist()
+    [2, 4]
     """
     return _random(X, pool, k, rng, "k")
 
@@ -486,6 +504,16 @@ def fafi_cosine_order(
     -------
     IntArray
         (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
+
+    Examples
+    --------
+    Five directions in the plane: the diagonal is nearest the mean, then the two axes are the farthest:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import fafi_cosine_order
+    >>> X = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9], [0.7, 0.7]])
+    >>> fafi_cosine_order(X, np.arange(5), 3).tolist()
+    [4, 0, 2]
     """
     return farthest_first_order(X, pool, k_max, "cosine", start)
 
@@ -516,6 +544,18 @@ def fafi_euclidean_order(
     -------
     IntArray
         (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
+
+    Examples
+    --------
+    Five datasets on a line: from the middle (nearest the mean) or from an end, the ends come first:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import fafi_euclidean_order
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    >>> fafi_euclidean_order(X, np.arange(5), 3).tolist()
+    [2, 0, 4]
+    >>> fafi_euclidean_order(X, np.arange(5), 3, start="farthest").tolist()
+    [0, 4, 2]
     """
     return farthest_first_order(X, pool, k_max, "euclidean", start)
 
@@ -546,6 +586,16 @@ def select_fafi_cosine(
     -------
     IntArray
         (k,) distinct row indices from the pool.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import select_fafi_cosine
+    >>> X = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9], [0.7, 0.7]])
+    >>> select_fafi_cosine(X, 3, np.arange(5)).tolist()  # the diagonal, then both axes
+    [4, 0, 2]
+    >>> select_fafi_cosine(X, 2, np.array([0, 1, 2, 3])).tolist()  # without the diagonal
+    [1, 2]
     """
     return _farthest_first(X, pool, k, "cosine", start, "k")
 
@@ -576,6 +626,14 @@ def select_fafi_euclidean(
     -------
     IntArray
         (k,) distinct row indices from the pool.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import select_fafi_euclidean
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])  # five datasets on a line
+    >>> select_fafi_euclidean(X, 2, np.arange(5), start="farthest").tolist()  # the two ends
+    [0, 4]
     """
     return _farthest_first(X, pool, k, "euclidean", start, "k")
 
@@ -648,6 +706,16 @@ def d_optimal_order(
     -------
     IntArray
         (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
+
+    Examples
+    --------
+    The longest row first, then the orthogonal direction rather than the near copy of the first:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import d_optimal_order
+    >>> X = np.array([[3.0, 0.0], [2.9, 0.1], [0.0, 1.0], [0.5, 0.5]])
+    >>> d_optimal_order(X, np.arange(4), 3).tolist()
+    [0, 2, 1]
     """
     return _design_order(X, pool, k_max, lam, "d")
 
@@ -682,6 +750,16 @@ def a_optimal_order(
     -------
     IntArray
         (k_max,) distinct row indices in selection order; every prefix is the selection of that size.
+
+    Examples
+    --------
+    The longest row first, then the orthogonal direction rather than the near copy of the first:
+
+    >>> import numpy as np
+    >>> from benchdesign.selection import a_optimal_order
+    >>> X = np.array([[3.0, 0.0], [2.9, 0.1], [0.0, 1.0], [0.5, 0.5]])
+    >>> a_optimal_order(X, np.arange(4), 3).tolist()
+    [0, 2, 3]
     """
     return _design_order(X, pool, k_max, lam, "a")
 
@@ -712,6 +790,14 @@ def select_d_optimal(
     -------
     IntArray
         (k,) distinct row indices from the pool.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import select_d_optimal
+    >>> X = np.array([[3.0, 0.0], [2.9, 0.1], [0.0, 1.0], [0.5, 0.5]])
+    >>> select_d_optimal(X, 2, np.arange(4)).tolist()  # the longest row, then the orthogonal one
+    [0, 2]
     """
     return _design_order(X, pool, k, lam, "d", "k")
 
@@ -742,6 +828,14 @@ def select_a_optimal(
     -------
     IntArray
         (k,) distinct row indices from the pool.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import select_a_optimal
+    >>> X = np.array([[3.0, 0.0], [2.9, 0.1], [0.0, 1.0], [0.5, 0.5]])
+    >>> select_a_optimal(X, 2, np.arange(4)).tolist()  # the longest row, then the orthogonal one
+    [0, 2]
     """
     return _design_order(X, pool, k, lam, "a", "k")
 
@@ -1085,6 +1179,19 @@ class Strategy:
         False for a strategy that ignores X (random).
     color : str
         Colour in the figures.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import STRATEGY_REGISTRY
+    >>> fafi = STRATEGY_REGISTRY["fafi_euclidean"]
+    >>> fafi.label, fafi.options, fafi.uses_representation, fafi.default
+    ('E-FAFI', ('start',), True, True)
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])  # five datasets on a line
+    >>> fafi.select(X, 2, np.arange(5), None, start="farthest").tolist()  # the two ends
+    [0, 4]
+    >>> fafi.order(X, np.arange(5), 3, None, start="farthest").tolist()
+    [0, 4, 2]
     """
 
     name: str

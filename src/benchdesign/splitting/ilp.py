@@ -887,6 +887,19 @@ def solve_split_ilp(
     NoAssignmentFoundError
         When the node or time limit stops the solver before any feasible assignment is found (not a proof of
         infeasibility).
+
+    Examples
+    --------
+    Four clusters of one entity each: 0 and 1 are similar, 2 and 3 are similar, no similarity between the two
+    pairs. A 50/50 split keeps each pair in one fold, so no similarity crosses the folds (objective 0):
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import ClusterInstance, solve_split_ilp
+    >>> weights = np.array([[0.0, 2.0, 0.0, 0.0], [2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0], [0.0, 0.0, 2.0, 0.0]])
+    >>> inst = ClusterInstance(np.ones(4), weights, np.array([0.5, 0.5]), fold_names=("train", "test"))
+    >>> result = solve_split_ilp([inst], epsilon=0.1, seed=0)
+    >>> result.status, result.assignments[0].tolist(), result.objective
+    ('optimal', [1, 1, 0, 0], 0.0)
     """
     if not instances:
         raise ValueError("at least one cluster instance is needed")

@@ -68,6 +68,19 @@ def read_table(path: str | Path, str_cols: Sequence[str] = (), sep: str | None =
     -------
     pd.DataFrame
         The table.
+
+    Examples
+    --------
+    Ids read as strings keep their leading zeros:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.splitting import read_table
+    >>> path = Path(tempfile.mkdtemp()) / "molecules.csv"
+    >>> _ = path.write_text("id,smiles,activity\\n007,CCO,1.5\\n012,c1ccccc1,2.0\\n")
+    >>> table = read_table(path, str_cols=["id"])
+    >>> table["id"].tolist(), table["smiles"].tolist(), table["activity"].tolist()
+    (['007', '012'], ['CCO', 'c1ccccc1'], [1.5, 2.0])
     """
     if is_fasta(path):
         return read_fasta(path, what)
@@ -311,6 +324,21 @@ def entities_from_table(
     -------
     EntitySet
         The entities, with their validity, similarity and classes.
+
+    Examples
+    --------
+    Ethanol written twice (Tanimoto similarity 1.0), benzene, and an unparsable SMILES left out with
+    ``drop_invalid``; the similarity covers the three valid molecules:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchdesign.splitting import entities_from_table
+    >>> df = pd.DataFrame({"id": ["a", "b", "c", "d"], "smiles": ["CCO", "OCC", "c1ccccc1", "not a smiles"]})
+    >>> entities = entities_from_table(df, id_col="id", smiles_col="smiles", drop_invalid=True)
+    >>> entities.valid.tolist(), entities.invalid_reason
+    ([True, True, True, False], 'invalid_smiles')
+    >>> entities.similarity.block(np.arange(3), np.arange(3)).round(2).tolist()
+    [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
     if sequence_similarity not in SEQUENCE_SIMILARITIES:
         raise ValueError(f"sequence_similarity must be one of {SEQUENCE_SIMILARITIES}, got {sequence_similarity!r}")
@@ -394,6 +422,19 @@ def index_interactions(
         Index of each interaction's entity a into ``ids_a``.
     inter_b : np.ndarray
         Index of each interaction's entity b into ``ids_b``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.splitting import index_interactions
+    >>> drugs, targets = np.array(["d1", "d2"]), np.array(["t1", "t2", "t3"])
+    >>> index_interactions(["d2", "d1", "d2"], ["t3", "t1", "t1"], drugs, targets)
+    (array([1, 0, 1]), array([2, 0, 0]))
+    >>> try:
+    ...     index_interactions(["d1", "d9"], ["t1", "t1"], drugs, targets)
+    ... except ValueError as err:
+    ...     print(err)
+    interactions: 1 ids in column 'id_a' are not in the side-a (--input) entity table: d9
     """
     out, errors = [], []
     for values, ids, col in ((a_values, ids_a, a_col), (b_values, ids_b, b_col)):

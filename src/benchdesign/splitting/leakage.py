@@ -64,6 +64,19 @@ class LeakageSummary:
         2 L(pi) / total (eq. 20, as ``scaled_leakage``), in [0, 1].
     n_assigned : int
         Number of entities in a fold (the others are left out).
+
+    Examples
+    --------
+    Two pairs of similar entities (0.5 within a pair, 0 between the pairs); the fourth entity is in no fold.
+    No similarity crosses train and test, so the leakage is 0; the total is the three self-similarities plus
+    the pair (0, 1) in both orders:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import leakage_summary
+    >>> sim = np.array([[1.0, 0.5, 0.0, 0.0], [0.5, 1.0, 0.0, 0.0],
+    ...                 [0.0, 0.0, 1.0, 0.5], [0.0, 0.0, 0.5, 1.0]])
+    >>> leakage_summary(sim, [["train", "train", "test", "unassigned"]])[0]
+    LeakageSummary(leakage=0.0, total=4.0, scaled=0.0, n_assigned=3)
     """
 
     leakage: float
@@ -163,6 +176,18 @@ def leakage_summary(
     -------
     list[LeakageSummary]
         One per split, in order.
+
+    Examples
+    --------
+    Two splits of two pairs of similar entities in one pass: keeping each pair in one fold leaks nothing,
+    splitting both pairs leaks their two similarities of 0.5:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import leakage_summary
+    >>> sim = np.array([[1.0, 0.5, 0.0, 0.0], [0.5, 1.0, 0.0, 0.0],
+    ...                 [0.0, 0.0, 1.0, 0.5], [0.0, 0.0, 0.5, 1.0]])
+    >>> [(s.leakage, s.total, round(s.scaled, 3)) for s in leakage_summary(sim, [[0, 0, 1, 1], [0, 1, 0, 1]])]
+    [(0.0, 6.0, 0.0), (1.0, 6.0, 0.333)]
     """
     src = _as_source(sim)
     n = src.shape[0] if sp.issparse(src) else src.n
@@ -192,6 +217,19 @@ class TilePlan:
         Indices of the entities assigned in at least one split.
     block_size : int
         Tile size.
+
+    Examples
+    --------
+    Four of five entities are assigned (the fourth, code -1, is not); tiles of 2 give 2 blocks and the 3
+    upper-triangle tiles (0, 0), (0, 1) and (1, 1):
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import TilePlan
+    >>> plan = TilePlan.for_splits([np.array([0, 0, 1, -1, 1])], block_size=2)
+    >>> plan.active.tolist(), plan.n_blocks, plan.n_tiles, plan.tile(1)
+    ([0, 1, 2, 4], 2, 3, (0, 1))
+    >>> plan.shard(0, 2).tolist(), plan.shard(1, 2).tolist()
+    ([0, 2], [1])
     """
 
     active: np.ndarray
@@ -364,6 +402,22 @@ def leakage_shard(
     -------
     int
         Number of tiles of the shard.
+
+    Examples
+    --------
+    Two splits of four entities, their 3 tiles of 2 x 2 dealt into two shard files (as two jobs would):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from benchdesign.splitting import MatrixSimilarity, leakage_shard
+    >>> sim = MatrixSimilarity(np.array([[1.0, 0.5, 0.0, 0.0], [0.5, 1.0, 0.0, 0.0],
+    ...                                  [0.0, 0.0, 1.0, 0.5], [0.0, 0.0, 0.5, 1.0]]))
+    >>> folds, out = [[0, 0, 1, 1], [0, 1, 0, 1]], Path(tempfile.mkdtemp())
+    >>> [leakage_shard(sim, folds, i, 2, out / f"shard{i}.npz", block_size=2) for i in range(2)]
+    [2, 1]
+    >>> sorted(p.name for p in out.iterdir())
+    ['shard0.npz', 'shard1.npz']
     """
     codes_list = _encode_all(folds_list, sim.n)
     w = _weights(weights, sim.n)
@@ -438,6 +492,29 @@ def reduce_leakage_shards(paths: Sequence[str | Path]) -> list[LeakageSummary]:
     ValueError
         Naming the file, if a shard belongs to another computation or is incomplete, or naming the missing
         shard indices, if the files do not cover every tile exactly once.
+
+    Examples
+    --------
+    The shards of two jobs combine to the one-pass value; a missing shard is refused:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from benchdesign.splitting import MatrixSimilarity, leakage_shard, leakage_summary, reduce_leakage_shards
+    >>> sim = MatrixSimilarity(np.array([[1.0, 0.5, 0.0, 0.0], [0.5, 1.0, 0.0, 0.0],
+    ...                                  [0.0, 0.0, 1.0, 0.5], [0.0, 0.0, 0.5, 1.0]]))
+    >>> folds, out = [[0, 0, 1, 1], [0, 1, 0, 1]], Path(tempfile.mkdtemp())
+    >>> paths = [out / f"shard{i}.npz" for i in range(2)]
+    >>> for i, path in enumerate(paths):
+    ...     _ = leakage_shard(sim, folds, i, 2, path, block_size=2)
+    >>> summaries = reduce_leakage_shards(paths)
+    >>> [s.leakage for s in summaries], summaries == leakage_summary(sim, folds, block_size=2)
+    ([0.0, 1.0], True)
+    >>> try:
+    ...     reduce_leakage_shards(paths[:1])
+    ... except ValueError as err:
+    ...     print(err)
+    the shard files do not cover each tile once: shard(s) 1 of 2 missing ... given: 0 (.../shard0.npz)
     """
     if not paths:
         raise ValueError("no shard files given")
@@ -503,6 +580,22 @@ class SampledLeakage:
         Strata sampled.
     n_pilot : int
         Pairs of ``n_pairs`` that only set the allocation.
+
+    Examples
+    --------
+    100 entities with random feature vectors (cosine similarity), split at random; 1,000 sampled pairs
+    estimate scaled L(pi), and the interval holds the exact value:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import VectorSimilarity, sampled_leakage, scaled_leakage
+    >>> rng = np.random.default_rng(0)
+    >>> sim, folds = VectorSimilarity(rng.random((100, 4))), rng.integers(0, 2, 100)
+    >>> est = sampled_leakage(sim, folds, n_pairs=1000, seed=0)
+    >>> est.design, est.n_pairs, est.n_pilot, est.n_strata, est.n_assigned
+    ('fold_pairs', 1000, 100, 3, 100)
+    >>> low, high = est.scaled_ci
+    >>> round(low, 3), round(est.scaled, 3), round(high, 3), round(scaled_leakage(sim, folds), 3)
+    (0.491, 0.494, 0.496, 0.495)
     """
 
     leakage: float
@@ -738,6 +831,24 @@ def sampled_leakage(
     -------
     SampledLeakage
         The estimates with their intervals and standard errors.
+
+    Examples
+    --------
+    Every pair of distinct entities has similarity 0.5, so L(pi) of a 5/5 split is 0.5 x 5 x 5 = 12.5. The
+    fold-pair design knows the number of cross-fold pairs exactly and so finds it exactly; independent pairs
+    estimate it with an interval:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import sampled_leakage
+    >>> sim = np.full((10, 10), 0.5)
+    >>> np.fill_diagonal(sim, 1.0)
+    >>> folds = ["train"] * 5 + ["test"] * 5
+    >>> est = sampled_leakage(sim, folds, n_pairs=100, seed=0)
+    >>> est.leakage, est.leakage_ci, round(est.scaled, 3)
+    (12.5, (12.5, 12.5), 0.455)
+    >>> iid = sampled_leakage(sim, folds, n_pairs=100, seed=0, design="iid")
+    >>> round(iid.leakage, 2), tuple(round(v, 2) for v in iid.leakage_ci)
+    (13.5, (11.33, 15.67))
     """
     if n_pairs < 2:
         raise ValueError(f"the number of sampled pairs must be >= 2, got {n_pairs}")
@@ -835,6 +946,21 @@ def scaled_leakage(sim, folds, weights: np.ndarray | None = None, block_size: in
     -------
     float
         Scaled L(pi).
+
+    Examples
+    --------
+    Two pairs of identical entities: a split that keeps each pair in one fold scores 0, one that splits both
+    pairs scores 0.5 (4 of the 8 ordered pairs of similarity 1 cross the folds); an unassigned entity is left
+    out:
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import scaled_leakage
+    >>> sim = np.array([[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0],
+    ...                 [0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]])
+    >>> scaled_leakage(sim, ["train", "train", "test", "test"]), scaled_leakage(sim, ["train", "test", "train", "test"])
+    (0.0, 0.5)
+    >>> round(scaled_leakage(sim, ["train", "test", "train", "unassigned"]), 3)
+    0.4
     """
     return leakage_summary(sim, [folds], weights, block_size)[0].scaled
 
@@ -867,6 +993,18 @@ def max_train_similarity(
         (n_test,) maximum similarities, in the order of ``folds``; their mean is the leakage of eq. (1). A
         source with a ``max_to(rows, cols)`` method (MMseqs2 identity) answers by its own search over every
         training entity.
+
+    Examples
+    --------
+    Test entity 2 is most similar to training entity 0 (0.9), test entity 3 to training entity 1 (0.4):
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import max_train_similarity
+    >>> sim = np.array([[1.0, 0.2, 0.9, 0.1], [0.2, 1.0, 0.3, 0.4],
+    ...                 [0.9, 0.3, 1.0, 0.2], [0.1, 0.4, 0.2, 1.0]])
+    >>> nearest = max_train_similarity(sim, ["train", "train", "test", "test"], test="test", train="train")
+    >>> nearest.round(2).tolist(), round(float(nearest.mean()), 2)
+    ([0.9, 0.4], 0.65)
     """
     arr = np.asarray(folds, dtype=object).reshape(-1)
     train_labels = [train] if isinstance(train, (str, int, np.integer)) else list(train)

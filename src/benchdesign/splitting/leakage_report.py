@@ -205,6 +205,25 @@ def evaluate_split(
     -------
     dict
         The report (JSON-serialisable).
+
+    Examples
+    --------
+    Two pairs of similar entities (0.8 and 0.6). Kept together, nothing crosses the folds; split up, both
+    pairs do, and each test entity's nearest training entity is its partner (eq. 1: the mean of 0.8 and 0.6):
+
+    >>> import numpy as np
+    >>> from benchdesign.splitting import EntitySet, MatrixSimilarity, evaluate_split
+    >>> sim = MatrixSimilarity(np.array([[1.0, 0.8, 0.0, 0.0], [0.8, 1.0, 0.0, 0.0],
+    ...                                  [0.0, 0.0, 1.0, 0.6], [0.0, 0.0, 0.6, 1.0]]))
+    >>> entities = EntitySet(np.array(["a", "b", "c", "d"]), np.ones(4, dtype=bool), sim)
+    >>> report = evaluate_split(entities, ["a", "b", "c", "d"], ["train", "train", "test", "test"], summary=False)
+    >>> report["fold_sizes"], report["leakage"], report["max_train_similarity"]["test"]["mean"]
+    ({'train': 2, 'test': 2}, 0.0, 0.0)
+    >>> report = evaluate_split(entities, ["a", "b", "c", "d"], ["train", "test", "train", "test"], summary=False)
+    >>> [round(report[key], 3) for key in ("leakage", "total_similarity", "scaled_leakage")]
+    [1.4, 6.8, 0.412]
+    >>> round(report["max_train_similarity"]["test"]["mean"], 3)
+    0.7
     """
     if entities.similarity is None:
         raise ValueError("the entity table needs a representation (SMILES, sequences, features or a matrix)")
@@ -450,6 +469,26 @@ def evaluate_split_files(
     dict
         The report of [`evaluate_split`][], with the inputs (and ``sequences``: the counts of lower-case and
         cleaned protein sequences, when the entities are sequences).
+
+    Examples
+    --------
+    Ethanol and benzene, each written twice (Tanimoto similarity 1.0 within a pair, 0 between them), and a
+    split that puts one copy of each in train and one in test: every test molecule has an identical training
+    molecule (eq. 1: 1.0), and both pairs of copies cross the folds (L(pi) = 2; scaled L(pi) = 2 x 2 / 8 = 0.5,
+    8 being the ordered pairs of similarity 1, each molecule with itself included):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.splitting import evaluate_split_files
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "molecules.csv").write_text("id,smiles\\nm1,CCO\\nm2,OCC\\nm3,c1ccccc1\\nm4,C1=CC=CC=C1\\n")
+    >>> _ = (folder / "split.csv").write_text("id,split\\nm1,train\\nm2,test\\nm3,train\\nm4,test\\n")
+    >>> report = evaluate_split_files(str(folder / "molecules.csv"), str(folder / "split.csv"), id_col="id",
+    ...                               smiles_col="smiles")
+    >>> report["fold_sizes"], report["leakage"], report["scaled_leakage"]
+    ({'train': 2, 'test': 2}, 2.0, 0.5)
+    >>> report["max_train_similarity"]["test"]["mean"]
+    1.0
     """
     ent, read_split = _entities_and_split_reader(table, **representation)
     ids, labels = read_split(split)
@@ -497,6 +536,23 @@ def compare_split_files(
         ``{"input", "n_valid", "splits": [row, ...]}`` with one row per split file: its fold sizes, L(pi),
         scaled L(pi), per test fold the mean of eq. (1) (``eq1_mean``) and the mean of those over the test
         folds (``eq1_mean_over_folds``).
+
+    Examples
+    --------
+    Ethanol and benzene, each written twice: a split that keeps the copies together leaks nothing, one that
+    puts one copy in each fold leaks half of the similarity:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from benchdesign.splitting import compare_split_files
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "molecules.csv").write_text("id,smiles\\nm1,CCO\\nm2,OCC\\nm3,c1ccccc1\\nm4,C1=CC=CC=C1\\n")
+    >>> _ = (folder / "together.csv").write_text("id,split\\nm1,train\\nm2,train\\nm3,test\\nm4,test\\n")
+    >>> _ = (folder / "apart.csv").write_text("id,split\\nm1,train\\nm2,test\\nm3,train\\nm4,test\\n")
+    >>> report = compare_split_files(str(folder / "molecules.csv"), [str(folder / "together.csv"),
+    ...                              str(folder / "apart.csv")], id_col="id", smiles_col="smiles")
+    >>> [(Path(row["split"]).name, row["scaled_leakage"], row["eq1_mean_over_folds"]) for row in report["splits"]]
+    [('together.csv', 0.0, 0.0), ('apart.csv', 0.5, 1.0)]
     """
     if len(splits) < 1:
         raise ValueError("give at least one split file to compare")
