@@ -42,9 +42,7 @@ def test_every_missing_package_is_named_in_one_message():
         ("features.nlp.encoder: bert-base-uncased", "transformers", install_hint("transformers")),
         ("molecules.models: xgb", "xgboost", install_hint("xgboost")),
         ("molecules.models: dmpnn", "chemprop", install_hint("chemprop")),
-        ("molecules.methods_1d: lohi", "lohi_splitter, mip", LOHI_INSTALL),  # LoHi's line installs mip too
         ("molecules.methods_1d: datasail_s1", "datasail", install_hint("datasail")),
-        ("molecules.methods_2d: lohi_drug", "lohi_splitter, mip", LOHI_INSTALL),  # the default methods_2d (davis)
         ("molecules.ilp.solver: SCIP", "pyscipopt", install_hint("pyscipopt")),
         ("molecules.ablation.solvers: GUROBI", "gurobipy", install_hint("gurobipy")),
         ("molecules.method_options.datasail_s1.solver: SCIP", "pyscipopt", install_hint("pyscipopt")),
@@ -54,6 +52,22 @@ def test_every_missing_package_is_named_in_one_message():
         + "".join(f"  - {what} needs {modules} ({hint})\n" for what, modules, hint in rows)
         + "Install them, or remove these values from the config.")
     assert "mip" in LOHI_INSTALL and "networkx" in LOHI_INSTALL
+
+
+def test_lohi_missing_is_announced_not_refused():
+    """LoHi cannot be installed by one pip command with benchdesign: a run without it goes on, and says so."""
+    for absent in ({"lohi_splitter"}, {"lohi_splitter", "mip"}):
+        notices = check_packages(CONFIG, find_spec=fake_find_spec(absent))
+        modules = ", ".join(sorted(absent, key=["lohi_splitter", "mip"].index))
+        assert [n.split(" (")[0] for n in notices] == [
+            f"molecules.methods_1d: lohi needs {modules}",
+            f"molecules.methods_2d: lohi_drug needs {modules}"]  # the default methods_2d (davis)
+        assert all(LOHI_INSTALL in n and "recorded as skipped" in n for n in notices)
+    assert check_packages(CONFIG, find_spec=fake_find_spec(set())) == []
+    # refused values are still refused, with LoHi left out of the message
+    with pytest.raises(ValueError, match="xgb needs xgboost") as err:
+        check_packages(CONFIG, find_spec=fake_find_spec({"lohi_splitter", "xgboost"}))
+    assert "lohi" not in str(err.value)
 
 
 def test_installed_packages_and_values_needing_none_pass():
@@ -129,7 +143,8 @@ def test_every_solver_of_the_table_has_its_options(monkeypatch):
 @pytest.mark.workflow
 def test_dry_run_is_refused_before_any_job(tmp_path):
     """The tiny config asking for catch22_paper, dmpnn and lohi, their packages made absent: snakemake (a dry run
-    and a real run) stops when it reads the config, with the one message and no traceback, and runs nothing."""
+    and a real run) stops when it reads the config, with the one message (LoHi, announced instead, not in it) and no
+    traceback, and runs nothing."""
     overlay = tmp_path / "needs.yaml"
     overlay.write_text(yaml.safe_dump({
         "domains": {"tsc": {"representations": ["catch22_paper", "oracle"]}},
@@ -141,16 +156,30 @@ def test_dry_run_is_refused_before_any_job(tmp_path):
     expected = ("the config asks for packages that are not installed, so nothing was run:\n"
                 f"  - domains.tsc.representations: catch22_paper needs pycatch22 ({install_hint('pycatch22')})\n"
                 f"  - molecules.models: dmpnn needs chemprop ({install_hint('chemprop')})\n"
-                f"  - molecules.methods_1d: lohi needs lohi_splitter, mip ({LOHI_INSTALL})\n"
                 "Install them, or remove these values from the config.")
     for args in (("--dry-run",), ("results/prepared/recsys/scores.csv",)):
         result = snakemake(work, *args, configfiles=(TINY, overlay), env=env, check=False)
         out = result.stdout + result.stderr
         assert result.returncode != 0, out[-3000:]
-        assert expected in out, out[-3000:]
+        assert expected in out and "lohi" not in out, out[-3000:]
         assert "Traceback" not in out and len(out.splitlines()) < 15, out  # the message, not a stack
         assert "Job stats" not in out and "This was a dry-run" not in out, out
         assert not (work / "results").exists() and not (work / "resources").exists() and not (work / "logs").exists()
+
+
+@pytest.mark.workflow
+def test_a_run_without_lohi_goes_on_and_says_so(tmp_path):
+    """LoHi absent, everything else present: the dry run plans the LoHi split jobs and prints the notice once."""
+    overlay = tmp_path / "lohi.yaml"
+    overlay.write_text(yaml.safe_dump({"molecules": {"enabled": True, "datasets": ["sr_are"], "models": ["rf"],
+                                                     "methods_1d": ["random", "lohi"], "ablation": {"enabled": False}}}))
+    env = package_shim(tmp_path / "shim", absent={"lohi_splitter"})
+    result = snakemake(tmp_path / "run", "--dry-run", configfiles=(TINY, overlay), env=env, check=False)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0 and "This was a dry-run" in out, out[-3000:]
+    notice = (f"benchdesign: molecules.methods_1d: lohi needs lohi_splitter ({LOHI_INSTALL}): not installed, so its "
+              "splits are recorded as skipped")
+    assert out.count(notice) == 1, out[-3000:]
 
 
 def test_esm_protein_features_need_fair_esm_when_the_run_has_pairs(monkeypatch):

@@ -1,4 +1,5 @@
 import re
+import sys
 
 from snakemake.settings.types import DeploymentMethod
 from snakemake.utils import validate
@@ -55,10 +56,12 @@ DOMAINS = enabled_domains(config)
 DATA_CACHE = "resources/data"
 MOL = mol_settings(config)
 # Before any job: every representation, model, peer split method and solver the config asks for has its package
-# installed (one message lists the missing ones and how to install them). With --software-deployment-method
+# installed (one message lists the missing ones and how to install them); LoHi, which pip cannot install with
+# benchdesign, is announced instead (its splits are then recorded as skipped). With --software-deployment-method
 # conda the jobs run in workflow/envs/benchdesign.yaml's environment, not this one: not checked here.
 if DeploymentMethod.CONDA not in getattr(workflow.deployment_settings, "deployment_method", ()):
-    check_packages(config)
+    for _notice in check_packages(config):
+        print(f"benchdesign: {_notice}", file=sys.stderr)
 check_esm_weights(config)
 # Before any job: cached inputs still have their checksums, and the protocol fits each domain's data
 # (number of datasets, model names) wherever those data are at hand (cache or mirror).

@@ -24,8 +24,8 @@ from benchdesign.molexp.pair_peers import PAIR_PEERS, split_pairs_by_peer
 from benchdesign.splitting import EntitySet, SimilaritySource, SplitSpec, split_entities, split_interactions
 from benchdesign.splitting.options import IDENTITY_SPLIT_OPTIONS, SPLIT_OPTIONS
 
-__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "ilp_keys_read", "repeat_seed", "split_molecules",
-           "split_pairs", "ilp_spec"]
+__all__ = ["ONE_D_METHODS", "TWO_D_METHODS", "METHOD_PACKAGES", "SEPARATE_INSTALL_METHODS", "ilp_keys_read",
+           "repeat_seed", "split_molecules", "split_pairs", "ilp_spec"]
 
 ONE_D_METHODS = ("random", "s1", "scaffold", "fingerprint", "lohi", "datasail_s1")
 TWO_D_METHODS = ("random", "i1_drug", "i1_target", "s1", "s1_target", "i2", "s2", *PAIR_PEERS)
@@ -37,6 +37,12 @@ GraphPart). The workflow refuses a config listing a method whose modules are not
 (:func:`benchdesign.workflow.preflight.check_packages`; datasail run by another interpreter, its
 ``python`` option, is not checked; nor is GraphPart's aligner, a program: a missing one fails the split
 with the install command, :data:`benchdesign.molexp.peers.ALIGNER_INSTALL`)."""
+SEPARATE_INSTALL_METHODS = ("lohi", "lohi_drug")
+"""Peer split methods whose package pip cannot install together with benchdesign (lohi-splitter 1.1 pins
+rdkit-pypi, a second RDKit, and mip 1.15, which needs cffi 1.15): no extra brings them, so one ``pip install``
+runs the main job without them. Missing, they are announced before the run, not refused
+(:func:`benchdesign.workflow.preflight.check_packages`); their splits are recorded as ``skipped`` with the
+install line and the paper comparison's rows on them say "not in this run"."""
 _TWO_D_TASKS = {"random": ("R", "a"), "i1_drug": ("I1", "a"), "i1_target": ("I1", "b"), "s1": ("S1", "a"),
                 "s1_target": ("S1", "b"), "i2": ("I2", "a"), "s2": ("S2", "a")}
 _ILP_KEYS = tuple(o.name for o in SPLIT_OPTIONS if o.name != "seed")  # the seed comes from repeat_seed

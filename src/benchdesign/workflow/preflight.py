@@ -401,23 +401,46 @@ def _hints(modules: Sequence[str]) -> list[str]:
     return lines
 
 
-def check_packages(config: dict, find_spec: Callable | None = None) -> None:
+def check_packages(config: dict, find_spec: Callable | None = None) -> list[str]:
     """Refuse a config that asks for a representation, model, split method or solver whose modules are not
     installed: one ValueError lists every such value with its config key, the missing modules and the pip
-    line that installs them (:func:`install_hint`).
+    line that installs them (:func:`install_hint`). A peer split method that pip cannot install together with
+    benchdesign (:data:`benchdesign.molexp.methods.SEPARATE_INSTALL_METHODS`, LoHi) is not refused: it is
+    returned as a notice, for the caller to show, and its splits are recorded as skipped.
 
     Parameters
     ----------
     config : the pipeline configuration.
     find_spec : as in :func:`missing_packages`.
+
+    Returns
+    -------
+    list of str
+        One notice per config value left out of the run this way (empty when everything is installed).
+
+    Raises
+    ------
+    ValueError
+        listing every other config value whose modules are missing.
+
+    Examples
+    --------
+    >>> check_packages({"molecules": {"enabled": False}})
+    []
     """
+    from benchdesign.molexp.methods import SEPARATE_INSTALL_METHODS
+
     missing = missing_packages(config, find_spec)
-    if not missing:
-        return
-    lines = [f"  - {need.key}: {need.value} needs {', '.join(absent)} ({' && '.join(_hints(absent))})"
+    lines = [f"{need.key}: {need.value} needs {', '.join(absent)} ({' && '.join(_hints(absent))})"
              for need, absent in missing]
-    raise ValueError("the config asks for packages that are not installed, so nothing was run:\n"
-                     + "\n".join(lines) + "\nInstall them, or remove these values from the config.")
+    separate = [need.value in SEPARATE_INSTALL_METHODS for need, _ in missing]
+    refused = [line for line, sep in zip(lines, separate) if not sep]
+    if refused:
+        raise ValueError("the config asks for packages that are not installed, so nothing was run:\n"
+                         + "".join(f"  - {line}\n" for line in refused)
+                         + "Install them, or remove these values from the config.")
+    return [f"{line}: not installed, so its splits are recorded as skipped and the paper comparison's rows on it "
+            "say 'not in this run'" for line, sep in zip(lines, separate) if sep]
 
 
 def check_esm_weights(config: dict) -> None:
