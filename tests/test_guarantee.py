@@ -57,3 +57,28 @@ def test_fit_p_eff_recovers_a_power_law():
     assert fit_p_eff(ks, np.ones(len(ks)) + ks * 0.01)[0] == np.inf
     with pytest.raises(ValueError, match="two positive radii"):
         fit_p_eff([1, 2], [0.0, 0.0])
+
+
+def test_a_pool_of_two_rankings_gives_no_p_eff_fit_and_says_why():
+    """12 datasets with two distinct model rankings: the oracle's subsets cover the pool from k = 2, so its
+    covering radii are 0 and p_eff cannot be fitted; evaluate_benchmark says so instead of stopping (it raised
+    "fit_p_eff needs at least two positive radii")."""
+    import pandas as pd
+
+    from benchdesign.selection.api import evaluate_benchmark
+    from benchdesign.selection.guarantee import P_EFF_UNDEFINED
+
+    rng = np.random.default_rng(0)
+    orders = [np.arange(8), np.arange(8)[::-1]]
+    scores = pd.DataFrame([{"dataset": f"d{d}", "model": f"m{m}", "score": float(orders[d % 2][m])}
+                           for d in range(12) for m in range(8)])
+    features = {"f": pd.DataFrame(rng.normal(size=(12, 3)), index=[f"d{d}" for d in range(12)])}
+    result = evaluate_benchmark(scores, features, True, n_trials=5, ks=range(2, 6), variation="dataset_pool")
+    table = result.frames["p_eff"]
+    oracle = table[(table["representation"] == "oracle") & (table["strategy"] != "random")]
+    assert len(oracle) and (oracle["fit"] == P_EFF_UNDEFINED).all() and oracle["p_eff"].isna().all()
+    fitted = table[table["representation"] == "f"]
+    assert (fitted["fit"] == "ok").all() and fitted["p_eff"].notna().all()
+    coverage = result.frames["coverage"]
+    radii = coverage[(coverage["representation"] == "oracle") & (coverage["strategy"] == "fafi_cosine")]["radius"]
+    assert (radii <= 1e-12).sum() >= len(radii) - 1  # the reason: (almost) every radius is 0

@@ -877,7 +877,7 @@ def evaluate_benchmark(
         if radius_frames else pd.DataFrame(columns=COVERAGE_COLUMNS)
     p_eff = pd.concat([p_eff_table(block).assign(representation=rep)
                        for rep, block in coverage.groupby("representation", sort=False)], ignore_index=True) \
-        if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "representation"])
+        if len(coverage) else pd.DataFrame(columns=["strategy", "metric", "p", "p_eff", "c", "fit", "representation"])
     p_eff["class"] = class_column(p_eff)
     verdicts = strategy_verdicts(trials, {name: len(ranks)}, alpha, "spearman", thresholds.get("spearman", 0.90),
                                  targets, n_judges=n_judges)

@@ -292,11 +292,43 @@ def coverage_curves(
     return summarise_coverage(pd.DataFrame(rows, columns=RADIUS_COLUMNS), np.shape(X)[1])
 
 
+P_EFF_UNDEFINED = "no fit: fewer than two subset sizes leave a positive covering radius (the subsets cover the pool)"
+"""The ``fit`` column of :func:`p_eff_table` where p_eff cannot be fitted (p_eff and c are NaN there)."""
+
+
 def p_eff_table(coverage: pd.DataFrame) -> pd.DataFrame:
     """p_eff and c of the fit r_k = c k^(-1/p_eff) to every strategy's mean covering radius, per
-    metric; ``p`` is the number of features."""
+    metric; ``p`` is the number of features. Where fewer than two subset sizes leave a positive radius (a pool
+    whose datasets share a few representations, so that small subsets already cover it), p_eff and c are NaN and
+    the ``fit`` column says why (:data:`P_EFF_UNDEFINED`; ``ok`` otherwise).
+
+    Parameters
+    ----------
+    coverage : DataFrame
+        The output of :func:`coverage_curves`: columns strategy, metric, k, radius and p.
+
+    Returns
+    -------
+    DataFrame
+        One row per (strategy, metric): strategy, metric, p, p_eff, c, fit.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchdesign.selection.guarantee import p_eff_table
+    >>> curves = pd.DataFrame({"strategy": "fafi_cosine", "metric": "cosine", "k": [2, 4, 8, 2, 4, 8],
+    ...                        "radius": [1.0, 0.5, 0.25, 0.4, 0.0, 0.0], "p": 3})
+    >>> curves.loc[3:, "metric"] = "euclidean"
+    >>> p_eff_table(curves).round(3)[["metric", "p_eff", "c"]]
+          metric  p_eff    c
+    0     cosine    1.0  2.0
+    1  euclidean    NaN  NaN
+    """
     rows = []
     for (strategy, metric), block in coverage.groupby(["strategy", "metric"], sort=False):
-        p_eff, c = fit_p_eff(block["k"], block["radius"])
-        rows.append((strategy, metric, int(block["p"].iloc[0]), p_eff, c))
-    return pd.DataFrame(rows, columns=["strategy", "metric", "p", "p_eff", "c"])
+        if (np.asarray(block["radius"], dtype=float) > 0).sum() < 2:
+            p_eff, c, fit = float("nan"), float("nan"), P_EFF_UNDEFINED
+        else:
+            (p_eff, c), fit = fit_p_eff(block["k"], block["radius"]), "ok"
+        rows.append((strategy, metric, int(block["p"].iloc[0]), p_eff, c, fit))
+    return pd.DataFrame(rows, columns=["strategy", "metric", "p", "p_eff", "c", "fit"])

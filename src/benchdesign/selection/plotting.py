@@ -274,8 +274,9 @@ def plot_coverage(coverage: pd.DataFrame, p_eff: pd.DataFrame, title: str) -> Fi
             ax.fill_between(line["k"], line["radius_lo"], line["radius_hi"], color=color, alpha=0.12, lw=0)
         fafi = "fafi_cosine" if metric == "cosine" else "fafi_euclidean"
         ref = block[block["strategy"] == fafi].sort_values("k")
-        if len(ref):
-            fit = p_eff[(p_eff["strategy"] == fafi) & (p_eff["metric"] == metric)].iloc[0]
+        fit = p_eff[(p_eff["strategy"] == fafi) & (p_eff["metric"] == metric)]
+        fit = fit.iloc[0] if len(fit) else None
+        if len(ref) and fit is not None and np.isfinite(fit["p_eff"]):  # NaN: no fit (the subsets cover the pool)
             ax.plot(ref["k"], fit["c"] * ref["k"].astype(float) ** (-1.0 / fit["p_eff"]), "k--", lw=1,
                     label=f"fit c·k^(−1/p_eff), p_eff = {fit['p_eff']:.3g}")
         top = block["radius_hi"].max()
