@@ -16,6 +16,14 @@ and estimator) is made on the tuning seeds by ``choose_default``'s rule, stated 
     design. Highest score wins; ties by the median rho averaged the same way. Then the estimator (the default
     of ``fit_subset_estimator``, then ``options.ESTIMATOR_NAMES[0]``, now ``options.ESTIMATOR_DEFAULT``): of the
     five, the one with the highest score on the chosen strategy's subsets, same rule.
+    A default changes only when its margin is larger than its standard error (issue 45): the margin of the best
+    candidate over the incumbent (the default before the tuning, ``INCUMBENT``: k-medoids; on its subsets
+    ``auto``), its standard error from a paired bootstrap over each domain's (seed, trial) units (``BOOTSTRAP``
+    resamples, seed 0). Within one standard error it is a tie, and the incumbent stays.
+
+Pre-registered comparisons (issue 45; fixed here before the reporting run of 2026-12-06): one per goal, the
+default chosen on the tuning seeds against a random baseline (``PRIMARY``), Holm over these four only. Every other
+p-value of the table is raw and descriptive: it is not a claim, and no verdict is drawn from it.
 
 Designs (``selection.heldout``): NLP the random 30 % of the models (primary) and whole model families
 (``domains.nlp.families``; read by ``rank`` only, to save time); TSC the random 30 %; RecSys (9 models)
@@ -26,9 +34,9 @@ ranks appended, k-means and MMTEB's backward elimination on the oracle of the se
 reading of ``heldout.READINGS`` (``rank``: the paper's R_S; the estimators, fitted on the seen models: informed).
 Per k: median held-out rho, its 10th percentile, the share of trials with rho >= 0.9 (a random baseline's: over all
 its draws; its estimator readings only on its first ``--estimator-draws`` draws, their fits being costly), and the
-Holm-adjusted one-sided paired p-values against random and stratified random (both read by ``rank``): Wilcoxon on
-rho (a random baseline's rho in a trial: the mean of its draws) and ``statistics.paired_share_test`` on the share (a
-random baseline's: its share of draws), Holm over the rows of the domain and design at that k.
+raw one-sided paired p-values against random and stratified random (both read by ``rank``): Wilcoxon on rho (a
+random baseline's rho in a trial: the mean of its draws) and ``statistics.paired_share_test`` on the share (a
+random baseline's: its share of draws).
 """
 
 from __future__ import annotations
@@ -52,11 +60,13 @@ from benchdesign.selection.classes import INFORMED, seen_ranks_name, selection_c
 from benchdesign.selection.heldout import READINGS, heldout_trials  # noqa: E402
 from benchdesign.selection.options import (  # noqa: E402
     CROSSFIT_FOLDS,
+    ESTIMATOR_DEFAULT,
     ESTIMATOR_NAMES,
     HOLDOUT_FRACTION,
     RANDOM_BASELINES,
     RANDOM_DRAWS,
     REPORTING_SEEDS,
+    SELECT_STRATEGY,
     TRIALS_PER_SEED,
     TUNING_SEEDS,
 )
@@ -72,6 +82,20 @@ ESTIMATOR_DRAWS = 2
 """A random baseline's draws read by the estimators (``heldout_trials(estimator_draws=)``); all are read by rank."""
 NOT_FOR_SELECT = (*RANDOM_BASELINES, "backward_elimination")
 """Strategies the default is not chosen from: random baselines, and MMTEB's elimination (meant for the oracle)."""
+INCUMBENT = {"strategy": "kmedoids", "reading": "auto"}
+"""The defaults before the tuning of issue 38; a candidate replaces one only by more than its standard error."""
+BOOTSTRAP = 2000
+PRIMARY_FEATURES = {"nlp": "metadata", "recsys": "interaction"}
+"""Each domain's feature table of the pre-registered comparisons (TSC: the first of ``--tsc-representations``)."""
+PRIMARY = (
+    ("nlp, share of rho >= 0.9 at k = 5", "nlp", 5, "rank", "random", "share"),
+    ("tsc, share of rho >= 0.9 at k = 5", "tsc", 5, "rank", "random", "share"),
+    ("recsys, rho at k = 10 with the default estimator", "recsys", 10, ESTIMATOR_DEFAULT, "random", "rho"),
+    ("nlp, share of rho >= 0.9 at k = 10 against stratified random", "nlp", 10, "rank", "stratified", "share"),
+)
+"""The pre-registered comparisons, one per goal: (goal, domain, k, reading, baseline, statistic) of ``select``'s
+default strategy (``SELECT_STRATEGY``) on the domain's primary design and feature table against the baseline read by
+``rank``; one-sided paired tests as in the table, Holm over these four."""
 
 
 def configurations(data: dict) -> list[tuple[str, str, np.ndarray | None, bool]]:
@@ -131,8 +155,13 @@ def per_trial(block: pd.DataFrame, share: bool) -> np.ndarray:
     return values.groupby([block["seed"], block["trial"]]).mean().sort_index().to_numpy()
 
 
+def paired_p(first: np.ndarray, second: np.ndarray, share: bool) -> float:
+    """One-sided paired p-value of "first is better": the sign-flip test on shares, Wilcoxon on rho."""
+    return float(paired_share_test(first, second)[2] if share else paired_wilcoxon(first, second, True))
+
+
 def tests(frame: pd.DataFrame, k: int) -> dict[tuple, dict[str, float]]:
-    """Holm-adjusted p-values of every (strategy, features, reading) at ``k`` against random and stratified."""
+    """Raw (descriptive) p-values of every (strategy, features, reading) at ``k`` against random and stratified."""
     at_k = frame[frame["k"] == k]
     keys = list(at_k.groupby(["strategy", "features", "reading"], sort=False).groups)
     out = {key: {} for key in keys}
@@ -142,14 +171,32 @@ def tests(frame: pd.DataFrame, k: int) -> dict[tuple, dict[str, float]]:
             continue
         tested = [key for key in keys if key != (base, "none", "rank")]
         for share in (False, True):
-            raw = []
             for key in tested:
                 block = at_k[(at_k["strategy"] == key[0]) & (at_k["features"] == key[1]) & (at_k["reading"] == key[2])]
-                first, second = per_trial(block, share), per_trial(reference, share)
-                raw.append(paired_share_test(first, second)[2] if share else paired_wilcoxon(first, second, True))
-            for key, p in zip(tested, holm(raw)):
-                out[key][f"{'share' if share else 'rho'} {base}"] = float(p)
+                p = paired_p(per_trial(block, share), per_trial(reference, share), share)
+                out[key][f"{'share' if share else 'rho'} {base}"] = p
     return out
+
+
+def primary_tests(frame: pd.DataFrame, tsc_features: str) -> pd.DataFrame:
+    """The pre-registered comparisons (``PRIMARY``) with their raw and Holm-adjusted p-values (Holm over them)."""
+    rows = []
+    for goal, domain, k, reading, base, statistic in PRIMARY:
+        features = PRIMARY_FEATURES.get(domain, tsc_features)
+        at = frame[(frame["domain"] == domain) & (frame["design"] == DESIGNS[domain][0]) & (frame["k"] == k)]
+        mine = at[(at["strategy"] == SELECT_STRATEGY) & (at["features"] == features) & (at["reading"] == reading)]
+        reference = at[(at["strategy"] == base) & (at["reading"] == "rank")]
+        if mine.empty or reference.empty:
+            continue
+        share = statistic == "share"
+        first, second = per_trial(mine, share), per_trial(reference, share)
+        rows.append({"goal": goal, "comparison": f"{SELECT_STRATEGY} on {features} read by {reading} vs {base}",
+                     "statistic": statistic, "value": float(first.mean()), "baseline": float(second.mean()),
+                     "raw p": paired_p(first, second, share)})
+    table = pd.DataFrame(rows)
+    if len(table):
+        table["Holm p"] = holm(table["raw p"].to_numpy())
+    return table
 
 
 def judged_count(counts: pd.Series) -> str:
@@ -185,8 +232,41 @@ def summary(frame: pd.DataFrame, ks) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def choose_default(table: pd.DataFrame, ks) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The rule of the module docstring: (strategies by score, estimators of the best strategy by score)."""
+def trial_scores(frame: pd.DataFrame, column: str, candidates, ks) -> dict[str, pd.DataFrame]:
+    """Per domain, one row per (seed, trial) and one column per candidate: the trial's share of rho >= 0.9 over
+    the candidate's feature tables and ``ks`` (the mean of these rows is the candidate's score in that domain)."""
+    out = {}
+    for domain, block in frame[frame[column].isin(candidates) & frame["k"].isin(ks)].groupby("domain"):
+        passed = (block["rho"] >= THRESHOLD).astype(float)
+        out[domain] = passed.groupby([block["seed"], block["trial"], block[column]]).mean().unstack(column)
+    return out
+
+
+def margin_and_se(scores: dict[str, pd.DataFrame], best: str, other: str, seed: int = 0) -> tuple[float, float]:
+    """The score margin of ``best`` over ``other`` (mean over domains of the per-trial means) and its standard
+    error: a paired bootstrap over each domain's (seed, trial) rows, ``BOOTSTRAP`` resamples."""
+    rng = np.random.default_rng(seed)
+    diffs = {d: (s[best] - s[other]).to_numpy() for d, s in scores.items() if {best, other} <= set(s.columns)}
+    margin = float(np.mean([d.mean() for d in diffs.values()]))
+    draws = np.mean([d[rng.integers(0, len(d), size=(BOOTSTRAP, len(d)))].mean(axis=1) for d in diffs.values()], axis=0)
+    return margin, float(draws.std(ddof=1))
+
+
+def decide(ranked: pd.DataFrame, scores: dict[str, pd.DataFrame], incumbent: str) -> tuple[str, str]:
+    """The choice and its reason: the best candidate if its margin over the incumbent exceeds the margin's standard
+    error, else the incumbent (a tie)."""
+    best = str(ranked.index[0])
+    if best == incumbent or incumbent not in ranked.index:
+        return best, f"{best}: the best score"
+    margin, se = margin_and_se(scores, best, incumbent)
+    if margin > se:
+        return best, f"{best}: margin {margin:.3f} over {incumbent} > its standard error {se:.3f}"
+    return incumbent, f"tie: {best}'s margin {margin:.3f} over {incumbent} <= its standard error {se:.3f}; {incumbent} stays"
+
+
+def choose_default(table: pd.DataFrame, ks, frame: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """The rule of the module docstring: (strategies by score, estimators of the chosen strategy by score, the
+    decisions with their reasons; without the per-trial ``frame``, the best scores, untested)."""
     primary = table[[design == DESIGNS[domain][0] for domain, design in zip(table["domain"], table["design"])]]
 
     def scored(rows: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -200,14 +280,29 @@ def choose_default(table: pd.DataFrame, ks) -> tuple[pd.DataFrame, pd.DataFrame]
 
     apriori = primary[(primary["reading"] == "rank") & ~primary["strategy"].isin(NOT_FOR_SELECT) & (primary["class"] != INFORMED)]
     strategies = scored(apriori, ["strategy"])
-    best = strategies.index[0]
+    if frame is not None:
+        rows = frame[[design == DESIGNS[domain][0] for domain, design in zip(frame["domain"], frame["design"])]]
+        keys = set(zip(apriori["domain"], apriori["strategy"], apriori["features"]))
+        rows = rows[(rows["reading"] == "rank")
+                    & [key in keys for key in zip(rows["domain"], rows["strategy"], rows["features"])]]
+        best, why = decide(strategies, trial_scores(rows, "strategy", strategies.index, ks), INCUMBENT["strategy"])
+    else:
+        best, why = str(strategies.index[0]), f"{strategies.index[0]}: the best score (no per-trial rows: untested)"
     chosen = primary[
         (primary["strategy"] == best)
         & primary["reading"].isin(ESTIMATOR_NAMES)
         & ~primary["features"].str.endswith("+seen")
         & (primary["features"] != "oracle")
     ]
-    return strategies, scored(chosen, ["reading"])
+    estimators = scored(chosen, ["reading"])
+    reasons = [f"strategy: {why}"]
+    if frame is not None and len(estimators):
+        keys = set(zip(chosen["domain"], chosen["features"]))
+        rows = frame[[design == DESIGNS[domain][0] for domain, design in zip(frame["domain"], frame["design"])]]
+        rows = rows[(rows["strategy"] == best) & [key in keys for key in zip(rows["domain"], rows["features"])]]
+        reasons.append("estimator: " + decide(estimators, trial_scores(rows, "reading", estimators.index, ks),
+                                              INCUMBENT["reading"])[1])
+    return strategies, estimators, reasons
 
 
 def fmt(value) -> str:
@@ -322,6 +417,8 @@ def main() -> None:
     parser.add_argument("--readings", nargs="+", default=list(READINGS), choices=list(READINGS))
     parser.add_argument("--out", help="write the Markdown table (and, for --seeds tuning, the rule's ranking) here")
     parser.add_argument("--csv", help="write every trial's rho (long) here")
+    parser.add_argument("--summary-csv", help="write the table (one row per strategy, features and reading) here")
+    parser.add_argument("--primary-csv", help="write the pre-registered comparisons here")
     parser.add_argument(
         "--from-csv",
         nargs="+",
@@ -344,11 +441,19 @@ def main() -> None:
     if args.csv:
         frame.to_csv(args.csv, index=False)
     table = summary(frame, args.ks)
+    if args.summary_csv:
+        table.to_csv(args.summary_csv, index=False, float_format="%.6g")
     text = [f"Seeds: {args.seeds} {list(SEEDS[args.seeds])}, {args.trials_per_seed} trials each.", "", markdown(table, args.ks)]
     if args.seeds == "reporting" and {5, 10} <= set(args.ks):
         text += ["", "Goals (issue 38), on each domain's primary design:", "", *goals(table)]
+    primaries = primary_tests(frame, args.tsc_representations[0])
+    if len(primaries):
+        text += ["", f"Pre-registered comparisons ({SELECT_STRATEGY}, select's default; Holm over these only; every "
+                 "other p-value above is raw and descriptive):", "", primaries.to_markdown(index=False, floatfmt=".3g")]
+        if args.primary_csv:
+            primaries.to_csv(args.primary_csv, index=False, float_format="%.6g")
     if set(frame["domain"]) == set(DESIGNS):
-        strategies, estimators = choose_default(table, args.ks)
+        strategies, estimators, reasons = choose_default(table, args.ks, frame)
         use = "the choice" if args.seeds == "tuning" else "for comparison only: nothing is chosen on these seeds"
         text += [
             "",
@@ -356,9 +461,11 @@ def main() -> None:
             "",
             strategies.round(3).to_markdown(),
             "",
-            f"Estimators on {strategies.index[0]}'s subsets:",
+            f"Estimators on the chosen strategy's subsets ({reasons[0]}):",
             "",
             estimators.round(3).to_markdown(),
+            "",
+            *[f"- {r}" for r in reasons],
         ]
     output = "\n".join(text)
     print(output)

@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -78,7 +79,8 @@ def _table():
 
 
 def test_default_rule_averages_feature_tables_and_skips_baselines(goals):
-    strategies, estimators = goals.choose_default(_table(), [5, 10])
+    strategies, estimators, reasons = goals.choose_default(_table(), [5, 10])
+    assert reasons[0].startswith("strategy: kmedoids: the best score")
     assert list(strategies.index) == ["kmedoids", "kmeans"]
     assert strategies["score"].tolist() == pytest.approx([0.55, 0.5])
     assert list(estimators.index) == ["gaussian", "anchor"]
@@ -90,6 +92,65 @@ def test_default_rule_breaks_ties_by_median(goals):
     rank_rows = (table["reading"] == "rank") & table["strategy"].isin(["kmeans", "kmedoids"])
     table.loc[rank_rows, ["share k=5", "share k=10"]] = 0.5
     table.loc[rank_rows & (table["strategy"] == "kmeans"), ["median k=5", "median k=10"]] = 0.95
-    strategies, _ = goals.choose_default(table, [5, 10])
+    strategies, _, _ = goals.choose_default(table, [5, 10])
     assert list(strategies.index)[:2] == ["kmeans", "kmedoids"]
     assert strategies.loc["kmeans", "score"] == strategies.loc["kmedoids", "score"]
+
+
+def _long(goals, shares: dict[str, float], n_trials=40, seed=1, k=5):
+    """Per-trial rows: in every domain, each strategy passes rho >= 0.9 in about ``shares[strategy]`` of the trials."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for domain, (design, *_) in goals.DESIGNS.items():
+        features = goals.PRIMARY_FEATURES.get(domain, "t1")
+        for strategy, share in shares.items():
+            passed = rng.random(n_trials) < share
+            for trial, ok in enumerate(passed):
+                rows.append({"domain": domain, "design": design, "strategy": strategy,
+                             "features": "none" if strategy in ("random", "stratified") else features,
+                             "reading": "rank", "k": k, "seed": 0, "trial": trial, "rho": 0.95 if ok else 0.5})
+    return pd.DataFrame(rows)
+
+
+def test_margin_standard_error_is_the_paired_bootstrap(goals):
+    frame = _long(goals, {"kmedoids": 0.5, "mutual_information": 0.6}, n_trials=200)
+    scores = goals.trial_scores(frame, "strategy", ["kmedoids", "mutual_information"], [5])
+    margin, se = goals.margin_and_se(scores, "mutual_information", "kmedoids")
+    diffs = [(s["mutual_information"] - s["kmedoids"]).to_numpy() for s in scores.values()]
+    assert margin == pytest.approx(np.mean([d.mean() for d in diffs]))
+    # the mean of three independent domain means: sd / sqrt(n) each, divided by 3 in quadrature
+    analytic = np.sqrt(sum(d.var(ddof=1) / len(d) for d in diffs)) / len(diffs)
+    assert se == pytest.approx(analytic, rel=0.1)
+
+
+def test_a_default_changes_only_beyond_its_standard_error(goals):
+    ranked = pd.DataFrame({"score": [0.6, 0.5]}, index=["mutual_information", "kmedoids"])
+    clear = goals.trial_scores(_long(goals, {"kmedoids": 0.3, "mutual_information": 0.9}), "strategy",
+                               ranked.index, [5])
+    choice, why = goals.decide(ranked, clear, "kmedoids")
+    assert choice == "mutual_information" and "> its standard error" in why
+    # the same trials for both strategies but three on NLP (two won, one lost): a margin of 1/120, within its
+    # standard error (about sqrt(3)/120)
+    frame = _long(goals, {"kmedoids": 0.5})
+    first = frame.index[:3]
+    frame.loc[first, "rho"] = [0.5, 0.95, 0.5]
+    twin = frame.assign(strategy="mutual_information")
+    twin.loc[first, "rho"] = [0.95, 0.5, 0.95]
+    scores = goals.trial_scores(pd.concat([frame, twin]), "strategy", ranked.index, [5])
+    choice, why = goals.decide(ranked, scores, "kmedoids")
+    assert choice == "kmedoids" and why.startswith("tie:")
+
+
+def test_the_pre_registered_comparisons_are_holm_corrected_among_themselves(goals):
+    from statsmodels.stats.multitest import multipletests
+
+    frame = pd.concat([_long(goals, {goals.SELECT_STRATEGY: 0.7, "random": 0.4, "stratified": 0.5}, k=k, seed=k)
+                       for k in (5, 10)])
+    frame = pd.concat([frame, frame[(frame["domain"] == "recsys") & (frame["strategy"] == goals.SELECT_STRATEGY)]
+                       .assign(reading=goals.ESTIMATOR_DEFAULT)])
+    table = goals.primary_tests(frame, "t1")
+    assert list(table["goal"]) == [g[0] for g in goals.PRIMARY]
+    assert table["Holm p"].to_numpy() == pytest.approx(multipletests(table["raw p"], method="holm")[1])
+    nlp5 = table.iloc[0]
+    at = frame[(frame["domain"] == "nlp") & (frame["k"] == 5)]
+    assert nlp5["value"] == pytest.approx((at[at["strategy"] == goals.SELECT_STRATEGY]["rho"] >= 0.9).mean())
