@@ -1,17 +1,18 @@
 """The Examples sections of the public API run: every public name of ``benchdesign.splitting``,
-``benchdesign.selection`` and ``benchdesign.domains`` whose docstring holds ``>>>`` lines is run as a doctest
-(in a scratch directory, with its module's globals, as ``pytest --doctest-modules``), and the main entry points
-have one.
+``benchdesign.selection``, ``benchdesign.domains`` and ``benchdesign.data`` whose docstring holds ``>>>`` lines is
+run as a doctest (in a scratch directory, with its module's globals, as ``pytest --doctest-modules``), and every
+public function and class has one.
 """
 
 from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 
 import pytest
 
-PACKAGES = ("splitting", "selection", "domains")
+PACKAGES = ("splitting", "selection", "domains", "data")
 ENTRY_POINTS = (
     "splitting.LeakageKFold", "splitting.LeakageSplit", "splitting.split_entities", "splitting.leakage",
     "selection.select_datasets", "selection.evaluate_benchmark", "selection.subset_agreement",
@@ -43,6 +44,13 @@ def with_examples() -> list[str]:
 def test_entry_points_have_examples():
     missing = sorted(set(ENTRY_POINTS) - set(with_examples()))
     assert not missing, f"entry points without an Examples section: {missing}"
+
+
+def test_every_public_function_and_class_has_examples():
+    objects = public_objects()
+    missing = sorted(label for label, obj in objects.items()
+                     if (inspect.isfunction(obj) or inspect.isclass(obj)) and ">>>" not in (obj.__doc__ or ""))
+    assert len(objects) > 150 and not missing, f"public objects without an Examples section: {missing}"
 
 
 @pytest.mark.parametrize("name", with_examples())
