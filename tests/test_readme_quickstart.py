@@ -186,15 +186,39 @@ GUIDE_OUTPUTS = {
 }
 
 
+# A page shows what a block prints in a ```text block after ``<!-- output of the block above -->``: every line it
+# shows (whitespace collapsed) is a line the block printed (stdout or stderr), so the page cannot drift from it.
+SHOWN_OUTPUT = re.compile(r"^<!-- output of the block above -->\n```text\n(?P<text>.*?)^```", re.M | re.S)
+
+
+def shown_outputs(page: Path) -> list[tuple[int, str]]:
+    """(index of the bash/python block it follows, shown text) of every marked output block of ``page``."""
+    text = page.read_text()
+    starts = [m.start() for m in GUIDE_BLOCK.finditer(text) if m["kind"] in ("bash", "python")]
+    return [(sum(start < m.start() for start in starts) - 1, m["text"]) for m in SHOWN_OUTPUT.finditer(text)]
+
+
+def _squash(line: str) -> str:
+    return " ".join(line.split())
+
+
 @pytest.mark.parametrize("page", [p for p in GUIDES if guide_blocks(p, ("bash", "python"))], ids=lambda p: p.name)
 def test_guide_blocks_run(page, tmp_path, monkeypatch, capsys):
-    """The page's bash and python blocks, pasted one after the other into a fresh directory."""
-    out = ""
+    """The page's bash and python blocks, pasted one after the other into a fresh directory; what the page shows
+    a block printing is what it prints."""
+    out, printed = "", []
     for kind, code in guide_blocks(page, ("bash", "python")):
         if kind == "bash":
-            out += run_bash(code, tmp_path).stdout
+            result = run_bash(code, tmp_path)
+            out += result.stdout
+            printed.append(result.stdout + "\n" + result.stderr)
         else:
-            out += run_python(code, tmp_path, monkeypatch, capsys, str(page.relative_to(REPO)))
+            printed.append(run_python(code, tmp_path, monkeypatch, capsys, str(page.relative_to(REPO))))
+            out += printed[-1]
+    for index, text in shown_outputs(page):
+        lines = {_squash(line) for line in printed[index].splitlines()}
+        missing = [line for line in text.splitlines() if line.strip() and _squash(line) not in lines]
+        assert not missing, f"{page.name}: block {index + 1} does not print these shown lines: {missing}"
     for name in GUIDE_OUTPUTS.get(page.name, ()):
         assert (tmp_path / name).is_file(), f"{page.name}: {name} not written"
     if page.name == "select.md":
