@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from workflow_helpers import REPO
+from workflow_helpers import REPO, merge_config
 
 DOCS = REPO / "docs"
 HOOK = DOCS / "_hooks" / "generate.py"
@@ -182,13 +182,6 @@ def test_named_repository_paths_exist():
     assert not missing, "paths named in the docs that do not exist:\n" + "\n".join(missing)
 
 
-def _merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
-
-
 @pytest.mark.parametrize("overlays", [
     ["experiments/tsc_105_project.yaml"],
     ["experiments/tsc_105_paper.yaml"],
@@ -206,7 +199,7 @@ def test_experiment_overlays_are_valid_configs(overlays):
 
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     for name in overlays:
-        config = _merge(config, yaml.safe_load((REPO / "config" / name).read_text()))
+        config = merge_config(config, yaml.safe_load((REPO / "config" / name).read_text()))
     jsonschema.validate(config, yaml.safe_load(SCHEMA.read_text()))
 
 

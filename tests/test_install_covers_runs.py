@@ -13,18 +13,14 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 from test_readme_quickstart import README, quickstart_blocks
-from workflow_helpers import REPO
+from workflow_helpers import REPO, merge_config
 
 from benchdesign.molexp.methods import SEPARATE_INSTALL_METHODS
 from benchdesign.molexp.splitters import LOHI_INSTALL
-from benchdesign.workflow.preflight import check_packages, missing_packages, package_needs
+from benchdesign.workflow.preflight import _DISTRIBUTIONS, _canonical, check_packages, missing_packages, package_needs
 
 EXTRAS = re.compile(r'pip install -e "\.\[([\w,-]+)\]"')
 LINE_EXTRAS = re.compile(r"needs \.\[([\w,-]+)\]")
-
-
-def _canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def readme_install_extras() -> set[str]:
@@ -56,17 +52,10 @@ def readme_runs() -> list[tuple[str, list[str], set[str]]]:
     return runs
 
 
-def _merge(base: dict, over: dict) -> dict:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
-    return out
-
-
 def run_config(files: list[str]) -> dict:
     config: dict = {}
     for name in files:
-        config = _merge(config, yaml.safe_load((REPO / name).read_text()) or {})
+        config = merge_config(config, yaml.safe_load((REPO / name).read_text()) or {})
     return config
 
 
@@ -104,8 +93,7 @@ def extra_distributions(extras: set[str]) -> set[str]:
 def module_distributions(module: str) -> set[str]:
     """Canonical distribution names of an importable module (installed: from the metadata; else its own name)."""
     found = importlib.metadata.packages_distributions().get(module)
-    known = {"esm": "fair-esm", "graph_part": "graph-part", "pyscipopt": "pyscipopt"}
-    return {_canonical(d) for d in found} if found else {_canonical(known.get(module, module))}
+    return {_canonical(d) for d in found} if found else {_canonical(_DISTRIBUTIONS.get(module, module))}
 
 
 RUNS = readme_runs()

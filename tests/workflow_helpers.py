@@ -80,3 +80,11 @@ def every_package_present(directory: Path) -> dict[str, str]:
     from benchdesign.workflow.preflight import registered_modules
 
     return package_shim(directory, present=registered_modules())
+
+
+def merge_config(base: dict, over: dict) -> dict:
+    """``over`` laid over ``base`` as Snakemake lays ``--configfile`` files over each other (nested keys merged)."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = merge_config(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
