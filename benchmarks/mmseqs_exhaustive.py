@@ -6,9 +6,13 @@ sequences against the other 80 % (``cross_search``: the check of an 80/20 split)
 (``--prefilter-mode 2``) and by the prefilter at each ``--sensitivities`` value (``--max-seqs 1000``). Printed and
 written as CSV: CPU seconds (user + system of this process and of mmseqs), the peak RSS of the largest mmseqs
 process so far, the pairs above 0.3 and 0.5 identity (with 80 % coverage of both sequences) and, for the
-prefilter, how many of the exhaustive search's pairs above 0.3 it missed.
+prefilter, how many of the exhaustive search's pairs above 0.3 it missed. ``--short-lengths`` adds, to each
+prefilter search, every pair of sequences both at most that long aligned (``IdentitySettings.short_length``);
+``--low-complexity`` aligns low-complexity regions too (as the checks of a split do).
 
     python benchmarks/mmseqs_exhaustive.py --size 10000 --out benchmarks/results/mmseqs_exhaustive.csv
+    python benchmarks/mmseqs_exhaustive.py --size 10000 --routes test_vs_train --low-complexity \
+        --short-lengths 0 100 150 --out benchmarks/results/mmseqs_short_pairs.csv
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=10_000, help="SOLpro sequences drawn (seed 0)")
     parser.add_argument("--sensitivities", nargs="+", type=float, default=[5.7, 7.5])
+    parser.add_argument("--short-lengths", nargs="+", type=int, default=[0],
+                        help="with each prefilter search, align every pair both at most this long (0: none)")
+    parser.add_argument("--low-complexity", action="store_true", help="--mask 0 --comp-bias-corr 0 (as the checks)")
     parser.add_argument("--cache", type=Path, default=Path("~/.cache/benchdesign/proteins_scale"))
     parser.add_argument("--routes", nargs="+", default=["all_vs_all", "test_vs_train"],
                         choices=["all_vs_all", "test_vs_train"])
@@ -67,9 +74,11 @@ def main() -> None:
     rows = []
     for route in args.routes:
         exhaustive_pairs = None
-        for search in ["exhaustive", *args.sensitivities]:
-            settings = (IdentitySettings(exhaustive=True) if search == "exhaustive"
-                        else IdentitySettings(sensitivity=float(search), max_seqs=1000))
+        searches = ["exhaustive", *((s, short) for s in args.sensitivities for short in args.short_lengths)]
+        for search in searches:
+            settings = (IdentitySettings(exhaustive=True, low_complexity=args.low_complexity) if search == "exhaustive"
+                        else IdentitySettings(sensitivity=float(search[0]), max_seqs=1000, short_length=search[1],
+                                              low_complexity=args.low_complexity))
             start = cpu()
             if route == "all_vs_all":
                 hits = all_pairs(sequences, settings)
@@ -81,7 +90,10 @@ def main() -> None:
             found = pairs_of(hits, 0.3)
             if search == "exhaustive":
                 exhaustive_pairs = found
-            row = {"route": route, "n": len(sequences), "pairs_compared": compared, "search": str(search),
+            row = {"route": route, "n": len(sequences), "pairs_compared": compared,
+                   "search": search if search == "exhaustive" else f"{search[0]:g}",
+                   "short_length": 0 if search == "exhaustive" else search[1],
+                   "low_complexity": args.low_complexity,
                    "cpu_s": round(seconds, 1),
                    "mmseqs_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024,
                    "pairs_gt03": len(found), "pairs_gt05": len(pairs_of(hits, 0.5)),

@@ -79,7 +79,9 @@ def test_settings_are_checked():
         IdentitySettings(sensitivity=9)
     assert "--prefilter-mode" in IdentitySettings(exhaustive=True).args()
     assert search_settings(IdentitySettings(), 10**9).exhaustive is False
-    assert search_settings(IdentitySettings(), 10**9).sensitivity == 7.5
+    beyond = search_settings(IdentitySettings(sensitivity=4), 10**9)
+    assert (beyond.sensitivity, beyond.short_length) == (5.7, 100)  # the check's floor (options.VERIFY_*)
+    assert search_settings(IdentitySettings(sensitivity=7.5), 10**9).sensitivity == 7.5
 
 
 def test_missing_program_says_where_it_looked(monkeypatch, tmp_path):
@@ -279,3 +281,88 @@ def test_the_check_of_k_folds_sees_every_pair_of_folds_once():
     i, j, v, how = empty.cross_fold_pairs_above(folds, 0.9)
     assert sorted(zip(i.tolist(), j.tolist())) == [(0, 3), (1, 4), (2, 5)]
     assert how["n_pairs_compared"] == 2 * 2 + 2 * 5 + 2 * 5  # fold 0 vs 1 and 2, fold 1 vs 2
+
+
+def short_homologs(length: int = 20, changed: int = 11, seed: int = 1) -> tuple[str, str]:
+    """A random peptide and a copy with ``changed`` residues substituted (identity 1 - changed / length)."""
+    rng = np.random.default_rng(seed)
+    letters = list("ACDEFGHIKLMNPQRSTVWY")
+    a = rng.choice(letters, length)
+    b = a.copy()
+    for k in rng.choice(length, changed, replace=False):
+        b[k] = rng.choice([x for x in letters if x != a[k]])
+    return "".join(a), "".join(b)
+
+
+@needs_mmseqs
+def test_short_pairs_are_aligned_beyond_the_prefilter():
+    """Two 20-residue peptides at 45 % identity share too few k-mers for a fast prefilter; with short_length
+    every pair of short sequences is aligned, and the identity is the exhaustive search's. A long sequence is
+    left to the prefilter (no pair with it is added)."""
+    a, b = short_homologs()
+    long_one = SEEDS[0]
+    exact = cross_search([a, long_one], [b], IdentitySettings(exhaustive=True))
+    assert exact[["query", "target"]].values.tolist() == [[0, 0]]
+    assert cross_search([a, long_one], [b], IdentitySettings(sensitivity=1)).empty
+    both = cross_search([a, long_one], [b], IdentitySettings(sensitivity=1, short_length=30))
+    assert both[["query", "target"]].values.tolist() == [[0, 0]]
+    assert both["identity"].tolist() == exact["identity"].tolist() == [0.45]
+    assert "every pair of sequences of at most 30 residues" in IdentitySettings(short_length=30).describe()["search"]
+    with pytest.raises(ValueError, match="short_length"):
+        IdentitySettings(short_length=-1)
+
+
+@needs_mmseqs
+def test_short_pairs_in_the_all_against_all_matrix(monkeypatch):
+    """The prefilter route of the similarity (above EXHAUSTIVE_PAIRS) with short_length: the short pair is in the
+    matrix, once, symmetric."""
+    a, b = short_homologs()
+    monkeypatch.setattr(mmseqs, "EXHAUSTIVE_PAIRS", 1)
+    seqs = [a, SEEDS[0], b, SEEDS[1]]
+    without = mmseqs_similarity(seqs, IdentitySettings(sensitivity=1), cache=False).sparse.toarray()
+    with_short = mmseqs_similarity(seqs, IdentitySettings(sensitivity=1, short_length=30), cache=False).sparse.toarray()
+    assert without[0, 2] == 0.0
+    assert with_short[0, 2] == with_short[2, 0] == pytest.approx(0.45)
+    assert np.allclose(with_short, with_short.T) and (np.diag(with_short) == 1).all()
+
+
+@needs_mmseqs
+def test_the_recheck_searches_only_the_sequences_the_repair_moved():
+    """After the first check and repair, the next search covers only the sequences whose fold changed (the
+    pairs of the others were searched and resolved), and the threshold still holds by the reference."""
+    seqs, family = planted_set(members=3, shares=(0.1, 0.15, 0.2))
+    n = len(seqs)
+    empty = MmseqsSimilarity(sp.identity(n, format="csr"), seqs, IdentitySettings())
+    calls = []
+    search = empty.cross_fold_pairs_above
+
+    def recorded(folds, threshold, only=None):
+        calls.append((np.array(folds), None if only is None else np.array(only)))
+        return search(folds, threshold, only=only)
+
+    empty.cross_fold_pairs_above = recorded
+    folds = np.where(np.arange(n) % 3 == 0, 1, 0)
+    repair, check = verified_max_similarity(empty, folds, 0.5, action="move")
+    assert calls[0][1] is None and len(calls) == check["rounds"] >= 2
+    for (before, _), (after, only) in zip(calls[:-1], calls[1:], strict=True):
+        moved = np.flatnonzero((after >= 0) & (after != before))
+        assert only.tolist() == moved.tolist() and only.size < n
+    assert check["remaining"] == []
+    ref = reference_matrix(seqs)
+    a, b = np.triu_indices(n, 1)
+    f = repair.folds
+    cross = (f[a] >= 0) & (f[b] >= 0) & (f[a] != f[b])
+    assert ref[a[cross], b[cross]].max(initial=0.0) <= 0.52
+
+
+@needs_mmseqs
+def test_pairs_above_from_a_subset_match_the_full_check():
+    """``only`` = every sequence gives the full check's pairs; ``only`` = one side of a pair still finds it."""
+    seqs = [SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[0], SEEDS[1], SEEDS[5]]
+    folds = np.array([0, 0, 0, 1, 1, 1])
+    empty = MmseqsSimilarity(sp.identity(len(seqs), format="csr"), seqs, IdentitySettings())
+    full = empty.cross_fold_pairs_above(folds, 0.9)
+    every = empty.cross_fold_pairs_above(folds, 0.9, only=np.arange(6))
+    assert [x.tolist() for x in every[:3]] == [x.tolist() for x in full[:3]] == [[0, 1], [3, 4], [1.0, 1.0]]
+    i, j, _, how = empty.cross_fold_pairs_above(folds, 0.9, only=np.array([4]))
+    assert list(zip(i.tolist(), j.tolist())) == [(1, 4)] and how["n_pairs_compared"] == 6

