@@ -187,3 +187,38 @@ def test_mteb_families_from_names():
     assert mteb_model_families(names) == ["Glove", "SGPT", "SGPT", "GTR", "Ada Similarity", "MiniLM", "MiniLM"]
     with pytest.raises(ValueError, match="non-empty"):
         mteb_model_families([""])
+
+
+MTEB_MODELS = [
+    "Glove", "Komninos", "BERT", "SimCSE-BERT-unsup", "SimCSE-BERT-sup", "coCondenser-msmarco", "Contriever", "SPECTER",
+    "LaBSE", "LASER2", "MiniLM-L6", "MiniLM-L12", "MiniLM-L12-multilingual", "MPNet", "MPNet-multilingual",
+    "Ada Similarity", "SGPT-125M-nli", "SGPT-5.8B-nli", "SGPT-125M-msmarco", "SGPT-1.3B-msmarco", "SGPT-2.7B-msmarco",
+    "SGPT-5.8B-msmarco", "SGPT-BLOOM-7.1B-msmarco", "GTR-Base", "GTR-Large", "GTR-XL", "GTR-XXL", "ST5-Base",
+    "ST5-Large", "ST5-XL", "ST5-XXL",
+]  # MTEB Table 11's 31 models, in the mirror's order
+
+
+def test_mteb_coarse_families_by_hand():
+    from collections import Counter
+
+    fine = Counter(mteb_model_families(MTEB_MODELS))
+    coarse = Counter(mteb_model_families(MTEB_MODELS, coarse=True))
+    assert len(fine) == 15
+    # counted by hand: 4 GTR + 4 ST5; 3 MiniLM + 2 MPNet; BERT, 2 SimCSE-BERT, coCondenser, Contriever, SPECTER,
+    # LaBSE; the rest unchanged
+    assert coarse == {"T5": 8, "MiniLM/MPNet": 5, "BERT": 7, "SGPT": 7, "Glove": 1, "Komninos": 1, "LASER2": 1,
+                      "Ada Similarity": 1}
+    assert mteb_model_families(["GTR-XL", "ST5-Base", "MPNet-multilingual", "Contriever", "LASER2"], coarse=True) == [
+        "T5", "T5", "MiniLM/MPNet", "BERT", "LASER2"]
+    # every coarse family is a union of fine ones
+    pairs = set(zip(mteb_model_families(MTEB_MODELS), mteb_model_families(MTEB_MODELS, coarse=True)))
+    assert len({f for f, _ in pairs}) == len(pairs)
+
+
+def test_coarse_family_split_holds_out_whole_coarse_families():
+    labels = mteb_model_families(MTEB_MODELS, coarse=True)
+    for seed in range(20):
+        held = family_split(labels, 9, np.random.default_rng(seed))
+        held_families = {labels[i] for i in held}
+        seen_families = {labels[i] for i in range(len(labels)) if i not in set(held.tolist())}
+        assert held.size >= 9 and not held_families & seen_families

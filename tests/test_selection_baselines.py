@@ -258,6 +258,80 @@ def test_stratified_needs_one_label_per_row():
         select_stratified(X, 3, pool, rng, strata=labels)
 
 
+# ----------------------------------------------------------------------------- covariance design (issue 45)
+
+
+def _variance_of_the_mean(C, S):
+    """Independent numpy: posterior variance of the mean of all variables given S, w'Cw - w'C_:S C_SS^-1 C_S:w."""
+    n = C.shape[0]
+    w = np.full(n, 1.0 / n)
+    if not S:
+        return w @ C @ w
+    S = list(S)
+    return w @ C @ w - w @ C[:, S] @ np.linalg.inv(C[np.ix_(S, S)]) @ C[S, :] @ w
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_covariance_greedy_minimises_the_posterior_variance_of_the_mean(seed):
+    from sklearn.covariance import LedoitWolf
+
+    from benchdesign.selection.strategies import covariance_order, mean_posterior_variance, shrunk_covariance
+
+    rng = np.random.default_rng(seed)
+    n, models = 7, 5
+    # datasets share a model effect plus dataset noise of different sizes: not every dataset tells as much
+    X = rng.normal(size=models)[None, :] * rng.uniform(0.2, 2.0, size=(n, 1)) + rng.normal(size=(n, models))
+    pool = np.sort(rng.choice(n, 6, replace=False))
+    C = LedoitWolf().fit(X.T).covariance_
+    np.testing.assert_allclose(shrunk_covariance(X), C, rtol=1e-8, atol=1e-12)  # up to the 1e-10 jitter
+    order = covariance_order(X, pool, 6)
+    chosen = []
+    for step in range(6):
+        rest = [int(j) for j in pool if j not in chosen]
+        variances = {j: _variance_of_the_mean(C, chosen + [j]) for j in rest}
+        best = min(variances, key=variances.get)
+        assert int(order[step]) == best, (step, variances)
+        assert mean_posterior_variance(C, chosen + [best]) == pytest.approx(variances[best], rel=1e-8, abs=1e-12)
+        chosen.append(best)
+    # the variance falls with every pick, and the k = 2 subset is at least as good as the median pair
+    values = [_variance_of_the_mean(C, list(order[:t])) for t in range(7)]
+    assert all(b <= a + 1e-12 for a, b in zip(values, values[1:]))
+    pairs = [_variance_of_the_mean(C, list(p)) for p in combinations(pool.tolist(), 2)]
+    assert values[2] <= np.median(pairs)
+
+
+def test_covariance_reads_the_oracle_unstandardised():
+    from benchdesign.selection.heldout import heldout_selections
+    from benchdesign.selection.protocol import fold_ranks, model_holdout_draws
+    from benchdesign.selection.strategies import covariance_order
+
+    rng = np.random.default_rng(3)
+    cube = np.linspace(0, 1, 8)[None, None, :] + 0.4 * rng.normal(size=(15, 1, 8))
+    assert not STRATEGY_REGISTRY["covariance"].standardized and STRATEGY_REGISTRY["mutual_information"].standardized
+    for trial, pool, [(judged, [orders])] in heldout_selections(cube, True, None, "covariance", [3, 5], 3, 0.8, 0):
+        seen = np.setdiff1d(np.arange(8), judged)
+        raw = fold_ranks(cube[:, :, seen], True).mean(axis=1)  # the seen models' ranks, not z-scored
+        assert orders[5].tolist() == covariance_order(raw, pool, 5).tolist()
+        assert orders[3].tolist() == orders[5][:3].tolist()
+    for trial, pool, held, [orders] in model_holdout_draws(cube, True, None, "covariance", [4], 2, 0.8, 1):
+        raw = fold_ranks(cube[:, :, np.setdiff1d(np.arange(8), held)], True).mean(axis=1)
+        assert orders[4].tolist() == covariance_order(raw, pool, 4).tolist()
+
+
+def test_select_datasets_hands_covariance_the_raw_values():
+    import pandas as pd
+
+    from benchdesign.selection import select_datasets
+    from benchdesign.selection.strategies import covariance_order
+
+    rng = np.random.default_rng(5)
+    values = rng.normal(size=(10, 6)) + 3.0 * rng.normal(size=6)[None, :]
+    features = pd.DataFrame(values, index=[f"d{i}" for i in range(10)])
+    chosen = select_datasets(features, 3, strategy="covariance")
+    expected = covariance_order(values, np.arange(10), 3)
+    assert list(chosen.datasets) == [f"d{i}" for i in expected]
+
+
 # ----------------------------------------------------------------------------- command line
 
 

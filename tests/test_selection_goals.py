@@ -154,3 +154,40 @@ def test_the_pre_registered_comparisons_are_holm_corrected_among_themselves(goal
     nlp5 = table.iloc[0]
     at = frame[(frame["domain"] == "nlp") & (frame["k"] == 5)]
     assert nlp5["value"] == pytest.approx((at[at["strategy"] == goals.SELECT_STRATEGY]["rho"] >= 0.9).mean())
+
+
+def test_goal_rows_take_the_best_informed_and_a_priori_rows_of_the_primary_design(goals):
+    rows = [
+        _row("nlp", "random", "covariance", "oracle", "gaussian", "informed", 0.80, 0.9, median=0.93),
+        _row("nlp", "random", "kmedoids", "metadata+seen", "rank", "informed", 0.80, 0.9, median=0.95),  # tie: median
+        _row("nlp", "random", "mutual_information", "metadata", "anchor", "informed", 0.70, 0.9),
+        _row("nlp", "random", "mutual_information", "metadata", "rank", "a priori", 0.74, 0.9),
+        _row("nlp", "random", "random", "none", "rank", "a priori", 0.44, 0.7),
+        _row("nlp", "family", "covariance", "oracle", "rank", "informed", 0.99, 0.99),  # not the primary design
+        _row("tsc", "random", "kmeans", "t1", "gaussian", "informed", 1.0, 1.0),  # another domain
+    ]
+    informed, apriori = goals.goal_rows(pd.DataFrame(rows))
+    assert (informed["strategy"], informed["features"], informed["reading"]) == ("kmedoids", "metadata+seen", "rank")
+    assert (apriori["strategy"], apriori["features"]) == ("mutual_information", "metadata")
+
+
+def test_informed_test_is_the_exact_mcnemar_test_of_the_two_rows(goals):
+    from scipy.stats import binomtest
+
+    domain, k, target = goals.INFORMED_GOAL
+    rng = np.random.default_rng(4)
+    first, second = rng.random(60) < 0.85, rng.random(60) < 0.6
+    rows = []
+    for (strategy, features, reading), passed in ((("covariance", "oracle", "gaussian"), first),
+                                                  (("mutual_information", "metadata", "rank"), second)):
+        for trial, ok in enumerate(passed):
+            rows.append({"domain": domain, "design": goals.DESIGNS[domain][0], "strategy": strategy,
+                         "features": features, "reading": reading, "k": k, "seed": trial // 5, "trial": trial % 5,
+                         "rho": 0.95 if ok else 0.5})
+    frame = pd.DataFrame(rows)
+    out = goals.informed_test(frame, ("covariance", "oracle", "gaussian"), ("mutual_information", "metadata", "rank"))
+    wins, losses = int((first & ~second).sum()), int((~first & second).sum())
+    assert out["raw p"] == pytest.approx(binomtest(wins, wins + losses, 0.5, alternative="greater").pvalue)
+    assert out["informed share"] == pytest.approx(first.mean()) and out["a-priori share"] == pytest.approx(second.mean())
+    assert out["reached"] == (first.mean() >= target and out["raw p"] < 0.05)
+    assert goals.informed_test(frame, ("covariance", "oracle", "rank"), ("random", "none", "rank")) is None

@@ -230,7 +230,8 @@ def select_datasets(
     random_state : int
         Seed of the strategy's random draws and of the random subsets.
     standardize : bool
-        z-score the features over the pool first, as the protocol does.
+        z-score the features over the pool first, as the protocol does (never for a strategy that reads them
+        unstandardised, ``Strategy.standardized``: ``covariance``).
     options : Mapping[str, Any] | None
         Options of the strategy (e.g. ``n_init`` of k-means, ``start`` of farthest-first); entries another
         strategy takes are ignored.
@@ -280,6 +281,7 @@ def select_datasets(
     if len(include) > k:
         raise ValueError(f"{len(include)} included datasets do not fit in k={k}")
     values = X.to_numpy(dtype=float)
+    standardize = standardize and STRATEGY_REGISTRY[strategy].standardized  # covariance reads the values raw
     Z = standardize_rows(values, pool) if standardize else values
     rng = np.random.default_rng(seed)
     kwargs = strategy_options(strategy, dict(options or {}))

@@ -48,12 +48,12 @@ from benchdesign.selection.protocol import (
     STRATEGY_NAMES,
     _check_standardize,
     _draw_orders,
+    _standardized,
     check_k_grid,
     fold_ranks,
     holdout_size,
     n_draws,
     pool_size,
-    standardize_rows,
 )
 from benchdesign.selection.ranking import mean_ranks
 
@@ -211,6 +211,7 @@ def heldout_splits(
 
 
 def _seen_features(
+    strategy: str,
     scores: np.ndarray,
     higher_is_better: bool,
     X: np.ndarray | None,
@@ -219,12 +220,13 @@ def _seen_features(
     per_pool: bool,
     with_seen_ranks: bool,
 ) -> np.ndarray:
-    """The selection's features for one split: ``X``, the seen models' ranks (``X=None``: the oracle), or both."""
+    """The selection's features for one split: ``X``, the seen models' ranks (``X=None``: the oracle), or both;
+    standardised unless ``strategy`` reads them raw (``Strategy.standardized``)."""
     if X is not None and not with_seen_ranks:
-        return standardize_rows(X, pool if per_pool else None)
+        return _standardized(strategy, X, pool if per_pool else None)
     ranks = fold_ranks(scores[:, :, seen], higher_is_better).mean(axis=1)
     features = ranks if X is None else np.hstack([np.asarray(X, dtype=float), ranks])
-    return standardize_rows(features, pool if per_pool else None)
+    return _standardized(strategy, features, pool if per_pool else None)
 
 
 def heldout_selections(
@@ -307,7 +309,7 @@ def heldout_selections(
         out = []
         for fold, judged in enumerate(splits):
             seen = np.setdiff1d(np.arange(n_models), judged)
-            features = _seen_features(scores, higher_is_better, X, seen, pool, per_pool, with_seen_ranks)
+            features = _seen_features(strategy, scores, higher_is_better, X, seen, pool, per_pool, with_seen_ranks)
             key = [seed, design_code, trial, code] + ([] if design == "random" else [fold])
             rng = np.random.default_rng(key)
             out.append((judged, _draw_orders(strategy, features, pool, ks, rng, options, draws)))

@@ -8,13 +8,13 @@ FAFI_STARTS: tuple[str, ...] = ("nearest", "farthest")
 STANDARDIZATIONS: tuple[str, ...] = ("all", "pool")
 """Where the representation is z-scored: over all datasets once, or over each trial's pool rows."""
 BASELINE_STRATEGIES: tuple[str, ...] = (
-    "kmedoids", "facility_location", "mutual_information", "stratified", "backward_elimination",
+    "kmedoids", "facility_location", "mutual_information", "stratified", "backward_elimination", "covariance",
 )
 """Curator baselines (issue 22) of the strategy registry: ``select --strategy`` / ``evaluate --strategies`` run
 them when named; runs without a strategy list leave them out (the pipeline) or run only ``SELECT_STRATEGY`` of them
 (``evaluate``: ``strategies.EVALUATE_STRATEGIES``).  ``stratified`` needs
 a label per dataset (option ``strata``; CLI ``--strata FILE:COLUMN``); ``backward_elimination`` (MMTEB's
-task selection) is meant for the ``oracle`` representation."""
+task selection) and ``covariance`` (issue 45's Gaussian design) are meant for the ``oracle`` representation."""
 VARIATIONS: tuple[str, ...] = ("dataset_pool", "model_pool", "model_holdout")
 """Protocol variations: the paper's two (section 5.1) and model holdout, where the selection sees only part of the
 models and the others judge it (``benchdesign evaluate``'s default)."""

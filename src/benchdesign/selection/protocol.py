@@ -81,6 +81,15 @@ def standardize_rows(X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarra
     return out
 
 
+def _standardized(strategy: str, X: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+    """``standardize_rows(X, rows)``, or ``X`` itself for a strategy that reads its representation unstandardised
+    (``Strategy.standardized`` False: ``covariance``)."""
+    entry = STRATEGY_REGISTRY.get(strategy)
+    if entry is not None and not entry.standardized:
+        return np.asarray(X, dtype=float)
+    return standardize_rows(X, rows)
+
+
 def strategy_options(strategy: str, options: dict[str, Any] | None) -> dict[str, Any]:
     """The entries of ``options`` that ``strategy`` accepts beyond (X, k, pool, rng)."""
     accepted = STRATEGY_REGISTRY[strategy].options if strategy in STRATEGY_REGISTRY else ()
@@ -303,11 +312,11 @@ def dataset_pool_draws(
     ks = check_k_grid(ks, size, f"pool of {size} datasets")
     code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
     per_pool = _check_standardize(standardize) == "pool"
-    X_all = None if per_pool else standardize_rows(X)
+    X_all = None if per_pool else _standardized(strategy, X)
     for trial in range(n_trials):
         pool = np.sort(np.random.default_rng([seed, 0, trial]).choice(n, size, replace=False))
         rng = np.random.default_rng([seed, 0, trial, code])
-        X_trial = standardize_rows(X, pool) if per_pool else X_all
+        X_trial = _standardized(strategy, X, pool) if per_pool else X_all
         yield trial, pool, _draw_orders(strategy, X_trial, pool, ks, rng, options, draws)
 
 
@@ -408,7 +417,7 @@ def model_pool_trials(
     """
     _check_standardize(standardize)
     draws = n_draws(strategy, random_draws)
-    X = standardize_rows(X)
+    X = _standardized(strategy, X)
     scores = np.asarray(scores, dtype=float)
     n, _, n_models = scores.shape
     size = pool_size(n_models, alpha)
@@ -495,7 +504,7 @@ def model_holdout_draws(
     ks = check_k_grid(ks, size, f"pool of {size} datasets")
     code = STRATEGY_NAMES.index(strategy) if strategy in STRATEGY_NAMES else len(STRATEGY_NAMES)
     per_pool = standardize == "pool"
-    X_all = None if X is None or with_seen_ranks else standardize_rows(X)
+    X_all = None if X is None or with_seen_ranks else _standardized(strategy, X)
     for trial in range(n_trials):
         draw = np.random.default_rng([seed, 2, trial])
         pool = np.sort(draw.choice(n, size, replace=False))
@@ -504,9 +513,9 @@ def model_holdout_draws(
             seen = np.setdiff1d(np.arange(n_models), held)
             X_trial = fold_ranks(scores[:, :, seen], higher_is_better).mean(axis=1)
             X_trial = X_trial if X is None else np.hstack([np.asarray(X, dtype=float), X_trial])
-            X_trial = standardize_rows(X_trial, pool if per_pool else None)
+            X_trial = _standardized(strategy, X_trial, pool if per_pool else None)
         else:
-            X_trial = standardize_rows(X, pool) if per_pool else X_all
+            X_trial = _standardized(strategy, X, pool) if per_pool else X_all
         rng = np.random.default_rng([seed, 2, trial, code])
         yield trial, pool, held, _draw_orders(strategy, X_trial, pool, ks, rng, options, draws)
 

@@ -31,6 +31,11 @@ model ranks):
 
 * ``backward_elimination``  MMTEB's task selection: from the pool, repeatedly drop the dataset whose row is
                             best predicted (leave-one-model-out ridge, Spearman) by the remaining rows.
+* ``covariance``            the Gaussian design of issue 45: the rows' covariance over the columns (the seen
+                            models), shrunk (Ledoit-Wolf); greedily add the dataset that most lowers the posterior
+                            variance of a model's mean over *all* rows (the full benchmark).  It reads its
+                            representation unstandardised (``Strategy.standardized``): z-scoring each model's
+                            column would remove its mean, the very quantity to be predicted.
 
 The greedy DPP MAP selector (``dpp_map_order``) is kept as a function but not registered: on the NLP
 (metadata) and RecSys (interaction) domains greedy MI keeps rho >= 0.9 in more pools at k = 5 and 10
@@ -90,6 +95,10 @@ __all__ = [
     "predictability",
     "backward_elimination_order",
     "select_backward_elimination",
+    "shrunk_covariance",
+    "mean_posterior_variance",
+    "covariance_order",
+    "select_covariance",
 ]
 
 IntArray = NDArray[np.intp]
@@ -1154,6 +1163,168 @@ def _backward_elimination(X: ArrayLike, pool: ArrayLike, k: int, name: str) -> I
     return np.asarray((remaining + dropped[::-1])[:k], dtype=np.intp)
 
 
+# ----------------------------------------------------------------------------- covariance design (issue 45)
+
+
+def shrunk_covariance(X: ArrayLike) -> NDArray[np.float64]:
+    """Ledoit-Wolf covariance of the rows of ``X`` over its columns (the rows are the variables, the columns the
+    samples), with a jitter of ``1e-10`` times its mean variance on the diagonal so that it is positive definite.
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, M): n datasets (variables) described by M models (samples), e.g. the seen models' ranks.
+
+    Returns
+    -------
+    NDArray[np.float64]
+        (n, n) covariance: ``sklearn.covariance.LedoitWolf().fit(X.T).covariance_`` plus the jitter.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0], [1.0, 0.0, 1.0, 0.0]])
+    >>> C = shrunk_covariance(X)
+    >>> C.shape, bool(np.allclose(C, C.T)), bool(np.linalg.eigvalsh(C).min() > 0)
+    ((3, 3), True, True)
+    """
+    from sklearn.covariance import LedoitWolf  # here: the command line imports this module without sklearn
+
+    Xa = _check_X(X)
+    if Xa.shape[1] < 2:
+        raise ValueError(f"X has {Xa.shape[1]} column: a covariance over the columns needs at least two (models)")
+    C = LedoitWolf().fit(Xa.T).covariance_
+    scale = float(np.trace(C)) / C.shape[0]
+    return C + 1e-10 * (scale if scale > 0 else 1.0) * np.eye(C.shape[0])
+
+
+def mean_posterior_variance(C: ArrayLike, observed: ArrayLike) -> float:
+    """Posterior variance of the mean of all n variables of a Gaussian with covariance ``C``, given ``observed``.
+
+    With ``w = 1/n``: ``w'Cw - w'C[:, S] C[S, S]^-1 C[S, :]w`` (S the observed indices; ``w'Cw`` when S is empty).
+
+    Parameters
+    ----------
+    C : ArrayLike
+        (n, n) positive definite covariance.
+    observed : ArrayLike
+        Indices of the observed variables.
+
+    Returns
+    -------
+    float
+        The posterior variance.
+
+    Examples
+    --------
+    Two independent unit-variance variables: the mean has variance 1/2, and 1/4 once one of them is observed:
+
+    >>> import numpy as np
+    >>> mean_posterior_variance(np.eye(2), []), mean_posterior_variance(np.eye(2), [0])
+    (0.5, 0.25)
+    """
+    C = np.asarray(C, dtype=float)
+    S = np.asarray(observed, dtype=np.intp)
+    b = C.mean(axis=1)  # C w
+    prior = float(b.mean())  # w'Cw
+    if S.size == 0:
+        return prior
+    return prior - float(b[S] @ np.linalg.solve(C[np.ix_(S, S)], b[S]))
+
+
+def covariance_order(
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator | None = None
+) -> IntArray:
+    """Greedy minimum posterior variance of the full-benchmark mean (issue 45's covariance-based design).
+
+    The rows of ``X`` are the datasets, its columns the models (the ``oracle``: each dataset's ranks of the seen
+    models, unstandardised); ``C = shrunk_covariance(X)`` is the datasets' Ledoit-Wolf covariance with the models
+    as samples.  A model's scores are taken as Gaussian with covariance C; each step adds the pool row j that
+    minimises the posterior variance of the model's mean over *all* n rows given the chosen rows
+    (``mean_posterior_variance(C, S + j)``), i.e. maximises ``((C|S) w)_j^2 / (C|S)_jj`` with ``C|S`` the
+    conditional covariance given S and ``w = 1/n``.  Ties (within 1e-10) -> lowest row index; ``rng`` is unused.
+    O(k_max n^2) after the covariance.
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, M) unstandardised rows: n datasets, M >= 2 models.
+    pool : ArrayLike
+        Row indices to choose from.
+    k_max : int
+        Length of the order.
+    rng : np.random.Generator | None
+        Unused.
+
+    Returns
+    -------
+    IntArray
+        ``k_max`` pool rows in the order they are added.
+
+    Examples
+    --------
+    Four datasets, five models: datasets 0 and 1 agree, 2 and 3 are noise; the first pick is one of the two
+    that tell most about the mean:
+
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0, 3.0, 4.0, 5.0], [1.1, 2.1, 2.9, 4.2, 5.0], [3.0, 1.0, 2.0, 5.0, 4.0],
+    ...               [2.0, 5.0, 1.0, 3.0, 4.0]])
+    >>> covariance_order(X, np.arange(4), 2).tolist()
+    [1, 0]
+    """
+    return _covariance(X, pool, k_max, "k_max")
+
+
+def select_covariance(
+    X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator | None = None
+) -> IntArray:
+    """First k rows of [`covariance_order`][]; ``rng`` is unused.
+
+    Parameters
+    ----------
+    X : ArrayLike
+        (n, M) unstandardised rows: n datasets, M >= 2 models.
+    k : int
+        Number of rows.
+    pool : ArrayLike
+        Row indices to choose from.
+    rng : np.random.Generator | None
+        Unused.
+
+    Returns
+    -------
+    IntArray
+        The k rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(6, 8))
+    >>> rows = select_covariance(X, 3, np.arange(1, 6))
+    >>> rows.tolist() == covariance_order(X, np.arange(1, 6), 3).tolist(), 0 in rows
+    (True, False)
+    """
+    return _covariance(X, pool, k, "k")
+
+
+def _covariance(X: ArrayLike, pool: ArrayLike, k: int, name: str) -> IntArray:
+    Xa, P, k = _prepare(X, pool, k, name)
+    R = shrunk_covariance(Xa)  # the conditional covariance given the chosen rows, updated in place
+    floor = 1e-12 * float(np.trace(R)) / R.shape[0]
+    order = np.empty(k, dtype=np.intp)
+    taken = np.zeros(P.size, dtype=bool)
+    for t in range(k):
+        Rw = R[P].mean(axis=1)  # ((C|S) w)_j for the pool rows
+        d = np.diag(R)[P]
+        gain = np.where(d > floor, Rw * Rw / np.maximum(d, floor), 0.0)  # the drop of the mean's variance
+        gain[taken] = -np.inf
+        j = _first_max(gain)
+        order[t], taken[j] = j, True
+        row = R[P[j]].copy()
+        R -= np.outer(row, row) / max(row[P[j]], floor)
+    return P[order]
+
+
 # ----------------------------------------------------------------------------- registries
 
 @dataclass(frozen=True)
@@ -1179,6 +1350,9 @@ class Strategy:
         False for a strategy that ignores X (random).
     color : str
         Colour in the figures.
+    standardized : bool
+        False for a strategy that reads its representation unstandardised (``covariance``: a model's mean over the
+        datasets is what it predicts); the protocol and ``select`` z-score the others' (``standardize``).
 
     Examples
     --------
@@ -1201,6 +1375,7 @@ class Strategy:
     options: tuple[str, ...] = ()
     uses_representation: bool = True
     color: str = "#8c564b"
+    standardized: bool = True
 
     @property
     def default(self) -> bool:
@@ -1227,6 +1402,8 @@ STRATEGY_REGISTRY: dict[str, Strategy] = {
         Strategy("stratified", "Stratified", select_stratified, None, ("strata",), False, "#393b79"),
         Strategy("backward_elimination", "Backward elimination", select_backward_elimination,
                  backward_elimination_order, (), True, "#8c6d31"),
+        Strategy("covariance", "Covariance design", select_covariance, covariance_order, (), True, "#637939",
+                 standardized=False),
     )
 }
 """Every strategy by name, in the order of the paper's tables (the seed codes of the protocol)."""
