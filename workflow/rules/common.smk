@@ -336,6 +336,15 @@ def paper_comparison_inputs():
         files += expand(
             "results/molecules/{dataset}/{table}.csv", dataset=MOL["datasets"], table=["samples", "molecules", "proteins"]
         )
+        # the fingerprints and the folds of the splits the t-SNE figures draw (P2-F3-11, P2-F3-12: 1-D datasets)
+        for dataset in MOL["datasets"]:
+            if dataset_info(dataset).kind == "1d":
+                files.append(f"results/molecules/{dataset}/features.npz")
+                files += [
+                    f"results/molecules/{dataset}/splits/{m}/{r}.tsv"
+                    for m in tsne_methods(MOL, dataset)
+                    for r in range(MOL["repeats"])
+                ]
         if MOL["ablation"]["enabled"]:
             files += expand("results/tables/ablation_{sweep}.csv", sweep=["clusters", "margins", "size"])
     return files

@@ -128,6 +128,18 @@ class ResultFiles:
         """Whether the run wrote ``name``."""
         return name in self._paths and self._paths[name].is_file()
 
+    def path(self, name: str) -> Path:
+        """The file of ``name`` (for a file that is not a CSV table: fingerprints, a split's folds).
+
+        Raises
+        ------
+        NotInRun
+            If the run did not write it.
+        """
+        if not self.has(name):
+            raise NotInRun(f"{name} was not written")
+        return self._paths[name]
+
     def table(self, name: str, columns: Sequence[str] = ()) -> pd.DataFrame:
         """The CSV file ``name`` (a header-only file gives an empty frame).
 
@@ -936,6 +948,61 @@ def falls_with_k(files: ResultFiles, settings: Mapping[str, Any], domain: str, m
                        detail=f"mean {metric} at k = {lo}: {wide[lo].mean():.3g}, at k = {hi}: {wide[hi].mean():.3g}")
 
 
+@_reader(f"{TABLES}/curves_dataset_pool.csv")
+def within_random_band(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str) -> Measurement:
+    """Whether every a-priori configuration's mean curve lies inside Random's uncertainty band (the 2.5 %..97.5 %
+    quantiles of Random's trials, columns ``lo`` and ``hi``) at every subset size k; the value counts the
+    (configuration, k) points inside."""
+    curves = files.rows(f"{TABLES}/curves_dataset_pool.csv", ("strategy", "representation", "k", "mean", "lo", "hi"),
+                        domain=domain, metric=metric)
+    random = curves[curves["strategy"] == "random"].set_index("k")
+    if random.empty:
+        raise NotInRun(f"curves_dataset_pool.csv has no Random curve for {domain} {metric}")
+    others = _a_priori(curves[curves["strategy"] != "random"])
+    if others.empty:
+        raise NotInRun(f"curves_dataset_pool.csv has no a-priori configuration for {domain} {metric}")
+    lo, hi = others["k"].map(random["lo"]), others["k"].map(random["hi"])
+    inside = (others["mean"] >= lo) & (others["mean"] <= hi)
+    outside = others[~inside & lo.notna()]
+    checked = int(lo.notna().sum())
+    said = ", ".join(f"{_label(s, r)} k={int(k)} {m:.3g}" for s, r, k, m in
+                     outside[["strategy", "representation", "k", "mean"]].itertuples(index=False, name=None))
+    width = float((random["hi"] - random["lo"]).mean())
+    detail = (f"outside Random's band: {said}" if said else
+              f"{checked} (configuration, k) points of {others.groupby(['strategy', 'representation']).ngroups} "
+              f"a-priori configurations inside") + f"; Random's band {width:.3g} wide on average ({metric})"
+    return Measurement(f"{checked - len(outside)} of {checked}", holds=checked > 0 and outside.empty, detail=detail)
+
+
+@_reader(f"{TABLES}/curves_dataset_pool.csv", f"{TABLES}/table1_auc.csv")
+def early_advantage(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str, representation: str,
+                    split: str) -> Measurement:
+    """Whether the strategies on ``representation`` beat Random by more at small subset sizes (k <= ``split``) than
+    at large ones (k > ``split``): the gap between their mean curves and Random's (oriented so that a positive
+    gap is better than Random), averaged over the strategies and over the k of each range, is positive at small k
+    and larger there than at large k. The value is the mean gap at small k."""
+    wide = _curve_means(files, domain, metric)
+    if ("random", "none") not in wide.index:
+        raise NotInRun(f"curves_dataset_pool.csv has no Random curve for {domain} {metric}")
+    own = wide[wide.index.get_level_values("representation") == representation]
+    if own.empty:
+        raise NotInRun(f"curves_dataset_pool.csv has no {representation} curve for {domain} {metric}")
+    ks, k = sorted(wide.columns), int(split)
+    if not min(ks) <= k < max(ks):
+        return Measurement("", holds=False, detail=f"k = {min(ks)}..{max(ks)}",
+                           incomparable=f"k = {min(ks)}..{max(ks)} does not reach past k = {k} (the paper: 2..20)")
+    sign = 1.0 if METRIC_HIGHER_IS_BETTER[metric] else -1.0
+    gap = sign * (own - wide.loc[("random", "none")])
+    small = gap[[c for c in ks if c <= k]].mean(axis=1)
+    large = gap[[c for c in ks if c > k]].mean(axis=1)
+    holds = bool(small.mean() > 0 and small.mean() > large.mean())
+    per = ", ".join(f"{s} {a:.3g} / {b:.3g}" for (s, _), a, b in zip(own.index, small, large))
+    detail = (f"gap to Random ({metric}, better > 0) at k <= {k} / k > {k}: mean {small.mean():.3g} / "
+              f"{large.mean():.3g}; {per}")
+    return Measurement(float(small.mean()), holds=holds, detail=detail,
+                       incomparable=_nlp_note(files, settings, domain, representation))
+
+
 def _relative_gains(files: ResultFiles, domains: Sequence[str], metric: str) -> dict[str, float]:
     gains = {}
     for domain in domains:
@@ -1460,6 +1527,83 @@ def entity_count(files: ResultFiles, settings: Mapping[str, Any], dataset: str, 
     return Measurement(len(frame), detail=f"rows of {dataset} {table}.csv", incomparable=_subsampled(settings, dataset))
 
 
+_MOL = "results/molecules/{dataset}"
+_FOLDS = _MOL + "/splits/{method}/{repeat}.tsv"
+
+
+def _neighbour_agreement(bits: np.ndarray, folds: Sequence[np.ndarray], neighbours: int,
+                         chunk: int = 512) -> list[float]:
+    """Per fold labelling (one label per fingerprint row, -1 for none), the mean share of each labelled
+    molecule's ``neighbours`` nearest labelled molecules (Tanimoto similarity of the fingerprint bits, itself
+    left out) that share its label."""
+    x = (np.asarray(bits) > 0).astype(np.float32)
+    counts = x.sum(axis=1)
+    labelled = np.flatnonzero(np.all([f >= 0 for f in folds], axis=0))
+    if len(labelled) <= neighbours:
+        raise ValueError(f"{len(labelled)} molecules with a fold, not more than {neighbours} neighbours")
+    x, counts = x[labelled], counts[labelled]
+    agree = np.zeros(len(folds))
+    for start in range(0, len(x), chunk):
+        block = slice(start, min(start + chunk, len(x)))
+        shared = x[block] @ x.T
+        union = counts[block, None] + counts[None, :] - shared
+        similarity = np.divide(shared, union, out=np.ones_like(shared), where=union > 0)
+        similarity[np.arange(block.stop - block.start), np.arange(block.start, block.stop)] = -np.inf  # itself
+        nearest = np.argpartition(-similarity, neighbours - 1, axis=1)[:, :neighbours]
+        for i, fold in enumerate(folds):
+            own = fold[labelled]
+            agree[i] += float((own[nearest] == own[block, None]).mean(axis=1).sum())
+    return [float(a / len(x)) for a in agree]
+
+
+@_reader(_MOL + "/features.npz", _MOL + "/samples.csv", _MOL + "/molecules.csv", _LEAK)
+def neighbour_separation(files: ResultFiles, settings: Mapping[str, Any], dataset: str, method: str, baseline: str,
+                         neighbours: str = "30") -> Measurement:
+    """How much better ``method``'s splits of a 1-D ``dataset`` separate training from test molecules than
+    ``baseline``'s, in the fingerprint space the t-SNE figures embed: per repeat, the mean share of each
+    molecule's ``neighbours`` nearest molecules (Tanimoto of the ECFP bits) in its own fold, ``method``'s minus
+    ``baseline``'s; the value is the mean difference over the repeats both made, with its standard error.
+    Holds when the difference exceeds two standard errors (with one repeat: when it is positive)."""
+    from benchdesign.molexp.experiment import read_folds  # RDKit: imported only when needed
+
+    with np.load(files.path(_MOL.format(dataset=dataset) + "/features.npz"), allow_pickle=False) as npz:
+        bits = npz["molecule_bits"]
+    samples = files.table(_MOL.format(dataset=dataset) + "/samples.csv", ("id",))
+    molecules = files.table(_MOL.format(dataset=dataset) + "/molecules.csv", ("id",))
+    if "drug_id" in samples.columns:
+        raise ValueError(f"{dataset} holds drug-target pairs; neighbour_separation reads 1-D datasets")
+    if len(bits) != len(molecules):
+        raise ValueError(f"{dataset}: {len(bits)} fingerprints for {len(molecules)} molecules")
+    row = pd.Series(np.arange(len(molecules)), index=molecules["id"].astype(str))
+    sample_ids = samples["id"].astype(str).tolist()
+    index = row.reindex(sample_ids).to_numpy()
+    if np.isnan(index.astype(float)).any():
+        raise ValueError(f"{dataset}: samples.csv names molecules that molecules.csv lacks")
+    made = files.rows(_LEAK, _LEAK_COLUMNS, dataset=dataset)
+    made = made[made["status"] == "ok"]
+    repeats = sorted(set(made.loc[made["split_method"] == method, "repeat"])
+                     & set(made.loc[made["split_method"] == baseline, "repeat"]))
+    if not repeats:
+        raise NotInRun(f"{dataset}: no repeat with both a {method} and a {baseline} split")
+    labels = []  # method's and baseline's fold per molecule, repeat after repeat
+    for repeat in repeats:
+        for m in (method, baseline):
+            folds = read_folds(files.path(_FOLDS.format(dataset=dataset, method=m, repeat=repeat)), sample_ids)
+            per_molecule = np.full(len(molecules), -1, dtype=np.int64)
+            per_molecule[index.astype(int)] = folds
+            labels.append(per_molecule)
+    agreement = np.array(_neighbour_agreement(bits, labels, int(neighbours))).reshape(len(repeats), 2)
+    differences = agreement[:, 0] - agreement[:, 1]
+    mean = float(differences.mean())
+    se = float(differences.std(ddof=1) / math.sqrt(len(differences))) if len(differences) > 1 else None
+    holds = mean > (2 * se if se is not None else 0.0)
+    detail = (f"share of the {neighbours} nearest molecules (Tanimoto, ECFP bits) in the same fold: {method} "
+              f"{agreement[:, 0].mean():.3f}, {baseline} {agreement[:, 1].mean():.3f} over {len(repeats)} repeat(s)"
+              + (f"; difference SE {se:.3g}" if se is not None else "; one repeat, no SE")
+              + f"; {len(bits)} molecules" + (f", {_subsampled(settings, dataset)}" if _subsampled(settings, dataset) else ""))
+    return Measurement(mean, holds=bool(holds), detail=detail, se=se)
+
+
 _ABL = f"{TABLES}/ablation_{{sweep}}.csv"
 
 
@@ -1562,6 +1706,32 @@ def runtime_grows(files: ResultFiles, settings: Mapping[str, Any]) -> Measuremen
     ok = sum(r > 0 for r in rhos.values())
     return Measurement(f"{ok} of {len(rhos)}", holds=ok == len(rhos),
                        detail="Spearman ρ(size, seconds): " + ", ".join(f"{m} {r:.2f}" for m, r in rhos.items()))
+
+
+@_reader(_ABL.format(sweep="size"))
+def runtime_exponent(files: ResultFiles, settings: Mapping[str, Any], method: str, at_most: str) -> Measurement:
+    """The exponent b of ``method``'s run time, seconds ~ n^b (least squares of log seconds on log n_molecules
+    over the datasets it finished, >= 3), with its standard error; holds when b + 2 SE <= ``at_most``."""
+    _size_status(files, method)
+    table = _ablation(files, "size", ("dataset", "method", "n_molecules"))
+    rows = table[table["method"] == method]
+    if rows["n_molecules"].nunique() < 3:
+        raise NotInRun(f"ablation_size.csv: {method} finished on fewer than 3 dataset sizes")
+    x, y = np.log(rows["n_molecules"].to_numpy(float)), np.log(rows["seconds"].to_numpy(float))
+    slope, intercept = np.polyfit(x, y, 1)
+    residual = y - (intercept + slope * x)
+    se = float(np.sqrt(residual.var(ddof=2) / ((x - x.mean()) ** 2).sum())) if len(x) > 2 else math.inf
+    others = {m: float(np.polyfit(np.log(g["n_molecules"].to_numpy(float)), np.log(g["seconds"].to_numpy(float)),
+                                  1)[0])
+              for m, g in table.groupby("method", sort=True) if m != method and g["n_molecules"].nunique() >= 3}
+    every = files.table(_ABL.format(sweep="size"), ("dataset", "method"))
+    not_run = sorted(set(every.loc[every["method"] == method, "dataset"]) - set(rows["dataset"]))
+    detail = (f"{method}: b = {slope:.2f} (SE {se:.2f}) over {len(rows)} datasets, "
+              f"n = {int(rows['n_molecules'].min())}..{int(rows['n_molecules'].max())}"
+              + (f" (not run: {', '.join(not_run)})" if not_run else "")
+              + ("; others: " + ", ".join(f"{m} {b:.2f}" for m, b in others.items()) if others else "")
+              + "; wall-clock seconds")
+    return Measurement(float(slope), holds=bool(slope + 2 * se <= float(at_most)), detail=detail, se=se)
 
 
 def _size_status(files: ResultFiles, method: str, dataset: str = "") -> pd.DataFrame:
