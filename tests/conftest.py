@@ -19,6 +19,14 @@ def mirror_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def claims():
+    """The paper claims table (benchdesign/data/paper_claims.csv), checked by ``load_claims``."""
+    from benchdesign.workflow.paper_comparison import load_claims
+
+    return load_claims()
+
+
+@pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory, mirror_dir) -> Path:
     """One complete run of the tiny config (.test/config/config.yaml) per session; do not modify it."""
     from workflow_helpers import snakemake

@@ -27,11 +27,6 @@ from benchdesign.workflow.paper_comparison import (
 T = "results/tables"
 
 
-@pytest.fixture(scope="module")
-def claims() -> pd.DataFrame:
-    return load_claims()
-
-
 def one(claims: pd.DataFrame, cid: str) -> pd.DataFrame:
     return claims[claims["id"] == cid]
 

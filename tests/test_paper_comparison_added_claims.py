@@ -8,27 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from test_paper_comparison import T, one, write
 
-from benchdesign.workflow.paper_comparison import compare_claims, load_claims
+from benchdesign.workflow.paper_comparison import compare_claims
 
-T = "results/tables"
 CURVE_COLUMNS = ["domain", "variation", "strategy", "representation", "metric", "k", "mean", "lo", "hi", "n_trials"]
-
-
-@pytest.fixture(scope="module")
-def claims() -> pd.DataFrame:
-    return load_claims()
-
-
-def one(claims: pd.DataFrame, cid: str) -> pd.DataFrame:
-    return claims[claims["id"] == cid]
-
-
-def write(tmp_path, name: str, frame: pd.DataFrame) -> str:
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(path, index=False)
-    return str(path)
 
 
 def curves_file(tmp_path, rows: list[tuple]) -> dict[str, str]:
