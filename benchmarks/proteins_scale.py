@@ -10,6 +10,9 @@ it waited for, e.g. mmseqs, and peak RSS of the largest of them, from ``wait4``)
 - ``easycluster``: ``mmseqs easy-cluster --min-seq-id 0.3 -c 0.8 --cov-mode 0`` (the same mmseqs binary,
   ``mmseqs.mmseqs_binary()``, all cores), then whole clusters dealt greedily to 80/20: largest cluster first
   (ties in a seeded random order) into the fold furthest below its target count (``group_split``).
+- ``easycluster_cc``: the same with ``--cluster-mode 1`` (MMseqs2's connected-component clustering: every
+  sequence linked to its cluster through found pairs, so no found pair crosses a cluster) and ``-s 5.7``; the
+  cheapest route to a group split without found pairs across it, where the components are small enough to deal.
 - ``graphpart``: GraphPart 1.0.2 (``molexp.peers.graphpart_split``: mmseqs2 mode, its own prefilter, threshold
   0.3, one thread; its identity is over the shorter sequence, without a coverage condition); skipped on sizes
   where the last measured size predicts more than ``--graphpart-cpu-limit`` CPU-s (quadratic growth assumed).
@@ -73,15 +76,18 @@ DATASETS = {  # name -> (source, size); None = all
     "solpro_1k": ("solpro", 1000), "solpro_3k": ("solpro", 3000), "solpro_10k": ("solpro", 10000),
     "solpro": ("solpro", None), "pdbbind": ("pdbbind", None), "evolved_100k": ("evolved", 100_000),
 }
-METHODS = ("project", "project_k1000", "project_fast", "easycluster", "graphpart", "random", "project_kfold")
-SPLIT_METHODS = ("project", "project_k1000", "project_fast", "easycluster", "graphpart")  # timed 80/20 routes
+METHODS = ("project", "project_k1000", "project_fast", "easycluster", "easycluster_cc", "graphpart", "random",
+           "project_kfold")
+SPLIT_METHODS = ("project", "project_k1000", "project_fast", "easycluster", "easycluster_cc", "graphpart")  # timed
 LABELS = {"project": "benchdesign S1 --max-similarity 0.3",
           "project_k1000": "benchdesign S1 --max-similarity 0.3 --clusters 1000",
           "project_fast": "benchdesign S1 --max-similarity 0.3 --sensitivity 4 --max-seqs 300",
-          "easycluster": "MMseqs2 easy-cluster + group split", "graphpart": "GraphPart 0.3",
+          "easycluster": "MMseqs2 easy-cluster + group split",
+          "easycluster_cc": "MMseqs2 easy-cluster --cluster-mode 1 -s 5.7 + group split", "graphpart": "GraphPart 0.3",
           "random": "random 80/20", "project_kfold": "benchdesign S1 --folds 5 --max-similarity 0.3"}
 EVOLVED_SEEDS, EVOLVED_MEMBERS, EVOLVED_SHARES = 10_000, 10, (0.1, 0.8)
 THRESHOLD, COVERAGE, FRACTIONS = 0.3, 0.8, (0.8, 0.2)
+EASYCLUSTER_ARGS = {"easycluster": (), "easycluster_cc": ("--cluster-mode", "1", "-s", "5.7")}
 GOAL = {"cpu_s": 1800.0, "peak_mb": 8192.0, "cpu_ratio": 1.5}  # 10^5 sequences: <= 30 CPU-min, <= 8 GB, <= 1.5x
 
 
@@ -203,9 +209,10 @@ def group_split(labels: np.ndarray, fractions=FRACTIONS, seed: int = 0) -> np.nd
 
 
 def easycluster_labels(sequences: list[str], work: Path, threads: int | None = None,
-                       min_seq_id: float = THRESHOLD, coverage: float = COVERAGE) -> np.ndarray:
-    """Cluster of each sequence by ``mmseqs easy-cluster --min-seq-id .. -c .. --cov-mode 0`` (representative's
-    position)."""
+                       min_seq_id: float = THRESHOLD, coverage: float = COVERAGE,
+                       extra: tuple[str, ...] = ()) -> np.ndarray:
+    """Cluster of each sequence by ``mmseqs easy-cluster --min-seq-id .. -c .. --cov-mode 0`` and ``extra``
+    arguments (representative's position)."""
     from benchdesign.splitting.mmseqs import mmseqs_binary
     from benchdesign.splitting.similarity import available_cores
 
@@ -216,7 +223,7 @@ def easycluster_labels(sequences: list[str], work: Path, threads: int | None = N
     threads = available_cores() if threads is None else threads
     subprocess.run([mmseqs_binary(), "easy-cluster", str(fasta), str(work / "clu"), str(work / "tmp"),
                     "--min-seq-id", f"{min_seq_id:g}", "-c", f"{coverage:g}", "--cov-mode", "0",
-                    "--threads", str(threads), "-v", "1"], check=True)
+                    "--threads", str(threads), "-v", "1", *extra], check=True)
     clusters = pd.read_csv(work / "clu_cluster.tsv", sep="\t", header=None, names=["rep", "member"])
     labels = np.full(len(sequences), -1, dtype=np.int64)
     labels[clusters["member"].to_numpy()] = clusters["rep"].to_numpy()
@@ -230,9 +237,9 @@ def child(args) -> int:
     table = pd.read_csv(args.input)
     seqs = table["sequence"].tolist()
     info = {}
-    if args.one == "easycluster":
+    if args.one in EASYCLUSTER_ARGS:
         with tempfile.TemporaryDirectory(prefix="easycluster_") as tmp:
-            labels = easycluster_labels(seqs, Path(tmp))
+            labels = easycluster_labels(seqs, Path(tmp), extra=EASYCLUSTER_ARGS[args.one])
         folds = group_split(labels, FRACTIONS, args.seed)
         info["n_clusters"] = int(np.unique(labels).size)
         info["largest_cluster"] = int(np.unique(labels, return_counts=True)[1].max())
@@ -486,7 +493,7 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7.2, 5.0))
     ok = table[table["cpu_s"].notna() & table["method"].isin(SPLIT_METHODS)]
     styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"),
-              "easycluster": ("C1", "s"),
+              "easycluster": ("C1", "s"), "easycluster_cc": ("C5", "P"),
               "graphpart": ("C2", "^")}
     for method, g in ok.groupby("method", sort=False):
         color, marker = styles[method]
@@ -701,7 +708,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-probe", nargs="+", type=int, metavar="MAX_SEQS",
                     help="time the threshold check's search on the folds of an easycluster run in --workdir")
     ap.add_argument("--table-only", action="store_true", help="table, CSV and plot from --json; run nothing")
-    ap.add_argument("--one", choices=["easycluster", "graphpart"], help=argparse.SUPPRESS)
+    ap.add_argument("--one", choices=[*EASYCLUSTER_ARGS, "graphpart"], help=argparse.SUPPRESS)
     ap.add_argument("--input", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
