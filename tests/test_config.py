@@ -4,7 +4,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO
 
-from benchdesign.selection.options import FAFI_STARTS, STANDARDIZATIONS
+from benchdesign.selection.options import FAFI_STARTS, RANDOM_SUBSET_DRAWS, STANDARDIZATIONS
 from benchdesign.workflow.config import PROTOCOL_DEFAULTS, domain_protocol, enabled_domains, trial_combinations
 
 CONFIG = {
@@ -55,3 +55,4 @@ def test_protocol_defaults_are_the_schemas():
     assert (in_schema["fafi_start"], in_schema["standardize"]) == (FAFI_STARTS[0], STANDARDIZATIONS[0])
     assert properties["fafi_start"]["enum"] == list(FAFI_STARTS)
     assert properties["standardize"]["enum"] == list(STANDARDIZATIONS)
+    assert properties["random_subsets"]["enum"] == list(RANDOM_SUBSET_DRAWS) and in_schema["random_subsets"] == "prefix"

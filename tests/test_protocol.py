@@ -190,6 +190,37 @@ def test_trial_settings_hold_only_what_a_strategy_uses():
     assert trial_settings(config, "nlp", "kmeans")["options"] == {"n_init": 3}
     assert trial_settings(config, "nlp", "d_optimal")["options"] == {"lam": 1.0}
     rand = trial_settings(config, "nlp", "random")
-    assert rand["options"] == {} and "standardize" not in rand  # random ignores the representation
+    assert rand["options"] == {"subsets": "prefix"} and "standardize" not in rand  # random ignores the representation
     assert rand["random_draws"] == 20 and "random_draws" not in fafi  # only the random baselines draw again
     assert set(fafi) == {"ks", "n_trials", "alpha", "options", "standardize"}
+
+
+def test_random_subsets_prefix_or_fresh():
+    """``subsets='prefix'`` (this project): the k-subsets of a trial are the prefixes of one random order;
+    ``'fresh'`` (the paper's code): a new subset per k, drawn from the same generator one after the other, and
+    each a uniform k-subset of the pool (every row about equally often over many draws)."""
+    from benchdesign.selection import select_random, selection_orders
+
+    X, pool, ks = np.zeros((12, 1)), np.arange(2, 12), [2, 4, 6]
+    prefix = selection_orders("random", X, pool, ks, np.random.default_rng(5), {"subsets": "prefix"})
+    assert set(prefix[2]) <= set(prefix[4]) <= set(prefix[6]) and prefix[6][:2].tolist() == prefix[2].tolist()
+    fresh = selection_orders("random", X, pool, ks, np.random.default_rng(5), {"subsets": "fresh"})
+    rng = np.random.default_rng(5)
+    by_hand = {k: select_random(X, k, pool, rng) for k in ks}  # the same draws, one after the other
+    assert {k: v.tolist() for k, v in fresh.items()} == {k: v.tolist() for k, v in by_hand.items()}
+    assert fresh[2].tolist() == prefix[2].tolist()  # the first draw: the same generator state
+    assert not set(fresh[4]) <= set(fresh[6]) or fresh[4].tolist() != prefix[4].tolist()
+    counts = np.zeros(12)
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        for rows in selection_orders("random", X, pool, [3], rng, {"subsets": "fresh"}).values():
+            counts[rows] += 1
+    assert counts[:2].sum() == 0 and np.abs(counts[2:] / 2000 - 0.3).max() < 0.05
+    with pytest.raises(ValueError, match="subsets='nested' must be one of"):
+        selection_orders("random", X, pool, ks, np.random.default_rng(0), {"subsets": "nested"})
+
+
+def test_random_subsets_reach_only_the_random_trials():
+    config = {"protocol": {"random_subsets": "fresh"}, "domains": {"nlp": {}}}
+    assert trial_settings(config, "nlp", "random")["options"] == {"subsets": "fresh"}
+    assert "subsets" not in trial_settings(config, "nlp", "kmeans")["options"]

@@ -39,8 +39,8 @@ from benchdesign.lazy import lazy_exports
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "api": ("select_datasets", "select_from_scores", "Selection", "evaluate_benchmark", "Evaluation", "evaluation_figures",
             "recommendation", "subset_agreement"),
-    "options": ("FAFI_STARTS", "HOLDOUT_FRACTION", "RANDOM_BASELINES", "RANDOM_DRAWS", "STANDARDIZATIONS",
-                "VARIATIONS"),
+    "options": ("FAFI_STARTS", "HOLDOUT_FRACTION", "RANDOM_BASELINES", "RANDOM_DRAWS", "RANDOM_SUBSET_DRAWS",
+                "STANDARDIZATIONS", "VARIATIONS"),
     "classes": ("A_PRIORI", "INFORMED", "CLASS_LABELS", "class_label", "selection_class"),
     "strategies": (
         "EVALUATE_STRATEGIES", "PREFIX_ORDERS", "STRATEGIES", "STRATEGY_REGISTRY", "Strategy", "a_optimal_order",

@@ -22,6 +22,10 @@ RANDOM_BASELINES: tuple[str, ...] = ("random", "stratified")
 """The random baselines (uniform and stratified random): they ignore the representation, so they are a priori
 (``classes.selection_class``), and the protocol draws ``RANDOM_DRAWS`` subsets of them per trial."""
 RANDOM_DRAWS = 20
+RANDOM_SUBSET_DRAWS: tuple[str, ...] = ("prefix", "fresh")
+"""How the protocol draws the random strategy's subsets for the k of a trial: the first k of one random order
+(this project: nested subsets, so the curve over k is one draw's) or a fresh subset for every k (the paper's
+code). Same expectation; the fresh draws average over k, so a trial's AUC varies less."""
 """Subsets a random baseline draws from every trial's pool (the protocol's ``random_draws``): its value in the
 trial is their mean, and its share of pools meeting a target the mean share of draws meeting it."""
 SELECT_STRATEGY = "mutual_information"

@@ -30,7 +30,13 @@ import numpy as np
 import pandas as pd
 
 from benchdesign.selection.metrics import METRICS, rank_metrics
-from benchdesign.selection.options import HOLDOUT_FRACTION, RANDOM_BASELINES, RANDOM_DRAWS, STANDARDIZATIONS
+from benchdesign.selection.options import (
+    HOLDOUT_FRACTION,
+    RANDOM_BASELINES,
+    RANDOM_DRAWS,
+    RANDOM_SUBSET_DRAWS,
+    STANDARDIZATIONS,
+)
 from benchdesign.selection.ranking import average_ranks, mean_ranks
 from benchdesign.selection.strategies import PREFIX_ORDERS, STRATEGIES, STRATEGY_REGISTRY
 
@@ -176,7 +182,8 @@ def selection_orders(
     rng : np.random.Generator
         Randomness of the strategy.
     options : dict[str, Any] | None
-        Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design).
+        Strategy options (``n_init`` for k-means, ``start`` for farthest-first, ``lam`` for A-/D-optimal design,
+        ``subsets`` for random: ``'prefix'``, the first k of one order, or ``'fresh'``, a new subset per k).
 
     Returns
     -------
@@ -198,6 +205,10 @@ def selection_orders(
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {sorted(STRATEGIES)}")
     kwargs = strategy_options(strategy, options)
+    if kwargs.get("subsets", RANDOM_SUBSET_DRAWS[0]) not in RANDOM_SUBSET_DRAWS:
+        raise ValueError(f"subsets={kwargs['subsets']!r} must be one of {RANDOM_SUBSET_DRAWS}")
+    if kwargs.get("subsets") == "fresh":  # the paper's code: a new random subset for every k
+        return {k: STRATEGIES[strategy](X, k, pool, rng, **kwargs) for k in ks}
     if strategy in PREFIX_ORDERS:
         order = PREFIX_ORDERS[strategy](X, pool, max(ks), rng, **kwargs)
         return {k: order[:k] for k in ks}

@@ -161,7 +161,7 @@ def _prepare(X: ArrayLike, pool: ArrayLike, k: int, name: str = "k"):
 
 
 def random_order(
-    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator
+    X: ArrayLike, pool: ArrayLike, k_max: int, rng: np.random.Generator, subsets: str = "prefix"
 ) -> IntArray:
     """Uniform random order: ``rng.permutation(pool)[:k_max]``.
 
@@ -175,6 +175,9 @@ def random_order(
         Order length, 1 to m.
     rng : np.random.Generator
         Source of randomness.
+    subsets : str
+        How the protocol draws subsets for several k (``options.RANDOM_SUBSET_DRAWS``; read by
+        ``protocol.selection_orders``); one order is the same either way.
 
     Returns
     -------
@@ -192,7 +195,8 @@ def random_order(
     return _random(X, pool, k_max, rng, "k_max")
 
 
-def select_random(X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator) -> IntArray:
+def select_random(X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generator, subsets: str = "prefix"
+                  ) -> IntArray:
     """k pool rows uniformly without replacement (``random_order(X, pool, k, rng)``).
 
     Parameters
@@ -205,6 +209,9 @@ def select_random(X: ArrayLike, k: int, pool: ArrayLike, rng: np.random.Generato
         (m,) distinct row indices to choose from.
     rng : np.random.Generator
         Source of randomness.
+    subsets : str
+        How the protocol draws subsets for several k (``options.RANDOM_SUBSET_DRAWS``); one subset is the same
+        either way.
 
     Returns
     -------
@@ -1386,7 +1393,7 @@ class Strategy:
 STRATEGY_REGISTRY: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("random", "Random", select_random, random_order, (), False, "#7f7f7f"),
+        Strategy("random", "Random", select_random, random_order, ("subsets",), False, "#7f7f7f"),
         Strategy("kmeans", "K-Means", select_kmeans, None, ("n_init",), True, "#1f77b4"),
         Strategy("fafi_cosine", "C-FAFI", select_fafi_cosine, fafi_cosine_order, ("start",), True, "#d62728"),
         Strategy("fafi_euclidean", "E-FAFI", select_fafi_euclidean, fafi_euclidean_order, ("start",), True,

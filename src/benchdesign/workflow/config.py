@@ -11,6 +11,7 @@ from benchdesign.selection.options import (
     HOLDOUT_FRACTION,
     RANDOM_BASELINES,
     RANDOM_DRAWS,
+    RANDOM_SUBSET_DRAWS,
     STANDARDIZATIONS,
     VARIATIONS,
 )
@@ -30,6 +31,7 @@ PROTOCOL_DEFAULTS: dict[str, Any] = {
     "fafi_start": FAFI_STARTS[0],
     "standardize": STANDARDIZATIONS[0],
     "random_draws": RANDOM_DRAWS,
+    "random_subsets": RANDOM_SUBSET_DRAWS[0],
 }
 """Protocol defaults (the config schema's ``protocol`` defaults must equal these: tests/test_config.py)."""
 SYNTHETIC_KEYS = (
@@ -101,6 +103,7 @@ def domain_protocol(config: dict, domain: str | None) -> dict[str, Any]:
         "n_init": merged["kmeans_n_init"],
         "lam": merged["design_lambda"],
         "start": merged["fafi_start"],
+        "subsets": merged["random_subsets"],
     }
     return merged
 
