@@ -140,9 +140,9 @@ def _job_counts(dry_run_output: str) -> dict[str, int]:
     # model jobs are rule mol_model_1d; 6 TSC representations
     ("paper.yaml", [], {"mol_split": 190, "mol_model": 100, "mol_model_1d": 90, "mol_ablation_point": 88,
                         "tsc_gather_features": 6}),
-    # 2 repeats x 38 splits; 3 cluster counts x 2 solvers + 2 x 2 margins + 3 datasets x 5 methods Fig. 6 points;
+    # 2 repeats x 38 splits; 2 cluster counts x 2 solvers + 2 x 2 margins + 2 datasets x 5 methods Fig. 6 points;
     # the trial jobs of the default run, each with fewer trials
-    ("quick.yaml", [], {"mol_split": 76, "mol_model": 76, "mol_ablation_point": 25, "trials": 189}),
+    ("quick.yaml", [], {"mol_split": 76, "mol_model": 76, "mol_ablation_point": 18, "trials": 189}),
     ("splitting.yaml", ["results/splitting/example.tsv"], {"split_dataset": 1}),
     # exact leakage of a MOSES split (the split file stood in for here): fingerprints once, 200 tiles, a reduce
     ("leakage_tiles.yaml", ["results/leakage/moses_s1.exact.json"], {"leakage_fingerprints": 1, "leakage_tile": 200,
