@@ -427,6 +427,15 @@ def _symmetric_matrix(n: int, hits: pd.DataFrame) -> sp.csr_matrix:
     return sp.csr_matrix((vals[keep], (rows[keep], cols[keep])), shape=(n, n))
 
 
+def _unique_pairs(i: np.ndarray, j: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair (i, j) once, with its largest identity, sorted by (i, j): int64, int64, float32."""
+    i, j, v = i.astype(np.int64), j.astype(np.int64), v.astype(np.float32)
+    order = np.lexsort((-v, j, i))
+    i, j, v = i[order], j[order], v[order]
+    first = np.r_[True, (i[1:] != i[:-1]) | (j[1:] != j[:-1])] if i.size else np.zeros(0, bool)
+    return i[first], j[first], v[first]
+
+
 class MmseqsSimilarity(MatrixSimilarity):
     """Sparse MMseqs2 identity with coverage over n protein sequences (see the module docstring).
 
@@ -528,10 +537,8 @@ class MmseqsSimilarity(MatrixSimilarity):
             found_i.append(np.minimum(a, b))
             found_j.append(np.maximum(a, b))
             found_v.append(hits["identity"].to_numpy(np.float32))
-        i, j, v = (np.concatenate(x) if x else np.zeros(0) for x in (found_i, found_j, found_v))
-        key, first = np.unique(i.astype(np.int64) * self.n + j.astype(np.int64), return_index=True)
         how = {"search": settings.describe()["search"], "n_pairs_compared": int(n_pairs)}
-        return i[first].astype(np.int64), j[first].astype(np.int64), v[first].astype(np.float32), how
+        return (*_unique_pairs(*(np.concatenate(x) if x else np.zeros(0) for x in (found_i, found_j, found_v))), how)
 
     def _pairs_above_from(self, folds: np.ndarray, threshold: float, only: np.ndarray, threads: int | None
                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -547,11 +554,7 @@ class MmseqsSimilarity(MatrixSimilarity):
         a, b = only[hits["query"].to_numpy()], targets[hits["target"].to_numpy()]
         v = hits["identity"].to_numpy(np.float32)
         keep = (v > threshold) & (folds[a] != folds[b])
-        i, j, v = np.minimum(a, b)[keep], np.maximum(a, b)[keep], v[keep]
-        order = np.lexsort((-v, j, i))
-        i, j, v = i[order], j[order], v[order]
-        first = np.r_[True, (i[1:] != i[:-1]) | (j[1:] != j[:-1])] if i.size else np.zeros(0, bool)
-        return i[first], j[first], v[first], how
+        return (*_unique_pairs(np.minimum(a, b)[keep], np.maximum(a, b)[keep], v[keep]), how)
 
     def max_to(self, rows: np.ndarray, cols: np.ndarray, threads: int | None = None) -> np.ndarray:
         """Identity of each sequence ``rows`` to its most similar sequence among ``cols``, by a search over every
