@@ -38,6 +38,18 @@ if [ -e "$CONF" ] && ! head -n1 "$CONF" | grep -qF "$MARK"; then
     die "$CONF exists and was not written by this script; not overwriting it (start that cluster instead)"
 fi
 
+# A bring-up that was never brought down (CI killed, machine restarted) leaves its daemons' PIDs, its saved jobs
+# and the job steps of its slurmd behind. Recovered, they hold the node ("waiting for resources") or revoke the
+# credentials of new jobs ("Job credential revoked"), so stop what is listed and start from an empty state.
+if [ -s "$STATE/pids" ]; then
+    say "a previous bring-up was not brought down; stopping what it started"
+    bash "$(dirname "$0")/slurm_down.sh"
+fi
+if pgrep -x slurmstepd >/dev/null; then   # no controller answers (checked above): these are orphans
+    say "stopping orphaned job steps: $(pgrep -x slurmstepd | tr '\n' ' ')"
+    pkill -KILL -x slurmstepd || true
+fi
+rm -rf "$STATE/spool"
 mkdir -p "$STATE"/{spool/ctld,spool/d,log}
 : > "$STATE/pids"
 
@@ -99,7 +111,7 @@ wait_pidfile() {  # name pidfile
     die "$1 did not start; see $STATE/log/$1.log"
 }
 rm -f "$STATE/slurmctld.pid" "$STATE/slurmd.pid"
-/usr/sbin/slurmctld -i                      # -i: ignore (absent) saved state; daemonizes, writes its PID file
+/usr/sbin/slurmctld -c                      # -c: clear any saved state; daemonizes, writes its PID file
 wait_pidfile slurmctld "$STATE/slurmctld.pid"
 echo "slurmctld $(cat "$STATE/slurmctld.pid")" >> "$STATE/pids"
 /usr/sbin/slurmd -N localhost
