@@ -15,6 +15,7 @@ from benchdesign.selection.protocol import (
     pool_size,
     score_cube,
     selection_orders,
+    single_full_run,
     standardize_rows,
 )
 from benchdesign.workflow.config import trial_settings
@@ -121,6 +122,22 @@ def test_model_pool_reference_is_the_full_ranking_of_the_sampled_models():
     models = np.sort(np.random.default_rng([1, 1, 0]).choice(6, 3, replace=False))
     sub = fold_ranks(scores[:, :, models], True).mean(axis=1)
     assert sub.mean(axis=0).sum() == pytest.approx(1 + 2 + 3)
+
+
+def test_single_full_run_scores_one_selection_against_every_model():
+    """The deterministic farthest-first order on all datasets, scored by hand: scipy ranks per (dataset, fold),
+    averaged over folds, then the mean over the chosen datasets against the mean over all."""
+    rng = np.random.default_rng(11)
+    scores, X = rng.random((9, 2, 5)), rng.normal(size=(9, 3))
+    run = single_full_run(scores, True, X, "fafi_euclidean", [2, 4], seed=3)
+    ranks = np.apply_along_axis(lambda v: rankdata(-v), 2, scores).mean(axis=1)
+    chosen = selection_orders("fafi_euclidean", StandardScaler().fit_transform(X), np.arange(9), [2, 4],
+                              np.random.default_rng(0))
+    for k in (2, 4):
+        expected = rank_metrics(ranks[chosen[k]].mean(axis=0), ranks.mean(axis=0))
+        got = run[run["k"] == k].set_index("metric")["value"]
+        assert got.to_dict() == pytest.approx(expected)
+    assert list(run.columns) == ["k", "metric", "value"]
 
 
 def test_fold_ranks_rank_one_is_best_and_ties_average():

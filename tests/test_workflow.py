@@ -57,6 +57,12 @@ def test_other_tables_and_figures(tiny_run):
     assert set(t4.regime) == {"oracle", "broken"} and set(t4.strategy) == {"random", "fafi_cosine"}
     mp = pd.read_csv(tables / "table1_auc_model_pool.csv")
     assert set(mp.strategy) == STRATEGIES
+    # one single full run per model-pool configuration with a representation, at every k of the grid
+    full = pd.read_csv(tables / "model_pool_full_run.csv")
+    with_representation = mp[mp.representation != "none"][["domain", "representation", "strategy"]]
+    assert set(map(tuple, full[["domain", "representation", "strategy"]].drop_duplicates().to_numpy())) == \
+        set(map(tuple, with_representation.drop_duplicates().to_numpy()))
+    assert sorted(full.k.unique()) == [2, 3, 4, 5] and set(full.metric) == METRICS
     assert "| Random" in (tables / "table1_auc.md").read_text()
     assert "| best informed (also the seen models' scores) | informed " in (tables / "table1_auc.md").read_text()
     t1 = pd.read_csv(tables / "table1_auc.csv")
@@ -90,6 +96,9 @@ def test_paper_comparison_gives_every_claim_a_verdict(tiny_run):
     assert by.loc["P1-S6-03", "verdict"] == "equal"  # RecSys: 30 datasets
     assert by.loc["P1-T2-02", "verdict"].startswith("not comparable: k = 2..5 (the paper: 2..20)")
     assert by.loc["P2-F3-01", "verdict"] == "not in this run: molecules.enabled; molecules.datasets: qm8"
+    single_run = by.loc["P1-S6-09"]  # a verdict that differs carries the detail itself
+    assert single_run["status"] in ("agrees", "differs") and "single run inside the band" in \
+        single_run["detail"] + single_run["verdict"]
     rows = {line.split(" | ")[0].strip("| "): line for line in
             (tiny_run / "results/paper_comparison.md").read_text().splitlines() if line.startswith("| P")}
     assert list(rows) == claims["id"].tolist()

@@ -125,6 +125,24 @@ def trial_files(variation=None, domain=None):
     ]
 
 
+def full_runs():
+    """The single full run of every model-pool configuration that uses a representation (the reference of the
+    model-pool variation in the paper's Section 6): its names, the files it reads and the trial settings it uses."""
+    return [
+        {
+            "domain": d,
+            "representation": r,
+            "strategy": s,
+            "ranks": f"results/prepared/{d}/dataset_ranks.csv",
+            "scores": f"results/prepared/{d}/scores.csv",
+            "representation_file": f"results/prepared/{d}/representation_{r}.csv",
+            "settings": trial_settings(config, d, s, "model_pool"),
+        }
+        for v, d, r, s in trial_combinations(config)
+        if v == "model_pool" and r != "none"
+    ]
+
+
 def figure_files():
     return [
         f"results/figures/curves_{domain}_{variation}.{ext}"
@@ -329,6 +347,8 @@ def paper_comparison_inputs():
         if trial_files(domain=domain):
             files.append(f"results/prepared/{domain}/dataset_ranks.csv")
             files += [f"results/prepared/{domain}/representation_{r}.csv" for r in domain_representations(config, domain)]
+    if trial_files("model_pool"):
+        files += ["results/tables/curves_model_pool.csv", "results/tables/model_pool_full_run.csv"]
     if config["synthetic"]["enabled"]:
         files.append("results/tables/table4_synthetic.csv")
     if MOL["enabled"]:

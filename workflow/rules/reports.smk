@@ -99,12 +99,15 @@ rule model_holdout_tables:
 
 
 rule model_pool_table:
-    """AUC table of the model-pool variation (same layout as Table 1)."""
+    """AUC table of the model-pool variation (same layout as Table 1), and the single full run of each of its
+    configurations (every dataset, every model) that the paper compares it with."""
     input:
         trials=trial_files("model_pool"),
         ranks=expand("results/prepared/{domain}/dataset_ranks.csv", domain=DOMAINS),
+        full_run_inputs=sorted({run[key] for run in full_runs() for key in ("scores", "representation_file")}),
     output:
         curves="results/tables/curves_model_pool.csv",
+        full_run="results/tables/model_pool_full_run.csv",
         table1="results/tables/table1_auc_model_pool.csv",
         table1_md=report(
             "results/tables/table1_auc_model_pool.md",
@@ -118,6 +121,10 @@ rule model_pool_table:
     resources:
         mem_mb=4000,
         runtime=20,
+    params:
+        full_runs=full_runs(),
+        seed=config["seed"],
+        higher_is_better={d: config_domain(config, d).higher_is_better for d in DOMAINS},
     script:
         "../../scripts/make_model_pool_table.py"
 

@@ -52,7 +52,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "metrics": ("METRIC_HIGHER_IS_BETTER", "METRICS", "kendall", "mae", "mrr", "ndcg_at_k", "ndcg_paper",
                 "rank_metrics", "spearman"),
     "protocol": ("dataset_pool_trials", "model_holdout_trials", "model_pool_trials", "n_draws",
-                 "score_cube", "selection_orders", "standardize_rows"),
+                 "score_cube", "selection_orders", "single_full_run", "standardize_rows"),
     "representations": ("check_representation", "oracle_representation"),
     "statistics": ("holm", "mcnemar_exact", "paired_share_test", "paired_wilcoxon", "signed_rank_pvalues"),
     "aggregation": ("DEFAULT_THRESHOLDS", "curve_auc", "curves", "kstar_per_config", "meets_target", "pool_shares",

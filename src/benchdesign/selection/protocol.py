@@ -447,6 +447,61 @@ def model_pool_trials(
     return _trial_frame(rows, draws)
 
 
+def single_full_run(
+    scores: np.ndarray,
+    higher_is_better: bool,
+    X: np.ndarray,
+    strategy: str,
+    ks: Sequence[int],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    standardize: str = "all",
+) -> pd.DataFrame:
+    """One run of a strategy on every dataset with every model: the reference the paper compares the model-pool
+    variation with ("a single run of the algorithm on the full dataset", Section 6, Evaluation protocol).
+
+    It is one trial of [`model_pool_trials`][] whose model pool holds every model (``alpha = 1``); a random
+    baseline draws one subset.
+
+    Parameters
+    ----------
+    scores : np.ndarray
+        (n, F, M) score cube ([`score_cube`][]).
+    higher_is_better : bool
+        Direction of the scores.
+    X : np.ndarray
+        (n, p) raw representation (ignored by ``random``).
+    strategy : str
+        A registry name of ``benchdesign.selection.strategies``.
+    ks : Sequence[int]
+        Subset sizes.
+    seed : int
+        Seed of the strategy's random draws (k-means starts, a random baseline's subset).
+    options : dict[str, Any] | None
+        Strategy options.
+    standardize : str
+        ``'all'`` or ``'pool'`` (the same here: every dataset is in the pool).
+
+    Returns
+    -------
+    pd.DataFrame
+        Long frame with columns ``k, metric, value``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchdesign.selection import single_full_run
+    >>> scores = np.array([[0.9, 0.8, 0.7], [0.8, 0.9, 0.7], [0.9, 0.7, 0.8]])[:, None, :]  # 3 datasets, 3 models
+    >>> run = single_full_run(scores, True, np.array([[0.0], [1.0], [2.0]]), "fafi_euclidean", [3], seed=0)
+    >>> run[run["metric"] == "mae"]  # k = 3 is every dataset: the full benchmark's ranking
+       k metric  value
+    0  3    mae    0.0
+    """
+    trials = model_pool_trials(scores, higher_is_better, X, strategy, ks, n_trials=1, alpha=1.0, seed=seed,
+                               options=options, standardize=standardize, random_draws=1)
+    return trials.drop(columns="trial").reset_index(drop=True)
+
+
 def holdout_size(n_models: int, holdout_fraction: float, min_seen: int = 1) -> int:
     """Number ``max(2, floor(holdout_fraction * M))`` of held-out models (a ranking needs 2); at least
     ``min_seen`` models are seen (ValueError naming the counts and the largest fraction that would do)."""

@@ -974,6 +974,38 @@ def within_random_band(files: ResultFiles, settings: Mapping[str, Any], domain: 
     return Measurement(f"{checked - len(outside)} of {checked}", holds=checked > 0 and outside.empty, detail=detail)
 
 
+@_reader(f"{TABLES}/curves_model_pool.csv", f"{TABLES}/model_pool_full_run.csv")
+def full_run_close(files: ResultFiles, settings: Mapping[str, Any], domains: str, metrics: str,
+                   ratio: str = "0.5") -> Measurement:
+    """Whether the model-pool trials' mean curve stays close to the single full run (every dataset, every model)
+    while the trials spread around it: for every a-priori configuration and subset size k, the distance
+    |trials' mean - single run| against the half-width of the trials' 2.5 %..97.5 % band. Holds when, for each of
+    ``metrics``, the mean distance is at most ``ratio`` times the mean half-width; the value is the largest of
+    these ratios."""
+    curves_name, full_name = f"{TABLES}/curves_model_pool.csv", f"{TABLES}/model_pool_full_run.csv"
+    present = _present(files, curves_name, domains)
+    keys = ["domain", "representation", "strategy", "metric", "k"]
+    curves = files.table(curves_name, (*keys, "mean", "lo", "hi"))
+    full = files.table(full_name, (*keys, "value"))
+    merged = _a_priori(curves[curves["domain"].isin(present)].merge(full, on=keys))
+    ratios, parts = [], []
+    for metric in _names(metrics):
+        rows = merged[merged["metric"] == metric]
+        if rows.empty:
+            raise NotInRun(f"{full_name} has no a-priori single run of {', '.join(present)} for {metric}")
+        distance = float((rows["mean"] - rows["value"]).abs().mean())
+        half_width = float(((rows["hi"] - rows["lo"]) / 2).mean())
+        inside = int(rows["value"].between(rows["lo"], rows["hi"]).sum())
+        ratios.append(distance / half_width if half_width > 0 else math.inf)
+        parts.append(f"{metric}: mean distance of the trials' mean from the single run {distance:.3g} against "
+                     f"the band's half-width "
+                     f"{half_width:.3g} (ratio {ratios[-1]:.2f}); the single run inside the band at {inside} of "
+                     f"{len(rows)} (configuration, k) points")
+    configurations = merged.groupby(["domain", "representation", "strategy"]).ngroups
+    detail = "; ".join(parts) + f" ({configurations} a-priori configurations of {'+'.join(present)})"
+    return Measurement(round(max(ratios), 3), holds=max(ratios) <= float(ratio), detail=detail)
+
+
 @_reader(f"{TABLES}/curves_dataset_pool.csv", f"{TABLES}/table1_auc.csv")
 def early_advantage(files: ResultFiles, settings: Mapping[str, Any], domain: str, metric: str, representation: str,
                     split: str) -> Measurement:
