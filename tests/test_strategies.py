@@ -244,6 +244,36 @@ def test_kmeans_selection_is_the_papers_kmeans_and_nearest_rows():
     assert 0 < repeats < 12  # the paper's rule does repeat rows in 35 dimensions
 
 
+def test_span_coordinates_keep_every_distance():
+    """A wide pool (p > m) is clustered in its rows' span: the same pairwise distances as scipy's on the columns."""
+    from scipy.spatial.distance import pdist
+
+    from benchdesign.selection.strategies import _span_coordinates
+
+    Z = np.random.default_rng(3).standard_normal((25, 400)) * np.linspace(0.1, 5.0, 400)
+    W = _span_coordinates(Z)
+    assert W.shape == (25, 25)
+    np.testing.assert_allclose(pdist(W), pdist(Z), rtol=1e-10)
+    narrow = Z[:, :10]
+    assert _span_coordinates(narrow) is narrow  # p <= m: the rows themselves
+
+
+def test_wide_kmeans_selection_equals_clustering_the_columns():
+    """select_kmeans on 600 columns (span coordinates) against ``kmeans`` and the nearest distinct rows on the
+    columns themselves (test_kmeans_selection_is_the_papers_kmeans_and_nearest_rows ties those to sklearn and the
+    paper's rule): the same rows for every pool and k here (no exact k-means++ tie in these draws)."""
+    from benchdesign.selection.strategies import _nearest_distinct
+
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        X = rng.standard_normal((40, 600))
+        pool = np.sort(rng.choice(40, 30, replace=False))
+        for k in (2, 5, 10):
+            centers, _, _ = kmeans(X[pool], k, np.random.default_rng(seed))
+            expected = pool[_nearest_distinct(X[pool], centers)]
+            np.testing.assert_array_equal(select_kmeans(X, k, pool, np.random.default_rng(seed)), expected)
+
+
 def test_kmeans_labels_centres_consistent():
     X, _ = _blobs(11, k=3)
     centers, labels, inertia = kmeans(X, 3, np.random.default_rng(0))
