@@ -31,6 +31,27 @@ def test_radius_matches_brute_force(metric):
     assert diameter(X, pool, metric) == pytest.approx(cdist(Z, Z).max())
 
 
+def test_radius_rows_of_a_wide_pool_match_brute_force():
+    """radius_rows measures a pool with more columns than rows in its span coordinates: the same radii and
+    diameters as the brute force on the columns."""
+    from benchdesign.selection.guarantee import radius_rows
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(14, 200))
+    pool = np.array([1, 2, 4, 5, 7, 8, 10, 11, 13])
+    subsets = {1: np.array([4]), 3: np.array([4, 10, 1]), 5: np.array([13, 2, 7, 8, 5])}
+    for strategy in ("kmeans", "fafi_euclidean"):  # a subset per k, and one prefix order
+        if strategy == "fafi_euclidean":
+            subsets = {k: subsets[5][:k] for k in (1, 3, 5)}
+        rows = radius_rows(strategy, X, pool, subsets, trial=0)
+        for _, metric, _, k, radius, delta in rows:
+            Z = embed(X, metric)[pool]
+            assert radius == pytest.approx(_brute(X, subsets[k], pool, metric), rel=1e-12)
+            assert delta == pytest.approx(cdist(Z, Z).max(), rel=1e-12)
+    with pytest.raises(ValueError, match="outside its pool"):
+        radius_rows("kmeans", X, pool, {1: np.array([0])}, trial=3)
+
+
 def test_cosine_radius_is_chord_of_one_minus_cos():
     X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
     # between (1,0) and (0,1): ||u - v|| = sqrt(2 (1 - cos)) = sqrt(2)

@@ -24,7 +24,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from benchdesign.selection.protocol import dataset_pool_subsets, standardize_rows
-from benchdesign.selection.strategies import PREFIX_ORDERS
+from benchdesign.selection.strategies import PREFIX_ORDERS, _span_coordinates
 
 __all__ = ["METRICS", "embed", "covering_radius", "covering_radii", "diameter", "covering_bound", "fit_p_eff",
            "COVERAGE_STRATEGIES", "RADIUS_COLUMNS", "COVERAGE_COLUMNS", "radius_rows", "summarise_coverage",
@@ -254,12 +254,18 @@ def radius_rows(strategy: str, Z: np.ndarray, pool: np.ndarray, subsets: Mapping
     cosine; prefix orders incrementally."""
     rows = []
     ks = sorted(subsets)
+    position = np.full(len(Z), -1)
+    position[pool] = np.arange(len(pool))
+    if any((position[chosen] < 0).any() for chosen in subsets.values()):
+        raise ValueError(f"trial {trial}: a {strategy} subset holds a row outside its pool")
     for metric in ("euclidean", "cosine"):
-        delta = diameter(Z, pool, metric)
+        # the pool's points in the coordinates of their span: the same distances in at most m columns
+        W = _span_coordinates(embed(Z[pool], metric))
+        delta = diameter(W)
         if strategy in PREFIX_ORDERS:
-            radii = covering_radii(Z, subsets[ks[-1]], ks, pool, metric)
+            radii = covering_radii(W, position[subsets[ks[-1]]], ks)
         else:
-            radii = [covering_radius(Z, subsets[k], pool, metric) for k in ks]
+            radii = [covering_radius(W, position[subsets[k]]) for k in ks]
         rows += [(strategy, metric, trial, k, float(r), delta) for k, r in zip(ks, radii)]
     return rows
 
