@@ -191,3 +191,14 @@ def test_informed_test_is_the_exact_mcnemar_test_of_the_two_rows(goals):
     assert out["informed share"] == pytest.approx(first.mean()) and out["a-priori share"] == pytest.approx(second.mean())
     assert out["reached"] == (first.mean() >= target and out["raw p"] < 0.05)
     assert goals.informed_test(frame, ("covariance", "oracle", "rank"), ("random", "none", "rank")) is None
+
+
+def test_each_seed_set_decides_its_own_registered_comparison(goals):
+    """The confirmation seeds chose nothing: disjoint from the tuning and reporting seeds, and they decide the
+    second registration (the reporting seeds' best rows), the others the first."""
+    tuning, reporting, confirmation = (set(goals.SEEDS[name]) for name in ("tuning", "reporting", "confirmation"))
+    assert not (confirmation & tuning) and not (confirmation & reporting) and len(confirmation) == 40
+    assert goals.registered_informed("confirmation") == ("INFORMED_CONFIRMATION", goals.INFORMED_CONFIRMATION)
+    assert goals.registered_informed("reporting") == ("INFORMED_PRIMARY", goals.INFORMED_PRIMARY)
+    informed, apriori = goals.INFORMED_CONFIRMATION
+    assert goals.row_class(*informed) == goals.INFORMED and goals.row_class(*apriori) != goals.INFORMED

@@ -61,5 +61,9 @@ TUNING_SEEDS: tuple[int, ...] = tuple(range(10))
 REPORTING_SEEDS: tuple[int, ...] = tuple(range(100, 120))
 """Protocol seeds the reported figures come from (``benchmarks/selection_goals.py --seeds reporting``), disjoint
 from ``TUNING_SEEDS``, never used to choose anything; ``TRIALS_PER_SEED`` trials each."""
+CONFIRMATION_SEEDS: tuple[int, ...] = tuple(range(200, 240))
+"""Fresh protocol seeds for a comparison chosen on the reporting seeds (issue 45: ``INFORMED_CONFIRMATION`` of
+``benchmarks/selection_goals.py``, registered before its run; ``--seeds confirmation``), disjoint from
+``TUNING_SEEDS`` and ``REPORTING_SEEDS``; ``TRIALS_PER_SEED`` trials each (200 trials)."""
 TRIALS_PER_SEED = 5
 """Trials per protocol seed in the tuning/reporting runs (50 tuning trials, 100 reporting trials)."""
