@@ -256,6 +256,10 @@ def test_span_coordinates_keep_every_distance():
     np.testing.assert_allclose(pdist(W), pdist(Z), rtol=1e-10)
     narrow = Z[:, :10]
     assert _span_coordinates(narrow) is narrow  # p <= m: the rows themselves
+    twice = np.vstack([Z, Z[[4, 9]]])  # identical rows: identical coordinates, distance exactly 0
+    W = _span_coordinates(twice)
+    assert np.array_equal(W[25], W[4]) and np.array_equal(W[26], W[9])
+    np.testing.assert_allclose(pdist(W), pdist(twice), rtol=1e-10, atol=1e-9)
 
 
 def test_wide_kmeans_selection_equals_clustering_the_columns():
