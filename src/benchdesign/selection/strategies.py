@@ -389,7 +389,7 @@ def _span_coordinates(Z: NDArray) -> NDArray:
     k-means and the nearest-row step read Z only through distances, so a wide pool (m rows, p > m columns, e.g.
     MiniRocket's 9,996 columns for about 100 datasets) can be clustered in m columns instead of p. From the
     Gram matrix of the distinct rows: Z Z^T = V diag(w) V^T gives the coordinates V diag(sqrt(w)) (w clipped at 0);
-    identical rows get one row of coordinates. The distances agree with Z's to about 1e-15 relative. k-means++ meets
+    identical rows get one row of coordinates. The distances agree with Z's to about 1e-15 of the largest. k-means++ meets
     exact ties on such data (two candidates, each the other's only change, give equal potentials); rounding breaks
     them, here as in Z's own columns, but not always alike: on MiniRocket pools 11 of 200 selections differ from
     clustering Z itself (benchmarks/kmeans_span.py)."""
