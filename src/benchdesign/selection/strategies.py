@@ -399,7 +399,8 @@ def _span_coordinates(Z: NDArray) -> NDArray:
     first: dict[bytes, int] = {}
     index = np.array([first.setdefault(row.tobytes(), i) for i, row in enumerate(Z)])
     distinct = np.unique(index)  # identical rows share one row of coordinates: their distance stays exactly 0
-    w, V = np.linalg.eigh(Z[distinct] @ Z[distinct].T)
+    rows = Z[distinct]
+    w, V = np.linalg.eigh(rows @ rows.T)  # one operand and its transpose: numpy's symmetric product (syrk)
     return (V * np.sqrt(np.clip(w, 0.0, None)))[np.searchsorted(distinct, index)]
 
 
