@@ -6,7 +6,8 @@ it waited for, e.g. mmseqs, and peak RSS of the largest of them, from ``wait4``)
 
 - ``project``: ``benchdesign split --task S1 --fractions 0.8 0.2 --max-similarity 0.3`` (default similarity:
   MMseqs2 identity at 80 % coverage of both sequences), with a fresh ``$BENCHDESIGN_CACHE``; stage CPU seconds
-  from its report (``stage_cpu_seconds``). ``project_fast`` adds ``--fast-args``.
+  from its report (``stage_cpu_seconds``). ``project_fast`` adds ``--fast-args``; ``project_exact`` adds
+  ``--exact-check`` (the check after the split aligns every test-training pair, however many).
 - ``easycluster``: ``mmseqs easy-cluster --min-seq-id 0.3 -c 0.8 --cov-mode 0`` (the same mmseqs binary,
   ``mmseqs.mmseqs_binary()``, all cores), then whole clusters dealt greedily to 80/20: largest cluster first
   (ties in a seeded random order) into the fold furthest below its target count (``group_split``).
@@ -76,12 +77,14 @@ DATASETS = {  # name -> (source, size); None = all
     "solpro_1k": ("solpro", 1000), "solpro_3k": ("solpro", 3000), "solpro_10k": ("solpro", 10000),
     "solpro": ("solpro", None), "pdbbind": ("pdbbind", None), "evolved_100k": ("evolved", 100_000),
 }
-METHODS = ("project", "project_k1000", "project_fast", "easycluster", "easycluster_cc", "graphpart", "random",
-           "project_kfold")
-SPLIT_METHODS = ("project", "project_k1000", "project_fast", "easycluster", "easycluster_cc", "graphpart")  # timed
+METHODS = ("project", "project_k1000", "project_fast", "project_exact", "easycluster", "easycluster_cc", "graphpart",
+           "random", "project_kfold")
+SPLIT_METHODS = ("project", "project_k1000", "project_fast", "project_exact", "easycluster", "easycluster_cc",
+                 "graphpart")  # timed
 LABELS = {"project": "benchdesign S1 --max-similarity 0.3",
           "project_k1000": "benchdesign S1 --max-similarity 0.3 --clusters 1000",
           "project_fast": "benchdesign S1 --max-similarity 0.3 --sensitivity 4 --max-seqs 300",
+          "project_exact": "benchdesign S1 --max-similarity 0.3 --exact-check",
           "easycluster": "MMseqs2 easy-cluster + group split",
           "easycluster_cc": "MMseqs2 easy-cluster --cluster-mode 1 -s 5.7 + group split", "graphpart": "GraphPart 0.3",
           "random": "random 80/20", "project_kfold": "benchdesign S1 --folds 5 --max-similarity 0.3"}
@@ -268,7 +271,8 @@ def run_method(method: str, csv: Path, work: Path, seed: int, timeout: float, fa
         cmd = [sys.executable, "-m", "benchdesign.cli", "split", "--task", "S1", "--input", str(csv), "--id-col", "id",
                "--sequence-col", "sequence", *shape, "--max-similarity", f"{THRESHOLD:g}", "--seed", str(seed),
                "--out", str(out), "--report", str(rep), *(fast_args if method == "project_fast" else []),
-               *(["--clusters", "1000"] if method == "project_k1000" else [])]
+               *(["--clusters", "1000"] if method == "project_k1000" else []),
+               *(["--exact-check"] if method == "project_exact" else [])]
         usage = run_measured(cmd, log, env, timeout)
         # the run's folder as W: no machine path in the committed results
         row = {"command": " ".join(["benchdesign", *cmd[3:]]).replace(str(work), "W"), **usage}
@@ -292,8 +296,11 @@ def run_method(method: str, csv: Path, work: Path, seed: int, timeout: float, fa
                            "ilp": cpu.get("split/ilp", 0.0), "refine": cpu.get("split/refine", 0.0),
                            "check_and_rest_of_split": cpu.get("split", 0.0) - split_sub,
                            "summary": cpu.get("summary", 0.0), "write": cpu.get("write", 0.0)},
-                   check={k: check.get(k) for k in ("search", "n_pairs_compared", "rounds", "pairs_added")}
+                   check={k: check.get(k) for k in ("search", "exact", "n_pairs_compared", "rounds", "pairs_added")}
                    | {"remaining": len(check.get("remaining") or [])},
+                   # what the split's own summary prints: its sampled test sequences above the threshold
+                   summary_above=(report.get("summary") or {}).get("nearest_neighbour", {}).get("split", {})
+                   .get("all", {}).get("share_above", {}).get(f"{THRESHOLD:g}"),
                    n_dropped=(report.get("max_similarity") or {}).get("n_dropped"))
         return row
     out = work / f"{method}.out.json"
@@ -492,7 +499,7 @@ def plot(table: pd.DataFrame, path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(7.2, 5.0))
     ok = table[table["cpu_s"].notna() & table["method"].isin(SPLIT_METHODS)]
-    styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"),
+    styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"), "project_exact": ("C6", "X"),
               "easycluster": ("C1", "s"), "easycluster_cc": ("C5", "P"),
               "graphpart": ("C2", "^")}
     for method, g in ok.groupby("method", sort=False):

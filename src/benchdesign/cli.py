@@ -228,11 +228,11 @@ def _sep(value: str | None) -> str | None:
 
 
 def _identity(args: argparse.Namespace):
-    """The MMseqs2 identity settings of --coverage, --coverage-mode, --sensitivity, --max-seqs."""
+    """The MMseqs2 identity settings of --coverage, --coverage-mode, --sensitivity, --max-seqs, --exact-check."""
     from benchdesign.splitting.mmseqs import IdentitySettings
 
     return IdentitySettings(coverage=args.coverage, coverage_mode=args.coverage_mode, sensitivity=args.sensitivity,
-                            max_seqs=args.max_seqs)
+                            max_seqs=args.max_seqs, exact_check=args.exact_check)
 
 
 def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> None:
@@ -244,6 +244,7 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
         DEFAULT_MAX_SEQS,
         DEFAULT_SENSITIVITY,
         DEFAULT_SEQUENCE_SIMILARITY,
+        EXHAUSTIVE_PAIRS,
         SEQUENCE_SIMILARITIES,
     )
 
@@ -277,6 +278,11 @@ def _add_similarity_arguments(p: argparse.ArgumentParser, required: bool) -> Non
                         f"{DEFAULT_SENSITIVITY:g})")
     p.add_argument("--max-seqs", type=int, default=DEFAULT_MAX_SEQS,
                    help=f"mmseqs: candidates aligned per sequence (MMseqs2 --max-seqs; default {DEFAULT_MAX_SEQS})")
+    p.add_argument("--exact-check", action="store_true",
+                   help=f"mmseqs: the checks after the split (--max-similarity, nearest training sequence) align "
+                        f"every pair of different folds, however many: exact, CPU grows with test x training pairs "
+                        f"(default: every pair up to {EXHAUSTIVE_PAIRS:,.0f} pairs, beyond a prefilter that can miss "
+                        f"homologs)")
     p.add_argument("--sep", help="column delimiter of the input tables, e.g. ',' ';' or tab (default: from the "
                                  "header line, else tab for .tsv/.txt and comma otherwise)")
     p.add_argument("--clean-sequences", action="store_true",

@@ -82,6 +82,20 @@ def test_settings_are_checked():
     beyond = search_settings(IdentitySettings(sensitivity=4), 10**9)
     assert (beyond.sensitivity, beyond.short_length) == (5.7, 100)  # the check's floor (options.VERIFY_*)
     assert search_settings(IdentitySettings(sensitivity=7.5), 10**9).sensitivity == 7.5
+    assert search_settings(IdentitySettings(exact_check=True), 10**12).exhaustive is True  # --exact-check
+
+
+def test_exact_check_leaves_the_cached_similarity_valid():
+    """exact_check changes the checks only: the similarity's cache key is the same with and without it."""
+    seqs = SEEDS[:3]
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(mmseqs, "mmseqs_version", lambda: "test")
+    try:
+        keys = {mmseqs._cache_key(seqs, IdentitySettings(exact_check=flag)) for flag in (False, True)}
+        other = mmseqs._cache_key(seqs, IdentitySettings(coverage=0.5))
+    finally:
+        monkey.undo()
+    assert len(keys) == 1 and other not in keys
 
 
 def test_missing_program_says_where_it_looked(monkeypatch, tmp_path):
@@ -365,3 +379,73 @@ def test_pairs_above_from_a_subset_match_the_full_check():
     assert [x.tolist() for x in every[:3]] == [x.tolist() for x in full[:3]] == [[0, 1], [3, 4], [1.0, 1.0]]
     i, j, _, how = empty.cross_fold_pairs_above(folds, 0.9, only=np.array([4]))
     assert list(zip(i.tolist(), j.tolist())) == [(1, 4)] and how["n_pairs_compared"] == 6
+
+
+def run_split_cli(tmp_path, seqs, *extra) -> tuple[dict, np.ndarray]:
+    """`benchdesign split` S1 80/20 --max-similarity 0.3 --sensitivity 1 of ``seqs``: its report and folds."""
+    from benchdesign.cli import main
+
+    table = tmp_path / "seqs.csv"
+    table.write_text("id,sequence\n" + "".join(f"p{i},{s}\n" for i, s in enumerate(seqs)))
+    out, report = tmp_path / "split.tsv", tmp_path / "split.json"
+    rc = main(["split", "--task", "S1", "--input", str(table), "--id-col", "id", "--sequence-col", "sequence",
+               "--fractions", "0.8", "0.2", "--names", "train", "test", "--max-similarity", "0.3",
+               "--sensitivity", "1", "--out", str(out), "--report", str(report), "--seed", "0", *extra])
+    assert rc == 0
+    split = pd.read_csv(out, sep="\t", keep_default_na=False)["split"].astype(str).to_numpy()
+    folds = np.select([split == "train", split == "test"], [0, 1], -1)
+    return json.loads(report.read_text()), folds
+
+
+@needs_mmseqs
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_prefilter_check_that_misses_homologs_says_so(tmp_path, monkeypatch, capsys, exact):
+    """Families at 45-60 % substitution (pairs up to ~0.5 identity over 120-160 residues) that a `-s 1` prefilter
+    does not find at all. With the searches beyond EXHAUSTIVE_PAIRS on that prefilter, the split never sees the
+    pairs and the check does not either: the check line says it was a prefilter, and the nearest-neighbour view
+    (a few sequences, every pair aligned) finds the leaks and prints a warning. With --exact-check the check aligns
+    every pair, repairs the split, and the threshold holds by the Smith-Waterman reference."""
+    from benchdesign.splitting import summary
+
+    seqs, _ = planted_set(members=8, shares=(0.45, 0.5, 0.55, 0.6))
+    seqs = [seqs[i] for i in np.random.default_rng(0).permutation(len(seqs))]  # families mixed: the folds cut them
+    assert cross_search(seqs, seqs, IdentitySettings(sensitivity=1, low_complexity=True)).query("query != target").empty
+    monkeypatch.setattr(mmseqs, "EXHAUSTIVE_PAIRS", 300)  # the nearest-neighbour view (6 x 48) exact; the check not
+    monkeypatch.setattr(mmseqs, "VERIFY_SENSITIVITY", 1.0)
+    monkeypatch.setattr(summary, "NN_SEARCH_SAMPLE", 6)
+    monkeypatch.setenv("BENCHDESIGN_CACHE", str(tmp_path / "cache"))
+    rep, folds = run_split_cli(tmp_path, seqs, *(["--exact-check"] if exact else []))
+    printed = capsys.readouterr().out
+    check, nn = rep["max_similarity"]["check"], rep["summary"]["nearest_neighbour"]
+    ref = reference_matrix(seqs)
+    assert nn["exact"] is True and "0.3" in nn["split"]["all"]["share_above"]
+    if exact:
+        assert check["exact"] is True and check["pairs_added"] > 0 and check["remaining"] == []
+        assert "no pair of different folds is above 0.3" in printed and "WARNING" not in printed
+        assert max_across_folds(ref, folds) <= 0.32  # MMseqs2's identity against the reference's: within 0.02
+        assert nn["split"]["all"]["share_above"]["0.3"] == 0.0
+    else:
+        assert check["exact"] is False and check["pairs_added"] == 0
+        assert "searched again with a prefilter" in printed and "homologs it misses can remain" in printed
+        assert "no pair of different folds is above" not in printed
+        assert nn["split"]["all"]["share_above"]["0.3"] > 0
+        assert "WARNING: the threshold does not hold for every pair" in printed and "--exact-check" in printed
+        assert max_across_folds(ref, folds) > 0.35  # the leak the warning names is real
+
+
+def test_check_lines_from_hand_made_reports():
+    """The wording of the check and of the warning, from report parts written by hand."""
+    from benchdesign.splitting.pipeline import missed_by_check_lines, threshold_check_line
+
+    base = {"search": "s", "n_pairs_compared": 10, "pairs_added": 0, "rounds": 1, "remaining": []}
+    assert threshold_check_line(0.3, {**base, "exact": True}).endswith("no pair of different folds is above 0.3")
+    assert "homologs it misses can remain" in threshold_check_line(0.3, {**base, "exact": False})
+    view = {"exact": True, "split": {"all": {"n_test": 300, "share_above": {"0.3": 0.04, "0.5": 0.0}}}}
+    summary_part = {"nearest_neighbour": view}
+    warning = missed_by_check_lines(0.3, {**base, "exact": False}, summary_part)
+    assert len(warning) == 1 and "found 12 (4.0%)" in warning[0]
+    assert missed_by_check_lines(0.3, {**base, "exact": True}, summary_part) == []  # an exact check: no doubt
+    assert missed_by_check_lines(0.3, {**base, "exact": False}, {"nearest_neighbour": {**view, "exact": False}}) == []
+    clean = {"nearest_neighbour": {**view, "split": {"all": {"n_test": 300, "share_above": {"0.3": 0.0}}}}}
+    assert missed_by_check_lines(0.3, {**base, "exact": False}, clean) == []
+    assert missed_by_check_lines(0.3, {**base, "exact": False}, None) == []

@@ -175,6 +175,11 @@ class IdentitySettings:
     short_length : int
         Besides the prefilter's candidates, align every pair of sequences that are both at most this many residues
         long (0: none). The prefilter's misses are mostly there: short peptides share too few k-mers.
+    exact_check : bool
+        The checks of a split (the threshold's and the nearest-training-sequence view) align every pair they
+        compare, however many: exact, at a CPU that grows with the pairs (test x training). False: every pair up to
+        ``options.EXHAUSTIVE_PAIRS`` pairs, a prefilter beyond ([`search_settings`][]). The all-against-all
+        search that builds the similarity is not changed (``exhaustive`` is).
 
     Examples
     --------
@@ -191,6 +196,7 @@ class IdentitySettings:
     exhaustive: bool = False
     low_complexity: bool = False
     short_length: int = 0
+    exact_check: bool = False
 
     def __post_init__(self):
         if not 0.0 <= self.coverage <= 1.0:
@@ -239,7 +245,7 @@ def search_settings(settings: IdentitySettings, n_pairs: int) -> IdentitySetting
     sequences 1.3x the CPU of the ``-s 7.5`` prefilter, and it finds the short homologs the prefilter misses), else the
     prefilter at ``options.VERIFY_SENSITIVITY`` (or ``settings.sensitivity`` if higher) with ``settings.max_seqs``
     candidates per sequence, plus every pair of sequences both at most ``options.VERIFY_SHORT_LENGTH`` residues
-    aligned (where the prefilter's misses are); ``settings.exhaustive`` forces the first.
+    aligned (where the prefilter's misses are); ``settings.exhaustive`` or ``settings.exact_check`` forces the first.
 
     Parameters
     ----------
@@ -259,7 +265,7 @@ def search_settings(settings: IdentitySettings, n_pairs: int) -> IdentitySetting
     >>> search_settings(IdentitySettings(), 1000 * 1000).exhaustive
     True
     """
-    if settings.exhaustive or n_pairs <= EXHAUSTIVE_PAIRS:
+    if settings.exhaustive or settings.exact_check or n_pairs <= EXHAUSTIVE_PAIRS:
         return replace(settings, exhaustive=True)
     return replace(settings, sensitivity=max(settings.sensitivity, VERIFY_SENSITIVITY),
                    short_length=max(settings.short_length, VERIFY_SHORT_LENGTH))
@@ -406,7 +412,8 @@ def _cache_root() -> Path:
 
 def _cache_key(sequences: Sequence[str], settings: IdentitySettings) -> str:
     h = hashlib.sha256()
-    h.update(repr(sorted(asdict(settings).items())).encode())
+    # exact_check changes the checks only, not the similarity: results cached without it stay valid
+    h.update(repr(sorted((k, v) for k, v in asdict(settings).items() if k != "exact_check")).encode())
     h.update(mmseqs_version().encode())
     for q in sequences:
         h.update(q.encode())
@@ -537,7 +544,7 @@ class MmseqsSimilarity(MatrixSimilarity):
             found_i.append(np.minimum(a, b))
             found_j.append(np.maximum(a, b))
             found_v.append(hits["identity"].to_numpy(np.float32))
-        how = {"search": settings.describe()["search"], "n_pairs_compared": int(n_pairs)}
+        how = {"search": settings.describe()["search"], "exact": settings.exhaustive, "n_pairs_compared": int(n_pairs)}
         return (*_unique_pairs(*(np.concatenate(x) if x else np.zeros(0) for x in (found_i, found_j, found_v))), how)
 
     def _pairs_above_from(self, folds: np.ndarray, threshold: float, only: np.ndarray, threads: int | None
@@ -546,7 +553,8 @@ class MmseqsSimilarity(MatrixSimilarity):
         only = only[folds[only] >= 0]
         targets = np.flatnonzero(folds >= 0)
         settings = self.verify_settings(only.size * targets.size)
-        how = {"search": settings.describe()["search"], "n_pairs_compared": int(only.size * targets.size)}
+        how = {"search": settings.describe()["search"], "exact": settings.exhaustive,
+               "n_pairs_compared": int(only.size * targets.size)}
         if only.size == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32), how
         hits = cross_search([self.sequences[i] for i in only], [self.sequences[i] for i in targets], settings,
@@ -604,6 +612,7 @@ class MmseqsSimilarity(MatrixSimilarity):
         hits = cross_search([self.sequences[i] for i in rows], self.sequences, settings, threads)
         q, t, v = hits["query"].to_numpy(), hits["target"].to_numpy(), hits["identity"].to_numpy()
         self.last_search = settings.describe()["search"]
+        self.last_search_exact = settings.exhaustive
         out = np.zeros((len(splits), rows.size))
         for s, folds in enumerate(splits):
             folds = np.asarray(folds)

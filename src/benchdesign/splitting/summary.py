@@ -43,21 +43,23 @@ def scaled_leakage_text() -> str:
 SCALED_LEAKAGE_TEXT = scaled_leakage_text()
 
 
-def _nn_stats(values: np.ndarray) -> dict:
+def _nn_stats(values: np.ndarray, thresholds: Sequence[float] = NN_THRESHOLDS) -> dict:
     values = values[~np.isnan(values)]
     return {"n_test": int(values.size), "median": float(np.median(values)) if values.size else None,
-            "share_above": {f"{t:g}": float((values > t).mean()) if values.size else None for t in NN_THRESHOLDS}}
+            "share_above": {f"{t:g}": float((values > t).mean()) if values.size else None for t in thresholds}}
 
 
-def _nn_view(values: np.ndarray, fold_of: np.ndarray, names: Sequence[str]) -> dict:
+def _nn_view(values: np.ndarray, fold_of: np.ndarray, names: Sequence[str],
+             thresholds: Sequence[float] = NN_THRESHOLDS) -> dict:
     """Pooled (``all``) and per-fold statistics of the test entities' nearest-neighbour similarities
     ``values`` (NaN = no neighbour in another fold), ``fold_of`` the fold of each."""
-    per = {name: _nn_stats(values[fold_of == i]) for i, name in enumerate(names)
+    per = {name: _nn_stats(values[fold_of == i], thresholds) for i, name in enumerate(names)
            if (~np.isnan(values[fold_of == i])).any()}
-    return {"all": _nn_stats(values), "folds": per}
+    return {"all": _nn_stats(values, thresholds), "folds": per}
 
 
-def _nn_views(source, splits: list[np.ndarray], rows: np.ndarray, sampled: bool, names: Sequence[str]) -> list[dict]:
+def _nn_views(source, splits: list[np.ndarray], rows: np.ndarray, sampled: bool, names: Sequence[str],
+              thresholds: Sequence[float] = NN_THRESHOLDS) -> list[dict]:
     """``_nn_view`` of every split, from one pass over the similarities (``nearest_other_fold``)."""
     search = getattr(source, "nearest_other_fold", None)
     with stage("nearest_neighbour"):
@@ -65,14 +67,14 @@ def _nn_views(source, splits: list[np.ndarray], rows: np.ndarray, sampled: bool,
             values = search(splits, rows)
         else:
             values = nearest_other_fold(source, splits, rows=rows if sampled else None)
-    return [_nn_view(v, split[rows], names) for v, split in zip(values, splits, strict=True)]
+    return [_nn_view(v, split[rows], names, thresholds) for v, split in zip(values, splits, strict=True)]
 
 
 def _mean_views(views: list[dict]) -> dict:
     """Mean over seeds of the medians and shares of several ``_nn_view`` results."""
     def mean(stats: list[dict]) -> dict:
         if any(s["median"] is None for s in stats):
-            return _nn_stats(np.zeros(0))
+            return _nn_stats(np.zeros(0), [float(t) for t in stats[0]["share_above"]])
         return {"n_test": stats[0]["n_test"], "median": float(np.mean([s["median"] for s in stats])),
                 "share_above": {t: float(np.mean([s["share_above"][t] for s in stats])) for t in stats[0]["share_above"]}}
 
@@ -168,13 +170,14 @@ def class_share_lines(shares: dict) -> list[str]:
 def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *, seed: int = 0,
                   requested: dict | None = None, smiles: Sequence[str] | None = None,
                   unassigned: dict | None = None, words: dict | None = None, class_counts: dict | None = None,
-                  stratification: dict | None = None) -> dict:
+                  stratification: dict | None = None, max_similarity: float | None = None) -> dict:
     """The summary block of ``folds`` (fold index per entity of ``source``, -1 = none) from its certificate.
 
     ``smiles`` (per entity of ``source``) adds the scaffold split; ``unassigned`` maps a reason to the number
     of rows left out; ``words`` names the samples and the similarity (``noun``, ``similarity``);
     ``class_counts`` (class -> fold name -> members) adds each fold's class shares (``class_shares``),
-    with ``stratification`` (``{"delta", "bound"}``) in their note.
+    with ``stratification`` (``{"delta", "bound"}``) in their note. ``max_similarity`` (a split's hard threshold)
+    adds the share of nearest neighbours above it to those above ``NN_THRESHOLDS``.
     """
     folds = np.asarray(folds, dtype=np.int64)
     names = [str(x) for x in names]
@@ -186,10 +189,12 @@ def split_summary(source, folds: np.ndarray, names: Sequence[str], cert: dict, *
     if smiles is not None:
         with stage("scaffolds"):
             scaffold = _scaffold_folds(smiles, folds, len(names))
+    thresholds = sorted({*NN_THRESHOLDS, *([] if max_similarity is None else [float(max_similarity)])})
     views = _nn_views(source, [folds, *randoms, *([] if scaffold is None else [scaffold])], rows, sample is not None,
-                      names)
-    nn = {"split": views[0], "sampled": sample, "thresholds": list(NN_THRESHOLDS)}
+                      names, thresholds)
+    nn = {"split": views[0], "sampled": sample, "thresholds": thresholds}
     if searched:
+        nn["exact"] = bool(source.last_search_exact)  # every pair of the view aligned, or a prefilter's candidates
         nn["search"] = (f"every sequence searched by MMseqs2 ({source.last_search}); {source.settings.identity_text()}; "
                         "0 = no sequence of another fold aligns at that coverage")
     if randoms:
