@@ -25,13 +25,44 @@ def test_every_sample_in_exactly_one_test_fold_and_deterministic(mols):
     assert np.array_equal(np.sort(tests), np.arange(len(x)))
     for train, test in first:
         assert np.intersect1d(train, test).size == 0 and train.size + test.size == len(x)
-    second = list(cv.split(x))
+    second = list(clone(cv).split(x))  # a fresh splitter solves again: the same folds
     for (a, b), (c, d) in zip(first, second, strict=True):
         assert np.array_equal(a, c) and np.array_equal(b, d)
     assert cv.fold_names_ == tuple(f"fold{i}" for i in range(4)) and cv.fold_leakage_.shape == (4,)
     per_name = cv.report_["certificate"]["fold_scaled_leakage"]
     assert cv.fold_leakage_.tolist() == [per_name[n] for n in cv.fold_names_]  # indexed by fold, as folds_
     assert 0 < cv.scaled_leakage_ < cv.report_["certificate"]["random_scaled_leakage"]
+
+
+def test_a_second_split_of_the_same_data_reuses_the_first(mols, monkeypatch):
+    """cross_val_score then GridSearchCV with one splitter solve once; a change to X (in place), y or a
+    parameter solves again, and so does every split of a splitter seeded by a RandomState."""
+    from benchdesign.splitting import crossval
+
+    smiles, x, y = mols
+    solved = []
+    real = crossval.split_entities
+    monkeypatch.setattr(crossval, "split_entities", lambda *a, **k: solved.append(1) or real(*a, **k))
+    cv = LeakageKFold(3, similarity=smiles, random_state=0, **OPTS)
+    model = LogisticRegression(max_iter=300)
+    scores = cross_val_score(model, x, y, cv=cv)
+    folds, report = cv.folds_.copy(), cv.report_
+    GridSearchCV(model, {"C": [0.1, 1.0]}, cv=cv).fit(x, y)
+    assert len(solved) == 1 and np.array_equal(cv.folds_, folds) and cv.report_ is report
+    assert np.allclose(cross_val_score(model, x, y, cv=cv), scores) and len(solved) == 1
+    changed = x.copy()
+    list(cv.split(changed, y))
+    changed[0, 0] = 1.0 - changed[0, 0]  # the same array, its content changed
+    list(cv.split(changed, y))
+    assert len(solved) == 2  # the copy equals x: reused; the changed content: solved
+    list(cv.split(x, 1 - y))
+    cv.set_params(epsilon=0.25)
+    list(cv.split(x, y))
+    assert len(solved) == 4
+    drawn = LeakageKFold(3, similarity=smiles, random_state=np.random.RandomState(0), **OPTS)
+    list(drawn.split(x, y))
+    list(drawn.split(x, y))
+    assert len(solved) == 6
 
 
 def test_clone_get_params_repr_and_errors(mols):

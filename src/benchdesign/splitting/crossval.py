@@ -6,7 +6,9 @@ runs the pipeline of this package (similarity -> clusters -> one ILP over all fo
 [`split_entities`][]) and yields (train, test) index arrays. After a
 split the splitter holds ``clusters_`` (cluster id per sample, usable as ``groups`` of sklearn's
 ``GroupKFold``), ``folds_``, ``fold_leakage_`` (scaled L(pi), eq. 20, of every train/test pair) and
-``report_`` (solver status, certificate).
+``report_`` (solver status, certificate). A second ``split`` of the same ``X`` and ``y`` with the same parameters
+reuses the first one's result instead of solving again (``cross_val_score``, then ``GridSearchCV`` with one
+splitter): the splits are the same either way.
 
 The similarity comes from the ``similarity`` argument (a similarity source, a precomputed n x n
 matrix, or one SMILES / protein sequence per sample) or, when it is None, from ``X`` itself (SMILES
@@ -24,6 +26,7 @@ fold (the inner splitter's similarity is restricted to that fold) and a grid sea
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 import warnings
 from collections.abc import Iterator, Sequence
@@ -81,6 +84,32 @@ def _seed(random_state) -> int:
             raise ValueError(f"random_state must be >= 0, got {random_state}")
         return int(random_state)
     return int(check_random_state(random_state).randint(2**31 - 1))
+
+
+def _digest(h, value) -> bool:
+    """Feed ``value`` (a parameter, ``X`` or ``y``) into the hash ``h`` by its content; False for a kind whose
+    content cannot be read here (then the split is not reused)."""
+    if value is None or isinstance(value, (bool, int, float, str, np.integer, np.floating)):
+        h.update(repr((type(value).__name__, value)).encode())
+        return True
+    if sp.issparse(value):
+        m = value.tocsr()
+        h.update(repr(("sparse", m.shape, str(m.dtype))).encode())
+        for part in (m.data, m.indices, m.indptr):
+            h.update(np.ascontiguousarray(part).tobytes())
+        return True
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    h.update(repr(("array", arr.shape, str(arr.dtype))).encode())
+    if arr.dtype.kind in "biufcUS":
+        h.update(np.ascontiguousarray(arr).tobytes())
+        return True
+    if arr.dtype.kind == "O" and all(v is None or isinstance(v, (str, bool, int, float)) for v in arr.flat):
+        h.update("\x00".join(repr(v) for v in arr.flat).encode())
+        return True
+    return False
 
 
 def _strings(values) -> list[str] | None:
@@ -307,7 +336,32 @@ class _LeakageSplitter(BaseCrossValidator, BaseEstimator):
         levels, codes = np.unique(labels.astype(str), return_inverse=True)
         return np.eye(levels.size, dtype=bool)[codes], tuple(f"y={v}" for v in levels)
 
+    def _fit_key(self, X, y) -> str | None:
+        """A digest of what a fit reads (the parameters, ``X``, ``y``), or None when a part cannot be read by
+        content (an object of another kind, or a ``RandomState``, from which every fit draws anew)."""
+        params = self.get_params(deep=False)
+        if not (params.get("random_state") is None or isinstance(params["random_state"], (int, np.integer))):
+            return None
+        h = hashlib.sha256(type(self).__name__.encode())
+        for name, value in [*sorted(params.items()), ("X", X), ("y", y)]:
+            h.update(name.encode())
+            if not _digest(h, value):
+                return None
+        return h.hexdigest()
+
     def _fit(self, X, y=None) -> SplitResult:
+        """The split of ``X`` (and ``y``): solved, or the last one's when nothing it reads has changed."""
+        key = self._fit_key(X, y)
+        last = self.__dict__.get("_last_fit")
+        if key is not None and last is not None and last[0] == key:
+            self.__dict__.update(last[2])  # the fitted attributes, e.g. after a split_pairs in between
+            return last[1]
+        result = self._solve(X, y)
+        fitted = {name: value for name, value in self.__dict__.items() if name.endswith("_") and not name.startswith("_")}
+        self._last_fit = (key, result, fitted)
+        return result
+
+    def _solve(self, X, y=None) -> SplitResult:
         task = str(self.task).upper()
         if task not in TASK_TABLE or TASK_TABLE[task].two_sided:
             raise ValueError(
@@ -768,7 +822,9 @@ def nested_cross_validate(estimator, param_grid: dict | list, X, y, outer_cv: _L
     y : array-like
         (n,) targets.
     outer_cv : _LeakageSplitter
-        The outer splitter ([`LeakageKFold`][] or [`LeakageSplit`][]).
+        The outer splitter ([`LeakageKFold`][] or [`LeakageSplit`][]), used as given (as ``cross_validate`` uses
+        its ``cv``): it holds the outer split's attributes afterwards, and a split of the same data it made
+        before is reused.
     inner_cv : _LeakageSplitter
         The inner splitter; its ``similarity``, if any, is restricted to the outer training samples.
     scoring : str, callable or None
@@ -804,7 +860,7 @@ def nested_cross_validate(estimator, param_grid: dict | list, X, y, outer_cv: _L
     X_arr = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
     y_arr = np.asarray(y)
     scores, params, inner_leak = [], [], []
-    outer = clone(outer_cv)
+    outer = outer_cv
     for train, test in outer.split(X_arr, y_arr):
         inner = _restricted(inner_cv, train)
         search = GridSearchCV(clone(estimator), param_grid, cv=inner, scoring=scoring)
