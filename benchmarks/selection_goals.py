@@ -45,6 +45,10 @@ its draws; its estimator readings only on its first ``--estimator-draws`` draws,
 raw one-sided paired p-values against random and stratified random (both read by ``rank``): Wilcoxon on rho (a
 random baseline's rho in a trial: the mean of its draws) and ``statistics.paired_share_test`` on the share (a
 random baseline's: its share of draws).
+
+BLAS and OpenMP run on one thread, as in the pipeline's jobs (Snakemake sets ``OMP_NUM_THREADS`` and
+``OPENBLAS_NUM_THREADS`` to a job's threads): on a pool's few hundred rows more threads only add overhead (a busy
+2-core machine spent 2.4x the CPU on the TSC tuning run with two).
 """
 
 from __future__ import annotations
@@ -521,13 +525,21 @@ def main() -> None:
         "side) instead of computing; they must be of the same --seeds",
     )
     args = parser.parse_args()
+    if "tsc" in args.domains and not args.from_csv and not args.features_dir:
+        parser.error("--domains tsc needs --prepared-dir (a finished pipeline run's results/prepared)")
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):  # as the pipeline's one-thread jobs (module docstring)
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
+    """The table, the tests and the files of one ``main`` call."""
     APRIORI["tsc"] = list(args.tsc_representations)
     config = yaml.safe_load(Path(args.config).read_text())
     frames = [pd.read_csv(path) for path in args.from_csv or []]
     with tempfile.TemporaryDirectory() as cache:
         for name in [] if args.from_csv else args.domains:
-            if name == "tsc" and not args.features_dir:
-                parser.error("--domains tsc needs --prepared-dir (a finished pipeline run's results/prepared)")
             data = prepare(name, config, args.mirror, Path(cache), args.features_dir)
             for design in DESIGNS[name]:
                 frames.append(domain_frame(name, data, design, SEEDS[args.seeds], args, domain_protocol(config, name)["options"]))
