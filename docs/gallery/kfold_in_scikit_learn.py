@@ -26,7 +26,7 @@ smiles, y = mols["smiles"][valid].tolist(), mols["active"][valid].to_numpy()
 similarity = build_similarity(smiles)
 model = RandomForestClassifier(n_estimators=200, random_state=0)
 splitters = {"KFold(shuffle=True)": KFold(5, shuffle=True, random_state=0),
-             "LeakageKFold": LeakageKFold(5, similarity=similarity, random_state=0)}
+             "LeakageKFold": LeakageKFold(5, similarity=smiles, random_state=0)}  # SMILES: its split is reused below
 results = {}
 for name, cv in splitters.items():
     auc = cross_validate(model, X, y, cv=cv, scoring="roc_auc")["test_score"]
