@@ -14,6 +14,10 @@ it waited for, e.g. mmseqs, and peak RSS of the largest of them, from ``wait4``)
 - ``easycluster_cc``: the same with ``--cluster-mode 1`` (MMseqs2's connected-component clustering: every
   sequence linked to its cluster through found pairs, so no found pair crosses a cluster) and ``-s 5.7``; the
   cheapest route to a group split without found pairs across it, where the components are small enough to deal.
+- ``search_cc``: the all-against-all MMseqs2 search that the project's similarity runs (``mmseqs_similarity``:
+  every pair aligned up to 10^8 pairs, else ``-s 5.7`` with up to 1,000 candidates per sequence; identity with
+  80 % coverage of both), then the connected components of its pairs above 0.3 dealt to 80/20 as ``easycluster``'s
+  clusters: no found pair crosses the split, and nothing checks what the search missed.
 - ``graphpart``: GraphPart 1.0.2 (``molexp.peers.graphpart_split``: mmseqs2 mode, its own prefilter, threshold
   0.3, one thread; its identity is over the shorter sequence, without a coverage condition); skipped on sizes
   where the last measured size predicts more than ``--graphpart-cpu-limit`` CPU-s (quadratic growth assumed).
@@ -77,16 +81,17 @@ DATASETS = {  # name -> (source, size); None = all
     "solpro_1k": ("solpro", 1000), "solpro_3k": ("solpro", 3000), "solpro_10k": ("solpro", 10000),
     "solpro": ("solpro", None), "pdbbind": ("pdbbind", None), "evolved_100k": ("evolved", 100_000),
 }
-METHODS = ("project", "project_k1000", "project_fast", "project_exact", "easycluster", "easycluster_cc", "graphpart",
-           "random", "project_kfold")
+METHODS = ("project", "project_k1000", "project_fast", "project_exact", "easycluster", "easycluster_cc", "search_cc",
+           "graphpart", "random", "project_kfold")
 SPLIT_METHODS = ("project", "project_k1000", "project_fast", "project_exact", "easycluster", "easycluster_cc",
-                 "graphpart")  # timed
+                 "search_cc", "graphpart")  # timed
 LABELS = {"project": "benchdesign S1 --max-similarity 0.3",
           "project_k1000": "benchdesign S1 --max-similarity 0.3 --clusters 1000",
           "project_fast": "benchdesign S1 --max-similarity 0.3 --sensitivity 4 --max-seqs 300",
           "project_exact": "benchdesign S1 --max-similarity 0.3 --exact-check",
           "easycluster": "MMseqs2 easy-cluster + group split",
-          "easycluster_cc": "MMseqs2 easy-cluster --cluster-mode 1 -s 5.7 + group split", "graphpart": "GraphPart 0.3",
+          "easycluster_cc": "MMseqs2 easy-cluster --cluster-mode 1 -s 5.7 + group split",
+          "search_cc": "MMseqs2 all-against-all search, connected components + group split", "graphpart": "GraphPart 0.3",
           "random": "random 80/20", "project_kfold": "benchdesign S1 --folds 5 --max-similarity 0.3"}
 EVOLVED_SEEDS, EVOLVED_MEMBERS, EVOLVED_SHARES = 10_000, 10, (0.1, 0.8)
 THRESHOLD, COVERAGE, FRACTIONS = 0.3, 0.8, (0.8, 0.2)
@@ -236,13 +241,24 @@ def easycluster_labels(sequences: list[str], work: Path, threads: int | None = N
 
 
 def child(args) -> int:
-    """``--one easycluster|graphpart``: one split of ``--input`` in this process; folds to ``--out`` (JSON)."""
+    """``--one easycluster|easycluster_cc|search_cc|graphpart``: one split of ``--input`` in this process; folds
+    to ``--out`` (JSON)."""
     table = pd.read_csv(args.input)
     seqs = table["sequence"].tolist()
     info = {}
     if args.one in EASYCLUSTER_ARGS:
         with tempfile.TemporaryDirectory(prefix="easycluster_") as tmp:
             labels = easycluster_labels(seqs, Path(tmp), extra=EASYCLUSTER_ARGS[args.one])
+        folds = group_split(labels, FRACTIONS, args.seed)
+        info["n_clusters"] = int(np.unique(labels).size)
+        info["largest_cluster"] = int(np.unique(labels, return_counts=True)[1].max())
+    elif args.one == "search_cc":
+        from scipy.sparse.csgraph import connected_components
+
+        from benchdesign.splitting.mmseqs import IdentitySettings, mmseqs_similarity
+
+        matrix = mmseqs_similarity(seqs, IdentitySettings(coverage=COVERAGE, min_identity=THRESHOLD), cache=False).sparse
+        _, labels = connected_components(matrix > THRESHOLD, directed=False)
         folds = group_split(labels, FRACTIONS, args.seed)
         info["n_clusters"] = int(np.unique(labels).size)
         info["largest_cluster"] = int(np.unique(labels, return_counts=True)[1].max())
@@ -499,7 +515,8 @@ def plot(table: pd.DataFrame, path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(7.2, 5.0))
     ok = table[table["cpu_s"].notna() & table["method"].isin(SPLIT_METHODS)]
-    styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"), "project_exact": ("C6", "X"),
+    styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"),
+              "project_exact": ("C6", "X"), "search_cc": ("C7", "*"),
               "easycluster": ("C1", "s"), "easycluster_cc": ("C5", "P"),
               "graphpart": ("C2", "^")}
     for method, g in ok.groupby("method", sort=False):
@@ -715,7 +732,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-probe", nargs="+", type=int, metavar="MAX_SEQS",
                     help="time the threshold check's search on the folds of an easycluster run in --workdir")
     ap.add_argument("--table-only", action="store_true", help="table, CSV and plot from --json; run nothing")
-    ap.add_argument("--one", choices=[*EASYCLUSTER_ARGS, "graphpart"], help=argparse.SUPPRESS)
+    ap.add_argument("--one", choices=[*EASYCLUSTER_ARGS, "search_cc", "graphpart"], help=argparse.SUPPRESS)
     ap.add_argument("--input", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
