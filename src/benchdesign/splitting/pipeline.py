@@ -994,17 +994,18 @@ def threshold_check_line(threshold: float, check: dict) -> str:
 
 def missed_by_check_lines(threshold: float, check: dict, summary: dict | None) -> list[str]:
     """A warning when the check searched with a prefilter and the summary's nearest-neighbour view, which aligned
-    every pair of its sequences, still finds sequences with a neighbour in another fold above the threshold."""
+    each of its sequences with every sequence, still finds some with a neighbour in another fold above the
+    threshold."""
     nn = (summary or {}).get("nearest_neighbour", {})
     stats = nn.get("split", {}).get("all", {})
     share = stats.get("share_above", {}).get(f"{threshold:g}")
     if check.get("exact", True) or not nn.get("exact") or not share:
         return []
     count = round(share * stats["n_test"])
-    return [f"WARNING: the threshold does not hold for every pair. The nearest-neighbour view above aligned every "
-            f"pair of its {stats['n_test']:,} sequences and found {count} ({share:.1%}) with a sequence of another "
-            f"fold above {threshold:g}, pairs the check's prefilter missed; rerun with --exact-check (every pair "
-            f"of different folds aligned; CPU grows with test x training pairs)"]
+    return [f"WARNING: the threshold does not hold for every pair. The nearest-neighbour view above aligned each of "
+            f"its {stats['n_test']:,} sequences with every sequence and found {count} ({share:.1%}) with a sequence "
+            f"of another fold above {threshold:g}, pairs the check's prefilter missed; rerun with --exact-check "
+            f"(every pair of different folds aligned; CPU grows with test x training pairs)"]
 
 
 def _certificate_lines(rep: dict, verbose: bool) -> list[str]:
