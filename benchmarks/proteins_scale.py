@@ -543,22 +543,23 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     plt.close(fig)
 
 
-def goal_check(table: pd.DataFrame) -> dict | None:
-    """The 10^5 goal: project CPU <= 30 min, peak <= 8 GB, CPU <= 1.5x easy-cluster + group split's, leakage (share
-    of sampled test sequences with a training neighbour above 0.3, exhaustive MMseqs2) no higher."""
+def goal_check(table: pd.DataFrame, yardstick: str = "easycluster") -> dict | None:
+    """The 10^5 goal: project CPU <= 30 min, peak <= 8 GB, CPU <= 1.5x the ``yardstick`` route's (the issue names
+    ``easycluster``; ``search_cc`` is the all-against-all search), leakage (share of sampled test sequences with a
+    training neighbour above 0.3, exhaustive MMseqs2) no higher."""
     big = table[(table["dataset"] == "evolved_100k")].set_index("method")
-    if "project" not in big.index or "easycluster" not in big.index:
+    if "project" not in big.index or yardstick not in big.index:
         return None
-    p, e = big.loc["project"], big.loc["easycluster"]
+    p, e = big.loc["project"], big.loc[yardstick]
     if p["status"] != "ok":
-        return {"met": False, "project": p["status"], "easycluster_cpu_s": float(e["cpu_s"]),
-                "easycluster_leakage_gt03": float(e["mm_gt03"])}
-    res = {"cpu_s": float(p["cpu_s"]), "peak_mb": float(p["peak_mb"]), "easycluster_cpu_s": float(e["cpu_s"]),
-           "cpu_ratio": float(p["cpu_s"] / e["cpu_s"]), "leakage_gt03": float(p["mm_gt03"]),
-           "easycluster_leakage_gt03": float(e["mm_gt03"])}
+        return {"met": False, "project": p["status"], "yardstick": yardstick,
+                "yardstick_cpu_s": float(e["cpu_s"]), "yardstick_leakage_gt03": float(e["mm_gt03"])}
+    res = {"yardstick": yardstick, "cpu_s": float(p["cpu_s"]), "peak_mb": float(p["peak_mb"]),
+           "yardstick_cpu_s": float(e["cpu_s"]), "cpu_ratio": float(p["cpu_s"] / e["cpu_s"]),
+           "leakage_gt03": float(p["mm_gt03"]), "yardstick_leakage_gt03": float(e["mm_gt03"])}
     res["met"] = bool(res["cpu_s"] <= GOAL["cpu_s"] and res["peak_mb"] <= GOAL["peak_mb"]
                       and res["cpu_ratio"] <= GOAL["cpu_ratio"]
-                      and res["leakage_gt03"] <= res["easycluster_leakage_gt03"])
+                      and res["leakage_gt03"] <= res["yardstick_leakage_gt03"])
     return res
 
 
@@ -573,10 +574,11 @@ def write_outputs(rows: list[dict], csv: Path, plot_path: Path | None) -> pd.Dat
     table.to_csv(csv, index=False, float_format="%.4g")
     expo.to_csv(csv.with_name(csv.stem + "_exponents.csv"), index=False, float_format="%.3f")
     print(markdown(table, expo))
-    goal = goal_check(table)
-    if goal:
-        print(f"\n10^5 goal (<= {GOAL['cpu_s']:.0f} CPU-s, <= {GOAL['peak_mb']:.0f} MB, <= {GOAL['cpu_ratio']}x "
-              f"easy-cluster's CPU at equal or lower leakage): {'met' if goal['met'] else 'NOT met'}: {goal}")
+    for yardstick in ("easycluster", "search_cc"):
+        goal = goal_check(table, yardstick)
+        if goal:
+            print(f"\n10^5 goal (<= {GOAL['cpu_s']:.0f} CPU-s, <= {GOAL['peak_mb']:.0f} MB, <= {GOAL['cpu_ratio']}x "
+                  f"{yardstick}'s CPU at equal or lower leakage): {'met' if goal['met'] else 'NOT met'}: {goal}")
     if plot_path is not None and len(table):
         plot(table, plot_path)
     return table
