@@ -202,3 +202,18 @@ def test_each_seed_set_decides_its_own_registered_comparison(goals):
     assert goals.registered_informed("reporting") == ("INFORMED_PRIMARY", goals.INFORMED_PRIMARY)
     informed, apriori = goals.INFORMED_CONFIRMATION
     assert goals.row_class(*informed) == goals.INFORMED and goals.row_class(*apriori) != goals.INFORMED
+
+
+def test_the_powered_test_is_sized_by_its_registered_simulation(goals):
+    """``informed_power`` against hand-checked extremes, and the registered power and level are what it gives for
+    the registered cells and trials; the powered seeds chose nothing."""
+    assert goals.informed_power((0, 1, 0, 0), 10, simulations=50) == (1.0, 1.0)  # every trial an informed win
+    assert goals.informed_power((1, 0, 0, 0), 10, simulations=50) == (0.0, 1.0)  # no discordant trial: p = 1
+    assert goals.informed_power((0, 0, 0, 1), 10, simulations=50) == (0.0, 0.0)
+    test = goals.POWERED_TEST
+    power, level = goals.informed_power(test["cells"], test["trials"])
+    assert round(power, 2) == test["power"] and round(level, 2) == test["p_level"]
+    powered = set(goals.SEEDS["powered"])
+    assert len(powered) * goals.TRIALS_PER_SEED == test["trials"]
+    assert not powered & (set(goals.SEEDS["tuning"]) | set(goals.SEEDS["reporting"]) | set(goals.SEEDS["confirmation"]))
+    assert goals.registered_informed("powered") == ("INFORMED_CONFIRMATION", goals.INFORMED_CONFIRMATION)

@@ -65,5 +65,9 @@ CONFIRMATION_SEEDS: tuple[int, ...] = tuple(range(200, 240))
 """Fresh protocol seeds for a comparison chosen on the reporting seeds (issue 45: ``INFORMED_CONFIRMATION`` of
 ``benchmarks/selection_goals.py``, registered before its run; ``--seeds confirmation``), disjoint from
 ``TUNING_SEEDS`` and ``REPORTING_SEEDS``; ``TRIALS_PER_SEED`` trials each (200 trials)."""
+POWERED_SEEDS: tuple[int, ...] = tuple(range(300, 500))
+"""Fresh protocol seeds for the powered test of ``INFORMED_CONFIRMATION`` (issue 45, ``--seeds powered`` of
+``benchmarks/selection_goals.py``, registered before its run), disjoint from every seed set above;
+``TRIALS_PER_SEED`` trials each (1,000 trials)."""
 TRIALS_PER_SEED = 5
 """Trials per protocol seed in the tuning/reporting runs (50 tuning trials, 100 reporting trials)."""
