@@ -16,7 +16,7 @@ pytestmark = pytest.mark.mirror
 def test_esol_s1_beats_random_and_report_is_exact(mirror_csv):
     df = read_table(mirror_csv("delaney.csv"))
     ent = entities_from_table(df, smiles_col="smiles", drop_invalid=True)
-    spec = SplitSpec(clusters=30, micro_clusters=300, time_limit=3, seed=0)
+    spec = SplitSpec(clusters=30, micro_clusters=300, seed=0)
     s1 = split_entities("S1", ent, spec)
     r = split_entities("R", ent, spec)
     exact_s1, exact_r = leakage_summary(ent.similarity, [s1.fold[ent.valid], r.fold[ent.valid]])
@@ -32,7 +32,7 @@ def test_esol_s1_beats_random_and_report_is_exact(mirror_csv):
 def test_bbbp_stratified_s1(mirror_csv):
     df = read_table(mirror_csv("bbbp.csv"))
     ent = entities_from_table(df, smiles_col="smiles", class_cols=["p_np"], drop_invalid=True)
-    spec = SplitSpec(clusters=20, time_limit=2, epsilon=0.1, delta=0.1, seed=1)
+    spec = SplitSpec(clusters=20, epsilon=0.1, delta=0.1, seed=1)
     res = split_entities("S1", ent, spec)
     for c in range(ent.classes.shape[1]):
         member = ent.classes[:, c] & (res.fold >= 0)

@@ -118,8 +118,7 @@ def test_python_long_table_through_pair_indices_and_split_pairs():
     ia, ib, drugs, targets = pair_indices(df["ligand"], df["target"])
     assert sorted(drugs) == sorted(MOLECULES) and sorted(targets) == sorted(PEPTIDES)
     assert [drugs[i] for i in ia] == df["ligand"].tolist() and [targets[i] for i in ib] == df["target"].tolist()
-    cv = LeakageKFold(3, similarity=drugs, task="S2", clusters=4, epsilon=0.6, delta=0.6, time_limit=5,
-                      certificate_seeds=0)
+    cv = LeakageKFold(3, similarity=drugs, task="S2", clusters=4, epsilon=0.6, delta=0.6, certificate_seeds=0)
     folds = list(cv.split_pairs(ia, ib, similarity_b=targets))
     assert len(folds) == 3
     for train, test in folds:

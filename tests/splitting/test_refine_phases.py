@@ -130,10 +130,10 @@ def test_kfold_folds_are_no_leakier_than_random_folds():
     x = _clustered_points(rng, n, 12)
     src = VectorSimilarity(x, metric="euclidean")
     ent = EntitySet(np.array([str(i) for i in range(n)], dtype=object), np.ones(n, dtype=bool), src)
-    spec = kfold_spec(k, SplitSpec(clusters=20, micro_clusters=150, certificate_seeds=0, time_limit=5))
+    spec = kfold_spec(k, SplitSpec(clusters=20, micro_clusters=150, certificate_seeds=0))
     ours = split_entities("S1", ent, spec).fold
     paper = split_entities("S1", ent, kfold_spec(k, SplitSpec(
-        clusters=20, micro_clusters=150, certificate_seeds=0, time_limit=5, balance_folds=False,
+        clusters=20, micro_clusters=150, certificate_seeds=0, balance_folds=False,
         fraction_tolerance=None))).fold
     random = np.mean([_fold_leakage(src, np.random.default_rng(s).permutation(np.arange(n) % k), k).mean()
                       for s in range(5)])

@@ -38,7 +38,7 @@ PEPTIDES = [  # two families of three, 47-53 residues
     "GSHMLEDPVEAFQLGSTVKWYPEGNRAHLTVGCKLPQWEEDTRSNALR",
     "GSHMIEDPVDAFQLGNTVKWYPEGNRAHLSVGCKLPQWEEDTRSNAIK",
 ]
-FAST = {"clusters": 2, "epsilon": 0.5, "delta": 0.5, "time_limit": 5.0}
+FAST = {"clusters": 2, "epsilon": 0.5, "delta": 0.5}
 
 
 @pytest.mark.parametrize("strings", [

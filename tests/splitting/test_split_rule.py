@@ -26,7 +26,7 @@ def write_workflow(tmp: Path, fixtures: Path, **overrides) -> None:
     cfg = {"splitting": {
         "name": "tiny", "input": str(fixtures / "mols.csv"), "task": "S1", "id_col": "mol_id",
         "smiles_col": "smiles", "class_cols": ["active"], "fractions": [0.75, 0.25], "names": ["train", "test"],
-        "clusters": 8, "epsilon": 0.2, "delta": 0.3, "time_limit": 10, "seed": 1, "threads": 1,
+        "clusters": 8, "epsilon": 0.2, "delta": 0.3, "seed": 1, "threads": 1,
         **overrides,
     }}
     (tmp / "config.yaml").write_text(yaml.safe_dump(cfg))

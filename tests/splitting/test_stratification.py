@@ -83,7 +83,7 @@ def test_refinement_keeps_the_two_sided_bound():
             assert _actives(out).max() == 4
 
 
-OPTS = {"clusters": 8, "epsilon": 0.3, "delta": 0.4, "time_limit": 5.0}
+OPTS = {"clusters": 8, "epsilon": 0.3, "delta": 0.4}
 
 
 def test_leakage_kfold_stratifies_class_labels_by_default(mols):

@@ -84,8 +84,7 @@ def test_stratification_holds(task):
     classes[~label, 1] = True
     ent = EntitySet(np.arange(60).astype(str).astype(object), np.ones(60, bool), VectorSimilarity(x),
                     classes, ("y=1", "y=0"))
-    spec = SplitSpec(fractions=(0.7, 0.3), names=("train", "test"), clusters=20, epsilon=0.2, delta=0.25, seed=1,
-                     time_limit=3)
+    spec = SplitSpec(fractions=(0.7, 0.3), names=("train", "test"), clusters=20, epsilon=0.2, delta=0.25, seed=1)
     res = split_entities(task, ent, spec)
     assert_fractions(res.fold, np.ones(60), spec.fractions, spec.epsilon)
     assert_stratified(res.fold, classes, np.ones(60), spec.fractions, spec.delta)
