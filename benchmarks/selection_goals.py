@@ -86,7 +86,7 @@ from benchdesign.selection.options import (  # noqa: E402
     TRIALS_PER_SEED,
     TUNING_SEEDS,
 )
-from benchdesign.selection.statistics import holm, paired_share_test, paired_wilcoxon  # noqa: E402
+from benchdesign.selection.statistics import holm, mcnemar_exact, paired_share_test, paired_wilcoxon  # noqa: E402
 from benchdesign.workflow.config import domain_protocol  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -149,8 +149,8 @@ states; the expectation written here before the run is a lead detected and the l
 
 
 def informed_power(cells, trials: int, simulations: int = 20000, seed: int = 0) -> tuple[float, float]:
-    """Chance that a run of ``trials`` paired trials drawn from ``cells`` gives a one-sided exact McNemar p < 0.05,
-    and that its informed share is >= ``INFORMED_GOAL``'s level.
+    """Chance that a run of ``trials`` paired trials drawn from ``cells`` gives a one-sided exact McNemar p < 0.05
+    (``statistics.mcnemar_exact``), and that its informed share is >= ``INFORMED_GOAL``'s level.
 
     Parameters
     ----------
@@ -170,11 +170,10 @@ def informed_power(cells, trials: int, simulations: int = 20000, seed: int = 0) 
     level : float
         Share of simulated runs whose informed share reaches the goal's level.
     """
-    from scipy.stats import binom
-
     counts = np.random.default_rng(seed).multinomial(trials, np.asarray(cells, float), size=simulations)
-    wins, losses = counts[:, 1], counts[:, 2]
-    p = binom.sf(wins - 1, wins + losses, 0.5)
+    informed = np.array([True, True, False, False])  # which cells the informed row passes in
+    apriori = np.array([True, False, True, False])
+    p = np.array([mcnemar_exact(np.repeat(informed, run), np.repeat(apriori, run))[2] for run in counts])
     share = (counts[:, 0] + counts[:, 1]) / trials
     return float((p < 0.05).mean()), float((share >= INFORMED_GOAL[2]).mean())
 
