@@ -240,28 +240,32 @@ def easycluster_labels(sequences: list[str], work: Path, threads: int | None = N
     return labels
 
 
+def cluster_labels(route: str, seqs: list[str]) -> np.ndarray:
+    """(n,) cluster labels of a group-split route: MMseqs2 easy-cluster (``EASYCLUSTER_ARGS``) or, for
+    ``search_cc``, the connected components of the pairs above ``THRESHOLD`` of the project's all-against-all
+    search."""
+    if route in EASYCLUSTER_ARGS:
+        with tempfile.TemporaryDirectory(prefix="easycluster_") as tmp:
+            return easycluster_labels(seqs, Path(tmp), extra=EASYCLUSTER_ARGS[route])
+    from scipy.sparse.csgraph import connected_components
+
+    from benchdesign.splitting.mmseqs import IdentitySettings, mmseqs_similarity
+
+    matrix = mmseqs_similarity(seqs, IdentitySettings(coverage=COVERAGE, min_identity=THRESHOLD), cache=False).sparse
+    return connected_components(matrix > THRESHOLD, directed=False)[1]
+
+
 def child(args) -> int:
     """``--one easycluster|easycluster_cc|search_cc|graphpart``: one split of ``--input`` in this process; folds
     to ``--out`` (JSON)."""
     table = pd.read_csv(args.input)
     seqs = table["sequence"].tolist()
     info = {}
-    if args.one in EASYCLUSTER_ARGS:
-        with tempfile.TemporaryDirectory(prefix="easycluster_") as tmp:
-            labels = easycluster_labels(seqs, Path(tmp), extra=EASYCLUSTER_ARGS[args.one])
+    if args.one in (*EASYCLUSTER_ARGS, "search_cc"):
+        labels = cluster_labels(args.one, seqs)
         folds = group_split(labels, FRACTIONS, args.seed)
-        info["n_clusters"] = int(np.unique(labels).size)
-        info["largest_cluster"] = int(np.unique(labels, return_counts=True)[1].max())
-    elif args.one == "search_cc":
-        from scipy.sparse.csgraph import connected_components
-
-        from benchdesign.splitting.mmseqs import IdentitySettings, mmseqs_similarity
-
-        matrix = mmseqs_similarity(seqs, IdentitySettings(coverage=COVERAGE, min_identity=THRESHOLD), cache=False).sparse
-        _, labels = connected_components(matrix > THRESHOLD, directed=False)
-        folds = group_split(labels, FRACTIONS, args.seed)
-        info["n_clusters"] = int(np.unique(labels).size)
-        info["largest_cluster"] = int(np.unique(labels, return_counts=True)[1].max())
+        sizes = np.unique(labels, return_counts=True)[1]
+        info = {"n_clusters": int(sizes.size), "largest_cluster": int(sizes.max())}
     elif args.one == "graphpart":
         from benchdesign.molexp.peers import graphpart_split
         from benchdesign.splitting.mmseqs import mmseqs_binary
