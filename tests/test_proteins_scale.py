@@ -67,3 +67,23 @@ def test_tiny_evolved_set_table_and_leakage_against_random(tmp_path, capsys):
     for key in ("mm_gt03", "mm_pairs_gt03", "sw_gt03", "sw_pairs_gt03", "sw_max"):
         assert ours[key] <= rnd[key], key
     assert ours["mm_pairs_gt03"] < rnd["mm_pairs_gt03"]
+
+
+def test_goal_check_per_route_against_each_yardstick():
+    module = _module()
+    rows = [("project", "ok", 741.0, 1120.0, 0.04), ("project_s1_nosummary", "ok", 200.0, 1000.0, 0.10),
+            ("project_fast", "failed (exit 2)", 90.0, 900.0, np.nan),
+            ("easycluster", "ok", 150.0, 980.0, 0.40), ("search_cc", "ok", 550.0, 1120.0, 0.173)]
+    table = pd.DataFrame([{"dataset": "evolved_100k", "method": m, "status": st, "cpu_s": c, "peak_mb": mb,
+                           "mm_gt03": leak} for m, st, c, mb, leak in rows])
+    default = module.goal_check(table, "easycluster", "project")
+    assert not default["met"] and default["cpu_ratio"] == pytest.approx(741 / 150)
+    lean = module.goal_check(table, "easycluster", "project_s1_nosummary")
+    assert lean["met"] and lean["cpu_ratio"] == pytest.approx(200 / 150)
+    assert module.goal_check(table, "search_cc", "project_s1_nosummary")["met"]  # 0.36x at 0.10 against 0.173
+    assert module.goal_check(table, "search_cc", "project")["met"]  # 1.35x at 0.04 against 0.173
+    failed = module.goal_check(table, "easycluster", "project_fast")
+    assert failed["met"] is False and failed["status"] == "failed (exit 2)"
+    assert module.goal_check(table, "easycluster", "project_s1") is None  # not measured
+    leakier = table.assign(mm_gt03=np.where(table["method"] == "project_s1_nosummary", 0.41, table["mm_gt03"]))
+    assert not module.goal_check(leakier, "easycluster", "project_s1_nosummary")["met"]  # more leakage than 0.40
