@@ -9,7 +9,8 @@ it waited for, e.g. mmseqs, and peak RSS of the largest of them, from ``wait4``)
   from its report (``stage_cpu_seconds``). ``project_fast`` adds ``--fast-args``; ``project_exact`` adds
   ``--exact-check`` (the check after the split aligns every test-training pair, however many); ``project_s1``
   ``--sensitivity 1 --max-seqs 300`` (the fastest prefilter for the similarity graph; the check keeps ``-s 5.7``);
-  ``project_s1_nosummary`` the same with ``--no-summary`` (a split and nothing else, as the group-split routes).
+  ``project_s1_nosummary`` the same with ``--no-summary`` (a split and nothing else, as the group-split routes);
+  ``project_s1_move`` that with ``--threshold-action move`` (the check's pairs move whole components, none dropped).
 - ``easycluster``: ``mmseqs easy-cluster --min-seq-id 0.3 -c 0.8 --cov-mode 0`` (the same mmseqs binary,
   ``mmseqs.mmseqs_binary()``, all cores), then whole clusters dealt greedily to 80/20: largest cluster first
   (ties in a seeded random order) into the fold furthest below its target count (``group_split``).
@@ -86,7 +87,9 @@ DATASETS = {  # name -> (source, size); None = all
 # the project's 80/20 routes: `benchdesign split` options beyond the common ones (project_fast's: --fast-args)
 PROJECT_ROUTES = {"project": (), "project_k1000": ("--clusters", "1000"), "project_fast": None,
                   "project_exact": ("--exact-check",), "project_s1": ("--sensitivity", "1", "--max-seqs", "300"),
-                  "project_s1_nosummary": ("--sensitivity", "1", "--max-seqs", "300", "--no-summary")}
+                  "project_s1_nosummary": ("--sensitivity", "1", "--max-seqs", "300", "--no-summary"),
+                  "project_s1_move": ("--sensitivity", "1", "--max-seqs", "300", "--no-summary",
+                                      "--threshold-action", "move")}
 METHODS = (*PROJECT_ROUTES, "easycluster", "easycluster_cc", "search_cc", "graphpart", "random", "project_kfold")
 SPLIT_METHODS = (*PROJECT_ROUTES, "easycluster", "easycluster_cc", "search_cc", "graphpart")  # timed
 LABELS = {"project": "benchdesign S1 --max-similarity 0.3",
@@ -95,6 +98,8 @@ LABELS = {"project": "benchdesign S1 --max-similarity 0.3",
           "project_exact": "benchdesign S1 --max-similarity 0.3 --exact-check",
           "project_s1": "benchdesign S1 --max-similarity 0.3 --sensitivity 1 --max-seqs 300",
           "project_s1_nosummary": "benchdesign S1 --max-similarity 0.3 --sensitivity 1 --max-seqs 300 --no-summary",
+          "project_s1_move": "benchdesign S1 --max-similarity 0.3 --sensitivity 1 --max-seqs 300 --no-summary "
+                             "--threshold-action move",
           "easycluster": "MMseqs2 easy-cluster + group split",
           "easycluster_cc": "MMseqs2 easy-cluster --cluster-mode 1 -s 5.7 + group split",
           "search_cc": "MMseqs2 all-against-all search, connected components + group split", "graphpart": "GraphPart 0.3",
@@ -526,7 +531,7 @@ def plot(table: pd.DataFrame, path: Path) -> None:
     ok = table[table["cpu_s"].notna() & table["method"].isin(SPLIT_METHODS)]
     styles = {"project": ("C0", "o"), "project_k1000": ("C4", "v"), "project_fast": ("C3", "D"),
               "project_exact": ("C6", "X"), "search_cc": ("C7", "*"), "project_s1": ("C8", "h"),
-              "project_s1_nosummary": ("C9", "p"),
+              "project_s1_nosummary": ("C9", "p"), "project_s1_move": ("C9", "<"),
               "easycluster": ("C1", "s"), "easycluster_cc": ("C5", "P"),
               "graphpart": ("C2", "^")}
     for method, g in ok.groupby("method", sort=False):
@@ -585,7 +590,7 @@ def write_outputs(rows: list[dict], csv: Path, plot_path: Path | None) -> pd.Dat
     expo.to_csv(csv.with_name(csv.stem + "_exponents.csv"), index=False, float_format="%.3f")
     print(markdown(table, expo))
     for yardstick in ("easycluster", "search_cc"):
-        for route in ("project", "project_fast", "project_s1", "project_s1_nosummary"):
+        for route in ("project", "project_fast", "project_s1", "project_s1_nosummary", "project_s1_move"):
             goal = goal_check(table, yardstick, route)
             if goal:
                 print(f"\n10^5 goal for {route} (<= {GOAL['cpu_s']:.0f} CPU-s, <= {GOAL['peak_mb']:.0f} MB, <= "

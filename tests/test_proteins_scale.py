@@ -87,3 +87,22 @@ def test_goal_check_per_route_against_each_yardstick():
     assert module.goal_check(table, "easycluster", "project_s1") is None  # not measured
     leakier = table.assign(mm_gt03=np.where(table["method"] == "project_s1_nosummary", 0.41, table["mm_gt03"]))
     assert not module.goal_check(leakier, "easycluster", "project_s1_nosummary")["met"]  # more leakage than 0.40
+
+
+def test_trace_leaks_scores_each_leak_four_ways():
+    spec = importlib.util.spec_from_file_location("trace_leaks", SCRIPT.with_name("trace_leaks.py"))
+    trace_leaks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(trace_leaks)
+    table = _tiny_families(_module())
+    sequences = table["sequence"].tolist()
+    sequences.append(sequences[0])  # an exact copy of sequence 0, in the test fold
+    folds = np.zeros(len(sequences), dtype=np.int64)
+    folds[1::2] = 1  # every family on both sides
+    folds[-1] = 1
+    out = trace_leaks.trace(sequences, folds, samples=len(sequences), seed=0, threshold=0.3)
+    assert len(out) > 0 and (out["evaluator"] > 0.3).all()
+    assert (folds[out["test"]] == 1).all() and (folds[out["train"]] == 0).all()
+    copy = out[(out["test"] == len(sequences) - 1) & (out["train"] == 0)].iloc[0]
+    assert copy[["evaluator", "evaluator_swapped", "check", "smith_waterman"]].tolist() == [1.0, 1.0, 1.0, 1.0]
+    # the family members are true homologs: Smith-Waterman finds a covering alignment for most of them
+    assert (out["smith_waterman"] > 0.3).mean() > 0.5
