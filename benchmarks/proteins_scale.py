@@ -84,22 +84,16 @@ DATASETS = {  # name -> (source, size); None = all
     "solpro_1k": ("solpro", 1000), "solpro_3k": ("solpro", 3000), "solpro_10k": ("solpro", 10000),
     "solpro": ("solpro", None), "pdbbind": ("pdbbind", None), "evolved_100k": ("evolved", 100_000),
 }
-# the project's 80/20 routes: `benchdesign split` options beyond the common ones (project_fast's: --fast-args)
-PROJECT_ROUTES = {"project": (), "project_k1000": ("--clusters", "1000"), "project_fast": None,
+FAST_ARGS = ("--sensitivity", "4", "--max-seqs", "300")  # project_fast's default (--fast-args)
+# the project's 80/20 routes: `benchdesign split` options beyond the common ones
+PROJECT_ROUTES = {"project": (), "project_k1000": ("--clusters", "1000"), "project_fast": FAST_ARGS,
                   "project_exact": ("--exact-check",), "project_s1": ("--sensitivity", "1", "--max-seqs", "300"),
                   "project_s1_nosummary": ("--sensitivity", "1", "--max-seqs", "300", "--no-summary"),
                   "project_s1_move": ("--sensitivity", "1", "--max-seqs", "300", "--no-summary",
                                       "--threshold-action", "move")}
 METHODS = (*PROJECT_ROUTES, "easycluster", "easycluster_cc", "search_cc", "graphpart", "random", "project_kfold")
 SPLIT_METHODS = (*PROJECT_ROUTES, "easycluster", "easycluster_cc", "search_cc", "graphpart")  # timed
-LABELS = {"project": "benchdesign S1 --max-similarity 0.3",
-          "project_k1000": "benchdesign S1 --max-similarity 0.3 --clusters 1000",
-          "project_fast": "benchdesign S1 --max-similarity 0.3 --sensitivity 4 --max-seqs 300",
-          "project_exact": "benchdesign S1 --max-similarity 0.3 --exact-check",
-          "project_s1": "benchdesign S1 --max-similarity 0.3 --sensitivity 1 --max-seqs 300",
-          "project_s1_nosummary": "benchdesign S1 --max-similarity 0.3 --sensitivity 1 --max-seqs 300 --no-summary",
-          "project_s1_move": "benchdesign S1 --max-similarity 0.3 --sensitivity 1 --max-seqs 300 --no-summary "
-                             "--threshold-action move",
+LABELS = {**{m: " ".join(("benchdesign S1 --max-similarity 0.3", *opts)) for m, opts in PROJECT_ROUTES.items()},
           "easycluster": "MMseqs2 easy-cluster + group split",
           "easycluster_cc": "MMseqs2 easy-cluster --cluster-mode 1 -s 5.7 + group split",
           "search_cc": "MMseqs2 all-against-all search, connected components + group split", "graphpart": "GraphPart 0.3",
@@ -590,7 +584,7 @@ def write_outputs(rows: list[dict], csv: Path, plot_path: Path | None) -> pd.Dat
     expo.to_csv(csv.with_name(csv.stem + "_exponents.csv"), index=False, float_format="%.3f")
     print(markdown(table, expo))
     for yardstick in ("easycluster", "search_cc"):
-        for route in ("project", "project_fast", "project_s1", "project_s1_nosummary", "project_s1_move"):
+        for route in PROJECT_ROUTES:
             goal = goal_check(table, yardstick, route)
             if goal:
                 print(f"\n10^5 goal for {route} (<= {GOAL['cpu_s']:.0f} CPU-s, <= {GOAL['peak_mb']:.0f} MB, <= "
@@ -686,14 +680,14 @@ def evaluate_dataset(name: str, table: pd.DataFrame, methods: list[str], work: P
 
 def check_probe(name: str, table: pd.DataFrame, folds_json: Path, max_seqs: list[int]) -> None:
     """CPU-s of the search the project's threshold check runs (``MmseqsSimilarity.cross_fold_pairs_above``: the
-    test fold against the training fold, with ``search_settings``), on the folds of an earlier easycluster run."""
-    from benchdesign.splitting.mmseqs import IdentitySettings, cross_search, search_settings
+    test fold against the training fold, with ``check_settings``), on the folds of an earlier easycluster run."""
+    from benchdesign.splitting.mmseqs import IdentitySettings, check_settings, cross_search
 
     seqs = table["sequence"].tolist()
     folds = np.asarray(json.loads(Path(folds_json).read_text())["folds"])
     test, train = np.flatnonzero(folds == 1), np.flatnonzero(folds == 0)
     for m in max_seqs:
-        settings = search_settings(IdentitySettings(max_seqs=m), test.size * train.size)
+        settings = check_settings(IdentitySettings(max_seqs=m), test.size * train.size)
         cpu0, t0 = children_cpu(), time.perf_counter()
         hits = cross_search([seqs[i] for i in test], [seqs[i] for i in train], settings)
         print(f"{name}: check search, --max-seqs {m} ({settings.describe()['search']}), {test.size:,} x "
@@ -730,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
                                                       "evolved_100k"], choices=list(DATASETS))
     ap.add_argument("--methods", nargs="+", default=["project", "easycluster", "graphpart", "random"],
                     choices=list(METHODS))
-    ap.add_argument("--fast-args", nargs="+", default=["--sensitivity", "4", "--max-seqs", "300"],
+    ap.add_argument("--fast-args", nargs="+", default=list(FAST_ARGS),
                     help="`benchdesign split` options of project_fast (default: --sensitivity 4 --max-seqs 300)")
     ap.add_argument("--seed", type=int, default=0, help="subsets, evolved families, splits and test samples")
     ap.add_argument("--samples", type=int, default=150, help="sampled test sequences per split (default 150)")

@@ -7,8 +7,8 @@ For every such pair (test, train), the identity (MMseqs2 fident over an alignmen
 - ``evaluator``: the evaluator's search (every pair aligned, MMseqs2's default masking and composition-bias
   correction), test as query;
 - ``evaluator_swapped``: the same with train as query;
-- ``check``: the search of the project's threshold check (every pair aligned with ``--exact-check``; low-complexity
-  regions aligned, no composition-bias correction: ``MmseqsSimilarity.verify_settings``), test as query;
+- ``check``: the search of the project's threshold check with ``--exact-check`` (``mmseqs.check_settings``: every
+  pair aligned, low-complexity regions aligned, no composition-bias correction), test as query;
 - ``smith_waterman``: parasail's Smith-Waterman with the same coverage rule (``alignment.covered_identities``).
 
     python benchmarks/trace_leaks.py --table W/evolved_100k/evolved_100k.csv --split W/evolved_100k/project_exact.tsv
@@ -22,14 +22,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from benchdesign.splitting.alignment import covered_identities
-from benchdesign.splitting.mmseqs import IdentitySettings, cross_search
+from benchdesign.splitting.mmseqs import IdentitySettings, check_settings, cross_search
 
 SCALE = Path(__file__).resolve().with_name("proteins_scale.py")
 
@@ -53,7 +52,7 @@ def trace(sequences: list[str], folds: np.ndarray, samples: int, seed: int, thre
     sample = scale.sample_test(folds, samples, seed)
     train = np.flatnonzero(folds == 0)
     evaluator = IdentitySettings(coverage=scale.COVERAGE, coverage_mode=0, exhaustive=True)
-    check = replace(evaluator, low_complexity=True)
+    check = check_settings(IdentitySettings(coverage=scale.COVERAGE, coverage_mode=0, exact_check=True), 1)
     hits = cross_search([sequences[i] for i in sample], [sequences[i] for i in train], evaluator)
     hits = hits[hits["identity"] > threshold]
     rows = []

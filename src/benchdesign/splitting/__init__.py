@@ -45,7 +45,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "threshold": ("ThresholdRepair", "enforce_max_similarity", "verified_max_similarity"),
     "mmseqs": (
         "IdentitySettings", "MissingAlignerError", "MmseqsSimilarity", "cross_search", "mmseqs_binary",
-        "mmseqs_similarity", "nearest_identity", "search_settings",
+        "mmseqs_similarity", "nearest_identity", "search_settings", "check_settings",
     ),
 }
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -271,6 +271,32 @@ def search_settings(settings: IdentitySettings, n_pairs: int) -> IdentitySetting
                    short_length=max(settings.short_length, VERIFY_SHORT_LENGTH))
 
 
+def check_settings(settings: IdentitySettings, n_pairs: int) -> IdentitySettings:
+    """How the checks of a split search ``n_pairs`` pairs: [`search_settings`][benchdesign.splitting.mmseqs.search_settings]
+    with no identity floor and low-complexity regions aligned too (``--mask 0 --comp-bias-corr 0``).
+
+    Parameters
+    ----------
+    settings : IdentitySettings
+        The identity definition of the split's similarity.
+    n_pairs : int
+        Query-target pairs the check compares.
+
+    Returns
+    -------
+    IdentitySettings
+        The settings of the check's search.
+
+    Examples
+    --------
+    >>> from benchdesign.splitting.mmseqs import IdentitySettings, check_settings
+    >>> s = check_settings(IdentitySettings(min_identity=0.3), 1000 * 1000)
+    >>> s.min_identity, s.low_complexity, s.exhaustive
+    (0.0, True, True)
+    """
+    return search_settings(replace(settings, min_identity=0.0, low_complexity=True), n_pairs)
+
+
 def _clean_all(sequences: Sequence[str]) -> list[str]:
     return [clean_sequence(j, q) for j, q in enumerate(sequences)]
 
@@ -493,9 +519,8 @@ class MmseqsSimilarity(MatrixSimilarity):
                                 self.description)
 
     def verify_settings(self, n_pairs: int) -> IdentitySettings:
-        """The search of a check over ``n_pairs`` pairs, with no identity floor and low-complexity regions
-        aligned too ([`search_settings`][benchdesign.splitting.mmseqs.search_settings])."""
-        return search_settings(replace(self.settings, min_identity=0.0, low_complexity=True), n_pairs)
+        """The search of a check over ``n_pairs`` pairs ([`check_settings`][benchdesign.splitting.mmseqs.check_settings])."""
+        return check_settings(self.settings, n_pairs)
 
     def cross_fold_pairs_above(self, folds: np.ndarray, threshold: float, threads: int | None = None,
                                only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
